@@ -1,0 +1,363 @@
+// Package config turns config.toml and the registry manifest into a
+// positioned model: every key and every list element keeps the file, line,
+// column and end it was written at, so that the rules never compute a
+// position themselves.
+//
+// Only the tool-access tables of rules.md R2 are modelled. Other sections
+// are accepted as valid TOML without further checks (R22).
+package config
+
+import (
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// Str is a string value from the config and where it was written. Set is
+// false for a key the file does not write (Value then holds the default).
+type Str struct {
+	Value string
+	Span  diag.Span
+	Set   bool
+}
+
+// List is a list of strings from the config. Set is false when the key is
+// absent or its value has the wrong type (the wrong-type rule reports that;
+// every check that needs the list is then skipped, R204).
+type List struct {
+	// Path is the key path as a config spells it: [agents.coder.tools].confirm.
+	Path  string
+	Set   bool
+	Items []Str
+	// Key is where the key is written, Span where its value is.
+	Key  diag.Span
+	Span diag.Span
+	// Builtin marks a list the file does not write whose items are Kokua's
+	// built-in default (R9, R86); their spans point at what makes them apply.
+	Builtin bool
+}
+
+// Values returns the strings of the list.
+func (l List) Values() []string {
+	out := make([]string, len(l.Items))
+	for i, it := range l.Items {
+		out[i] = it.Value
+	}
+	return out
+}
+
+// Available is an agent's availability: a list of toolset names or the
+// string "all" (R5).
+type Available struct {
+	List
+	// All is true for exactly available = "all".
+	All bool
+	// Str is the value when it is a string, "all" or not.
+	Str Str
+	// Usable is false when the key is written but cannot be read as either
+	// shape (wrong type, "all" misspelled, another string); availability is
+	// then unknown and the checks that need it are skipped.
+	Usable bool
+}
+
+// AgentTools is an agent's [agents.<name>.tools] table.
+type AgentTools struct {
+	Span      diag.Span
+	Available Available
+	Resident  List
+	Confirm   List
+	Review    List
+}
+
+// Agent is one [agents.<name>] table.
+type Agent struct {
+	Name string
+	// Span is the agent's name where its table is first introduced.
+	Span        diag.Span
+	Path        string // [agents.<name>]
+	Description Str
+	DelegatesTo List
+	Model       Str
+	// Tools is nil when the agent has no tools table (R8). A tools key of
+	// the pre-split list shape leaves it nil too (R101), and sets OldTools.
+	Tools    *AgentTools
+	OldTools bool
+}
+
+// DeclaresPair reports whether the agent declares its own approval pair,
+// which then replaces [assistant.tools] whole (R10, R11).
+func (a *Agent) DeclaresPair() bool {
+	return a.Tools != nil && (!a.Tools.Confirm.Key.IsZero() || !a.Tools.Review.Key.IsZero())
+}
+
+// Pair is the default approval pair, [assistant.tools].
+type Pair struct {
+	// Set is false when the file has no [assistant.tools] table; the pair is
+	// then Kokua's built-in default (R9).
+	Set     bool
+	Span    diag.Span
+	Confirm List
+	Review  List
+}
+
+// AutoApproval is [security.auto_approval].
+type AutoApproval struct {
+	Span      diag.Span
+	Enabled   bool
+	EnabledAt diag.Span
+	Reviewers List
+}
+
+// Reviewer is one [reviewers.<name>] table.
+type Reviewer struct {
+	Name          string
+	Span          diag.Span
+	Model         Str
+	SystemMessage Str
+	// Thinking is the reviewer's own thinking value, nil when unset.
+	Thinking *Node
+}
+
+// MCPServer is one [[mcp.server]] table.
+type MCPServer struct {
+	Span        diag.Span
+	Name        Str
+	URL         Str
+	TokenEnv    Str
+	Description Str
+}
+
+// Config is the tool-access model of one config.toml.
+type Config struct {
+	File   string
+	Source []byte
+	Root   *Node
+
+	// EntryAgent is [assistant].agent, "assistant" when unset.
+	EntryAgent     Str
+	AssistantModel Str
+	DefaultPair    Pair
+	// Agents are in file order.
+	Agents  []*Agent
+	byName  map[string]*Agent
+	Floor   List
+	Auto    AutoApproval
+	Reviews []*Reviewer
+	// MCPServers are in file order, which is their registration and trust
+	// order (R165, R166). Only well-formed tables are listed.
+	MCPServers []*MCPServer
+	// MCPMalformed is true when [[mcp.server]] could not be read as an array
+	// of tables, or one of its tables lacks a usable name (R113).
+	MCPMalformed bool
+}
+
+// Agent returns the agent of that name, or nil.
+func (c *Config) Agent(name string) *Agent { return c.byName[name] }
+
+// DefaultConfirm and DefaultReview are Kokua's built-in approval pair, used
+// when config.toml has no [assistant.tools] table (R9, A2).
+var (
+	DefaultConfirm = []string{"skills.add_skill_script", "mcp.add_mcp_server", "config.update_config"}
+	DefaultReview  = []string{"compute.run_command", "compute.execute_python", "fs_write"}
+	// DefaultFloor is [security].never_auto_approve when unset (R2, R86).
+	DefaultFloor = []string{"config.update_config", "skills.add_skill_script", "mcp.add_mcp_server"}
+)
+
+// Load parses config.toml. Invalid TOML is returned as a *SyntaxError; any
+// other problem is left in the tree for the rules to report.
+func Load(file string, data []byte) (*Config, error) {
+	root, err := Parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	c := &Config{File: file, Source: data, Root: root, byName: map[string]*Agent{}}
+	c.decode()
+	return c, nil
+}
+
+func (c *Config) fileStart() diag.Span {
+	return diag.Span{File: c.File, Start: diag.Position{Line: 1, Column: 1}, End: diag.Position{Line: 1, Column: 1}}
+}
+
+func (c *Config) decode() {
+	assistant := table(c.Root.Get("assistant"))
+	c.EntryAgent = str(assistant.Get("agent"))
+	if !c.EntryAgent.Set {
+		c.EntryAgent.Value = "assistant"
+	}
+	c.AssistantModel = str(assistant.Get("model"))
+
+	builtinAt := c.fileStart()
+	if assistant != nil {
+		builtinAt = assistant.Span
+	}
+	if t := table(assistant.Get("tools")); t != nil {
+		c.DefaultPair = Pair{Set: true, Span: t.Span,
+			Confirm: list(t, "confirm"), Review: list(t, "review")}
+	} else {
+		c.DefaultPair = Pair{Span: builtinAt,
+			Confirm: builtin([]string{"assistant", "tools"}, "confirm", DefaultConfirm, builtinAt),
+			Review:  builtin([]string{"assistant", "tools"}, "review", DefaultReview, builtinAt)}
+	}
+
+	if agents := table(c.Root.Get("agents")); agents != nil {
+		for _, f := range agents.Fields {
+			if a := decodeAgent(f); a != nil {
+				c.Agents = append(c.Agents, a)
+				c.byName[a.Name] = a
+			}
+		}
+	}
+
+	security := table(c.Root.Get("security"))
+	auto := table(security.Get("auto_approval"))
+	if auto != nil {
+		c.Auto.Span = auto.Span
+		if e := auto.Get("enabled"); e != nil && e.Kind == KindBool {
+			c.Auto.Enabled, c.Auto.EnabledAt = e.Bool, e.Span
+		}
+		c.Auto.Reviewers = list(auto, "reviewers")
+	}
+	c.Floor = list(security, "never_auto_approve")
+	if security.Get("never_auto_approve") == nil {
+		at := c.Auto.EnabledAt
+		if at.IsZero() {
+			at = c.fileStart()
+		}
+		c.Floor = builtin([]string{"security"}, "never_auto_approve", DefaultFloor, at)
+	}
+
+	if reviewers := table(c.Root.Get("reviewers")); reviewers != nil {
+		for _, f := range reviewers.Fields {
+			t := table(f.Value)
+			if t == nil {
+				continue
+			}
+			r := &Reviewer{Name: f.Name, Span: f.Value.Key, Model: str(t.Get("model")),
+				SystemMessage: str(t.Get("system_message")), Thinking: t.Get("thinking")}
+			c.Reviews = append(c.Reviews, r)
+		}
+	}
+	c.decodeMCP()
+}
+
+func (c *Config) decodeMCP() {
+	servers := table(c.Root.Get("mcp")).Get("server")
+	if servers == nil {
+		return
+	}
+	if !TypeTables.Accepts(servers) {
+		c.MCPMalformed = true
+		return
+	}
+	for _, t := range servers.Items {
+		s := &MCPServer{Span: t.Span, Name: str(t.Get("name")), URL: str(t.Get("url")),
+			TokenEnv: str(t.Get("token_env")), Description: str(t.Get("description"))}
+		if !s.Name.Set || s.Name.Value == "" || !s.URL.Set {
+			c.MCPMalformed = true
+			continue
+		}
+		c.MCPServers = append(c.MCPServers, s)
+	}
+}
+
+func decodeAgent(f Field) *Agent {
+	t := table(f.Value)
+	if t == nil {
+		return nil
+	}
+	path := []string{"agents", f.Name}
+	a := &Agent{
+		Name:        f.Name,
+		Span:        f.Value.Key,
+		Path:        TablePath(path),
+		Description: str(t.Get("description")),
+		DelegatesTo: list(t, "delegates_to"),
+		Model:       str(t.Get("model")),
+	}
+	a.OldTools = t.Get("tools") != nil && table(t.Get("tools")) == nil
+	if tt := table(t.Get("tools")); tt != nil {
+		a.Tools = &AgentTools{
+			Span:     tt.Span,
+			Resident: list(tt, "resident"),
+			Confirm:  list(tt, "confirm"),
+			Review:   list(tt, "review"),
+		}
+		a.Tools.Available = available(tt)
+	}
+	return a
+}
+
+func available(t *Node) Available {
+	n := t.Get("available")
+	av := Available{List: list(t, "available")}
+	if n == nil {
+		av.Usable = true // absent: holds nothing (R8)
+		return av
+	}
+	switch {
+	case n.Kind == KindString:
+		av.Str = Str{Value: n.Str, Span: n.Span, Set: true}
+		av.Key, av.Span = n.Key, n.Span
+		av.All = n.Str == "all"
+		av.Usable = av.All
+	case av.Set:
+		av.Usable = true
+		for _, it := range av.Items {
+			if isAllWord(it.Value) {
+				av.Usable = false
+			}
+		}
+	}
+	return av
+}
+
+// isAllWord reports "all" in any casing, the word R47 refuses inside a list
+// or in another casing.
+func isAllWord(s string) bool {
+	return len(s) == 3 && (s[0]|0x20) == 'a' && (s[1]|0x20) == 'l' && (s[2]|0x20) == 'l'
+}
+
+// IsAllWord reports whether s is "all" in any casing.
+func IsAllWord(s string) bool { return isAllWord(s) }
+
+func table(n *Node) *Node {
+	if n == nil || n.Kind != KindTable {
+		return nil
+	}
+	return n
+}
+
+func str(n *Node) Str {
+	if n == nil || n.Kind != KindString {
+		return Str{}
+	}
+	return Str{Value: n.Str, Span: n.Span, Set: true}
+}
+
+func list(t *Node, key string) List {
+	l := List{}
+	if t != nil {
+		l.Path = KeyPath(t.Path, key)
+	}
+	n := t.Get(key)
+	if n == nil {
+		return l
+	}
+	l.Key, l.Span = n.Key, n.Span
+	if !isStrings(n) {
+		return l
+	}
+	l.Set = true
+	l.Items = make([]Str, len(n.Items))
+	for i, it := range n.Items {
+		l.Items[i] = Str{Value: it.Str, Span: it.Span, Set: true}
+	}
+	return l
+}
+
+func builtin(table []string, key string, values []string, at diag.Span) List {
+	l := List{Path: KeyPath(table, key), Set: true, Builtin: true, Key: at, Span: at}
+	for _, v := range values {
+		l.Items = append(l.Items, Str{Value: v, Span: at})
+	}
+	return l
+}

@@ -1,0 +1,328 @@
+package config
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// DefaultManifestName is how diagnostics and notes name the embedded
+// default install.
+const DefaultManifestName = "<default install>"
+
+//go:embed default.manifest.json
+var defaultManifest []byte
+
+// DefaultManifest returns the bytes of the embedded manifest of a default
+// Kokua install (its 23 own toolsets, rules.md R196).
+func DefaultManifest() []byte { return defaultManifest }
+
+// Toolset kinds (R23).
+const (
+	KindKokua  = "kokua"
+	KindPlugin = "plugin"
+	KindSkill  = "skill"
+	KindMCP    = "mcp"
+)
+
+// Manifest is a registry manifest (rules.md section 7): what an install
+// registers.
+type Manifest struct {
+	File      string
+	Source    []byte
+	Version   int
+	About     string
+	Toolsets  []*Toolset
+	CoreTools []*Tool
+}
+
+// Toolset is one toolset of the manifest.
+type Toolset struct {
+	Name           string
+	Span           diag.Span // the toolset's name
+	Kind           string
+	Provider       string
+	Description    string
+	Guidance       string
+	EntryPointOnly bool
+	CrossCutting   bool
+	Workflow       *Workflow
+	Settings       []Setting
+	Connected      bool
+	Tools          []*Tool
+}
+
+// Workflow is a slash command a toolset offers the entry agent (R129).
+type Workflow struct {
+	Name    string
+	Command string
+	Span    diag.Span
+}
+
+// Setting is a key of a toolset's own config section (R22, R139).
+type Setting struct {
+	Key  string
+	Type string
+	Hot  bool
+}
+
+// Tool is one tool a toolset builds.
+type Tool struct {
+	Name string
+	Span diag.Span
+	// Spec is the tool's schema as sent to the model, when given.
+	Spec json.RawMessage
+	// SpecBytes is the byte size of the spec (R169): spec_bytes when given,
+	// else the length of Spec's compact JSON, else -1 for unknown.
+	SpecBytes int
+}
+
+// ManifestProblem is a way in which a manifest does not follow the format.
+type ManifestProblem struct {
+	Span    diag.Span
+	Message string
+}
+
+// ProviderLabel is how --list-toolsets names the provider of a toolset kind
+// (R23, R162).
+func ProviderLabel(kind string) string {
+	switch kind {
+	case KindKokua:
+		return "built-in toolset"
+	case KindMCP:
+		return "MCP server"
+	}
+	return kind
+}
+
+// LoadManifest reads a manifest. A manifest that does not follow the format
+// comes back as problems, each at a position in the manifest file, and a nil
+// manifest: no check can trust a half-read install.
+func LoadManifest(file string, data []byte) (*Manifest, []ManifestProblem) {
+	l := newLines(file, data)
+	root, err := parseJSON(data)
+	if err != nil {
+		off, msg := 0, err.Error()
+		var se *jsonSyntaxError
+		if errors.As(err, &se) {
+			off, msg = se.offset, se.msg
+		}
+		return nil, []ManifestProblem{{Span: l.span(off, off), Message: "not valid JSON: " + msg}}
+	}
+	r := manifestReader{lines: l}
+	m := r.manifest(root)
+	if len(r.problems) > 0 {
+		return nil, r.problems
+	}
+	m.File, m.Source = file, data
+	return m, nil
+}
+
+type manifestReader struct {
+	lines    *lines
+	problems []ManifestProblem
+}
+
+func (r *manifestReader) fail(v *jsonValue, format string, args ...any) {
+	r.problems = append(r.problems, ManifestProblem{Span: r.lines.jsonSpan(v), Message: fmt.Sprintf(format, args...)})
+}
+
+// object checks that v is an object whose member names are all in fields,
+// and reports the rest.
+func (r *manifestReader) object(v *jsonValue, where string, fields ...string) bool {
+	if v.kind != jsonObject {
+		r.fail(v, "%s must be an object, not %s", where, jsonKindNames[v.kind])
+		return false
+	}
+	seen := map[string]bool{}
+	for _, m := range v.members {
+		span := r.lines.span(m.from, m.to)
+		switch {
+		case seen[m.name]:
+			r.problems = append(r.problems, ManifestProblem{Span: span, Message: fmt.Sprintf("%s has %q twice", where, m.name)})
+		case !contains(fields, m.name):
+			r.problems = append(r.problems, ManifestProblem{Span: span,
+				Message: fmt.Sprintf("%s has unknown field %q (accepted: %s)", where, m.name, strings.Join(fields, ", "))})
+		}
+		seen[m.name] = true
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *manifestReader) str(obj *jsonValue, where, field string, required bool) (string, *jsonValue) {
+	v := obj.get(field)
+	if v == nil {
+		if required {
+			r.fail(obj, "%s is missing the required string %q", where, field)
+		}
+		return "", nil
+	}
+	if v.kind != jsonString {
+		r.fail(v, "%s.%s must be a string, not %s", where, field, jsonKindNames[v.kind])
+		return "", nil
+	}
+	return v.str, v
+}
+
+func (r *manifestReader) boolean(obj *jsonValue, where, field string, def bool) bool {
+	v := obj.get(field)
+	if v == nil {
+		return def
+	}
+	if v.kind != jsonBool {
+		r.fail(v, "%s.%s must be true or false, not %s", where, field, jsonKindNames[v.kind])
+		return def
+	}
+	return v.boolean
+}
+
+func (r *manifestReader) array(obj *jsonValue, where, field string, required bool) []*jsonValue {
+	v := obj.get(field)
+	if v == nil {
+		if required {
+			r.fail(obj, "%s is missing the required array %q", where, field)
+		}
+		return nil
+	}
+	if v.kind != jsonArray {
+		r.fail(v, "%s.%s must be an array, not %s", where, field, jsonKindNames[v.kind])
+		return nil
+	}
+	return v.items
+}
+
+func (r *manifestReader) manifest(root *jsonValue) *Manifest {
+	m := &Manifest{}
+	if !r.object(root, "the manifest", "manifest_version", "source", "toolsets", "core_tools") {
+		return m
+	}
+	switch v := root.get("manifest_version"); {
+	case v == nil:
+		r.fail(root, "the manifest is missing \"manifest_version\" (this linter reads version 1)")
+	case v.kind != jsonNumber || v.num.String() != "1":
+		r.fail(v, "manifest_version %s is not supported (this linter reads version 1)", strings.TrimSpace(string(r.lines.data[v.from:v.to])))
+	default:
+		m.Version = 1
+	}
+	m.About, _ = r.str(root, "the manifest", "source", false)
+	for i, tv := range r.array(root, "the manifest", "toolsets", true) {
+		if ts := r.toolset(tv, fmt.Sprintf("toolsets[%d]", i)); ts != nil {
+			m.Toolsets = append(m.Toolsets, ts)
+		}
+	}
+	for i, cv := range r.array(root, "the manifest", "core_tools", false) {
+		if t := r.tool(cv, fmt.Sprintf("core_tools[%d]", i)); t != nil {
+			m.CoreTools = append(m.CoreTools, t)
+		}
+	}
+	return m
+}
+
+func (r *manifestReader) toolset(v *jsonValue, where string) *Toolset {
+	if !r.object(v, where, "name", "kind", "provider", "description", "guidance", "entry_point_only",
+		"cross_cutting", "workflow", "settings", "connected", "tools") {
+		return nil
+	}
+	name, nv := r.str(v, where, "name", true)
+	if nv != nil && name == "" {
+		r.fail(nv, "%s.name is empty", where)
+	}
+	if name != "" {
+		where = fmt.Sprintf("toolset %q", name)
+	}
+	ts := &Toolset{Name: name, Span: r.lines.jsonSpan(v), Connected: true}
+	if nv != nil {
+		ts.Span = r.lines.jsonSpan(nv)
+	}
+	kind, kv := r.str(v, where, "kind", true)
+	switch kind {
+	case KindKokua, KindPlugin, KindSkill, KindMCP:
+		ts.Kind = kind
+	default:
+		if kv != nil {
+			r.fail(kv, "%s has kind %q; the kinds are kokua, plugin, skill and mcp", where, kind)
+		}
+	}
+	ts.Provider, _ = r.str(v, where, "provider", false)
+	if ts.Provider == "" {
+		ts.Provider = ProviderLabel(kind)
+	}
+	ts.Description, _ = r.str(v, where, "description", true)
+	ts.Guidance, _ = r.str(v, where, "guidance", false)
+	ts.EntryPointOnly = r.boolean(v, where, "entry_point_only", false)
+	ts.CrossCutting = r.boolean(v, where, "cross_cutting", false)
+	ts.Connected = r.boolean(v, where, "connected", true)
+	if c := v.get("connected"); c != nil && kind != KindMCP && kind != "" {
+		r.fail(c, "%s: \"connected\" is only for kind mcp", where)
+	}
+	if wv := v.get("workflow"); wv != nil && wv.kind != jsonNull {
+		if r.object(wv, where+".workflow", "name", "command") {
+			wn, _ := r.str(wv, where+".workflow", "name", true)
+			wc, _ := r.str(wv, where+".workflow", "command", true)
+			ts.Workflow = &Workflow{Name: wn, Command: wc, Span: r.lines.jsonSpan(wv)}
+		}
+	}
+	for i, sv := range r.array(v, where, "settings", false) {
+		sw := fmt.Sprintf("%s.settings[%d]", where, i)
+		if r.object(sv, sw, "key", "type", "default", "hot") {
+			key, _ := r.str(sv, sw, "key", true)
+			typ, _ := r.str(sv, sw, "type", false)
+			ts.Settings = append(ts.Settings, Setting{Key: key, Type: typ, Hot: r.boolean(sv, sw, "hot", false)})
+		}
+	}
+	for i, tv := range r.array(v, where, "tools", true) {
+		if t := r.tool(tv, fmt.Sprintf("%s.tools[%d]", where, i)); t != nil {
+			ts.Tools = append(ts.Tools, t)
+		}
+	}
+	return ts
+}
+
+func (r *manifestReader) tool(v *jsonValue, where string) *Tool {
+	if !r.object(v, where, "name", "spec", "spec_bytes") {
+		return nil
+	}
+	name, nv := r.str(v, where, "name", true)
+	if nv == nil {
+		return nil
+	}
+	if name == "" {
+		r.fail(nv, "%s.name is empty", where)
+	}
+	t := &Tool{Name: name, Span: r.lines.jsonSpan(nv), SpecBytes: -1}
+	if sv := v.get("spec"); sv != nil {
+		if sv.kind != jsonObject {
+			r.fail(sv, "%s.spec must be an object, not %s", where, jsonKindNames[sv.kind])
+		} else {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, r.lines.data[sv.from:sv.to]); err == nil {
+				t.Spec = json.RawMessage(buf.Bytes())
+				t.SpecBytes = buf.Len()
+			}
+		}
+	}
+	if bv := v.get("spec_bytes"); bv != nil {
+		n, err := strconv.Atoi(bv.num.String())
+		if bv.kind != jsonNumber || err != nil || n < 0 {
+			r.fail(bv, "%s.spec_bytes must be a whole number of bytes", where)
+		} else {
+			t.SpecBytes = n
+		}
+	}
+	return t
+}

@@ -1,0 +1,230 @@
+// Package diag holds the one type every problem is reported as, whether it
+// comes from the TOML parser, a lint rule, the compiler or the runtime, and
+// the source positions those problems point at.
+//
+// It sits below every other package of the project so that the loader, the
+// rules, the lint engine, the compiler and the policy runtime can all use it
+// without import cycles.
+package diag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Severity says how serious a diagnostic is.
+type Severity int
+
+// The severities, most serious first. Their order is used when comparing
+// against a --fail-on threshold.
+const (
+	Error Severity = iota
+	Warning
+	Info
+)
+
+var severityNames = [...]string{Error: "error", Warning: "warning", Info: "info"}
+
+// String returns the lowercase name used in every output format.
+func (s Severity) String() string {
+	if s < 0 || int(s) >= len(severityNames) {
+		return fmt.Sprintf("severity(%d)", int(s))
+	}
+	return severityNames[s]
+}
+
+// AtLeast reports whether s is as serious as threshold or more.
+func (s Severity) AtLeast(threshold Severity) bool { return s <= threshold }
+
+// ParseSeverity reads a severity name as the command line spells it.
+func ParseSeverity(name string) (Severity, error) {
+	for i, n := range severityNames {
+		if n == name {
+			return Severity(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning or info)", name)
+}
+
+// MarshalText writes the severity as its name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText reads a severity name.
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// Phase names the stage of Kokua's startup (or later life) at which a
+// problem would surface. The first six are the phases of rules.md, in the
+// order Kokua runs them.
+type Phase string
+
+// The phases.
+const (
+	PhaseParse    Phase = "parse"
+	PhaseRegister Phase = "register"
+	PhaseValidate Phase = "validate"
+	PhaseResolve  Phase = "resolve"
+	PhaseAlert    Phase = "alert"
+	PhaseBuild    Phase = "build"
+	// PhaseInput is for the linter's own inputs: a file that cannot be read,
+	// or a manifest that does not describe an install.
+	PhaseInput Phase = "input"
+	// PhaseCompile is for problems writing the compiled policy.
+	PhaseCompile Phase = "compile"
+	// PhaseRuntime is for problems the runtime meets loading or using a policy.
+	PhaseRuntime Phase = "runtime"
+)
+
+// Position is a place in a file: a 1-based line and a 1-based column counted
+// in Unicode characters. The zero Position means "no position".
+type Position struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+// IsZero reports whether p is the zero Position.
+func (p Position) IsZero() bool { return p.Line == 0 }
+
+// Compare orders positions by line, then column.
+func (p Position) Compare(q Position) int {
+	if c := cmp.Compare(p.Line, q.Line); c != 0 {
+		return c
+	}
+	return cmp.Compare(p.Column, q.Column)
+}
+
+// Span is a range of text in one file. End is exclusive: the column just
+// after the last character.
+type Span struct {
+	File  string
+	Start Position
+	End   Position
+}
+
+// IsZero reports whether the span points nowhere.
+func (s Span) IsZero() bool { return s.Start.IsZero() }
+
+// String writes the span the way compilers do, file:line:column.
+func (s Span) String() string {
+	if s.IsZero() {
+		return s.File
+	}
+	return fmt.Sprintf("%s:%d:%d", s.File, s.Start.Line, s.Start.Column)
+}
+
+// Diagnostic is one problem. The same type carries syntax errors, lint
+// findings, compile failures and runtime refusals.
+type Diagnostic struct {
+	// Rule is the kebab-case ID of the check that found the problem.
+	Rule     string
+	Severity Severity
+	Phase    Phase
+	Message  string
+	// Span is where the problem is. Its file may be the config or the manifest.
+	Span Span
+	// Key is the key path as a config file spells it, such as
+	// [agents.coder.tools].confirm; empty when the problem is not about a key.
+	Key string
+	// Suggestion is a fix, in words, when one is known.
+	Suggestion string
+	// Refs are the rules.md numbers (R118, A8) the check implements.
+	Refs []string
+}
+
+// Compare orders diagnostics by file, line, column, rule, then the rest, so
+// that sorted output is the same on every run.
+func Compare(a, b Diagnostic) int {
+	return cmp.Or(
+		cmp.Compare(a.Span.File, b.Span.File),
+		a.Span.Start.Compare(b.Span.Start),
+		cmp.Compare(a.Rule, b.Rule),
+		a.Span.End.Compare(b.Span.End),
+		cmp.Compare(a.Message, b.Message),
+		cmp.Compare(a.Key, b.Key),
+	)
+}
+
+// Sort sorts diagnostics in place by Compare and drops exact duplicates.
+func Sort(ds []Diagnostic) []Diagnostic {
+	slices.SortStableFunc(ds, Compare)
+	return slices.CompactFunc(ds, func(a, b Diagnostic) bool {
+		return Compare(a, b) == 0 && a.Severity == b.Severity && a.Suggestion == b.Suggestion
+	})
+}
+
+// Error makes a Diagnostic usable as a Go error.
+func (d Diagnostic) Error() string {
+	return fmt.Sprintf("%s: %s: %s [%s]", d.Span, d.Severity, d.Message, d.Rule)
+}
+
+// Quote writes a name from a config between single quotes, with control
+// characters and quotes escaped so that nothing a user wrote can change how
+// the output looks on a terminal or in a log.
+func Quote(s string) string {
+	return "'" + Escape(s) + "'"
+}
+
+// Escape replaces control characters, invalid UTF-8, bidirectional
+// formatting characters, the backslash and the single quote in s with
+// Go-style escapes. Printable text, non-ASCII letters included, is kept.
+func Escape(s string) string {
+	if !needsEscape(s) {
+		return s
+	}
+	var b strings.Builder
+	for i, w := 0, 0; i < len(s); i += w {
+		r, width := utf8.DecodeRuneInString(s[i:])
+		w = width
+		switch {
+		case r == utf8.RuneError && width == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case unsafeRune(r):
+			if r < 0x10000 {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			} else {
+				fmt.Fprintf(&b, `\U%08x`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func needsEscape(s string) bool {
+	for _, r := range s {
+		if r == '\'' || r == '\\' || r == utf8.RuneError || unsafeRune(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsafeRune reports runes that would not print as themselves: control
+// characters and the bidirectional overrides that can reorder a line.
+func unsafeRune(r rune) bool {
+	switch {
+	case r == 0x200e || r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	}
+	return !unicode.IsPrint(r) && r != ' '
+}

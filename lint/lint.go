@@ -1,0 +1,123 @@
+// Package lint runs the rules over config files and owns the output
+// formats. It is the library behind the kokua-lint command: the command
+// parses flags and calls Run.
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/rules"
+)
+
+// MaxInputBytes bounds the size of a config or manifest the linter reads.
+// Real files are a few kilobytes; a larger one is almost surely the wrong
+// file, and reading it whole would only cost memory.
+const MaxInputBytes = 16 << 20
+
+// Source is one input file: its name as diagnostics print it, and its bytes.
+type Source struct {
+	Name string
+	Data []byte
+}
+
+// Manifest is a loaded registry manifest, ready to lint any number of
+// configs against.
+type Manifest struct {
+	Source   Source
+	Embedded bool
+	Manifest *config.Manifest
+	Problems []config.ManifestProblem
+}
+
+// LoadManifest reads a manifest's bytes.
+func LoadManifest(src Source) *Manifest {
+	m, problems := config.LoadManifest(src.Name, src.Data)
+	return &Manifest{Source: src, Manifest: m, Problems: problems}
+}
+
+// DefaultManifest is the embedded manifest of a default Kokua install.
+func DefaultManifest() *Manifest {
+	m := LoadManifest(Source{Name: config.DefaultManifestName, Data: config.DefaultManifest()})
+	m.Embedded = true
+	return m
+}
+
+// Result is what linting one config found, with the model it built so that
+// the compiler can reuse it.
+type Result struct {
+	Diagnostics []diag.Diagnostic
+	// Config is nil when the file is not valid TOML.
+	Config *config.Config
+	// World is nil when the config or the manifest could not be read.
+	World *model.World
+}
+
+// HasErrors reports whether any finding is an error.
+func (r *Result) HasErrors() bool {
+	for _, d := range r.Diagnostics {
+		if d.Severity == diag.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Lint checks one config against a manifest and returns every finding,
+// sorted (R204, R207).
+func Lint(cfg Source, m *Manifest) *Result {
+	in := &rules.Input{ConfigFile: cfg.Name, ManifestProblems: m.Problems}
+	c, err := config.Load(cfg.Name, cfg.Data)
+	var syntax *config.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		in.Syntax = syntax
+	case err != nil:
+		in.Syntax = &config.SyntaxError{Span: diag.Span{File: cfg.Name}, Message: err.Error()}
+	default:
+		in.Config = c
+		if m.Manifest != nil {
+			in.World = model.Build(c, m.Manifest)
+		}
+	}
+	return &Result{Diagnostics: diag.Sort(rules.Run(in)), Config: in.Config, World: in.World}
+}
+
+// ReadFile reads an input file, refusing directories, files over
+// MaxInputBytes and unreadable paths with an error that names the file.
+func ReadFile(path string) (Source, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Source{}, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
+	}
+	defer func() { _ = f.Close() }()
+	info, err := f.Stat()
+	if err != nil {
+		return Source{}, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
+	}
+	if info.IsDir() {
+		return Source{}, fmt.Errorf("cannot read %s: it is a directory", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxInputBytes+1))
+	if err != nil {
+		return Source{}, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
+	}
+	if len(data) > MaxInputBytes {
+		return Source{}, fmt.Errorf("cannot read %s: it is larger than %d MiB, which no config or manifest is", path, MaxInputBytes>>20)
+	}
+	return Source{Name: path, Data: data}, nil
+}
+
+// unwrapPath drops the path an *os.PathError repeats, keeping its cause.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,270 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/config"
+)
+
+// Reserved toolset names (R16, R116).
+var Reserved = map[string]string{
+	"core": "it is the approval prefix for the tools no toolset provides",
+	"all":  "it is the keyword of available = \"all\"",
+}
+
+// Build derives the world of a config and a manifest. It never fails: what
+// cannot be derived (an unreadable availability, an unknown name) is left
+// out, and the rules report why.
+func Build(cfg *config.Config, m *config.Manifest) *World {
+	w := &World{Config: cfg, Manifest: m, toolsets: map[string]*Toolset{}, agents: map[string]*Agent{},
+		Built: map[string]bool{}, toolHome: map[string][]string{}}
+	w.register()
+	w.agentsFromConfig()
+	w.reach()
+	w.core()
+	for _, t := range w.Toolsets {
+		for _, tool := range t.Tools {
+			if homes := w.toolHome[tool]; len(homes) == 0 || homes[len(homes)-1] != t.Name {
+				w.toolHome[tool] = append(homes, t.Name)
+			}
+		}
+	}
+	for _, c := range w.CoreTools {
+		w.toolHome[c] = append(w.toolHome[c], "core")
+	}
+	return w
+}
+
+func (w *World) register() {
+	byKind := map[string][]*Toolset{}
+	described := map[string]*config.Toolset{}
+	for _, mt := range w.Manifest.Toolsets {
+		if mt.Kind == config.KindMCP {
+			if described[mt.Name] == nil {
+				described[mt.Name] = mt
+			}
+			continue
+		}
+		byKind[mt.Kind] = append(byKind[mt.Kind], fromManifest(mt))
+	}
+	named := map[string]bool{}
+	for _, s := range w.Config.MCPServers {
+		t := &Toolset{Name: s.Name.Value, Kind: config.KindMCP, Provider: config.ProviderLabel(config.KindMCP),
+			Description: s.Description.Value, Span: s.Name.Span}
+		if !s.Description.Set {
+			t.Description = fmt.Sprintf("Tools from the MCP server at %s.", s.URL.Value)
+		}
+		if mt := described[t.Name]; mt != nil {
+			t.Connected = mt.Connected
+			t.Guidance = mt.Guidance
+			t.Specs = mt.Tools
+			if t.Connected {
+				t.Tools = toolNames(mt.Tools)
+			}
+		} else {
+			w.UndescribedMCP = append(w.UndescribedMCP, t)
+		}
+		named[t.Name] = true
+		byKind[config.KindMCP] = append(byKind[config.KindMCP], t)
+	}
+	for _, mt := range w.Manifest.Toolsets {
+		if mt.Kind == config.KindMCP && !named[mt.Name] {
+			w.StaleMCP = append(w.StaleMCP, mt)
+		}
+	}
+
+	// Registration order (R24) decides which of two same-named toolsets is
+	// registered; trust order (R51) is the registry's own order.
+	accepted := map[*Toolset]bool{}
+	for _, kind := range []string{config.KindMCP, config.KindSkill, config.KindKokua, config.KindPlugin} {
+		for _, t := range byKind[kind] {
+			w.Candidates = append(w.Candidates, Candidate{Name: t.Name, Kind: t.Kind, Provider: t.Provider,
+				Description: t.Description, Span: t.Span})
+			if _, reserved := Reserved[t.Name]; reserved || w.toolsets[t.Name] != nil {
+				continue
+			}
+			w.toolsets[t.Name] = t
+			accepted[t] = true
+		}
+	}
+	for _, kind := range []string{config.KindKokua, config.KindPlugin, config.KindSkill, config.KindMCP} {
+		for _, t := range byKind[kind] {
+			if accepted[t] {
+				t.Trust = len(w.Toolsets)
+				w.Toolsets = append(w.Toolsets, t)
+			}
+		}
+	}
+	for _, t := range w.Toolsets {
+		t.hasTool = make(map[string]bool, len(t.Tools))
+		for _, tool := range t.Tools {
+			t.hasTool[tool] = true
+		}
+	}
+}
+
+func fromManifest(mt *config.Toolset) *Toolset {
+	return &Toolset{Name: mt.Name, Kind: mt.Kind, Provider: mt.Provider, Description: mt.Description,
+		Guidance: mt.Guidance, EntryPointOnly: mt.EntryPointOnly, Connected: true,
+		Tools: toolNames(mt.Tools), Specs: mt.Tools, Workflow: mt.Workflow, Settings: mt.Settings, Span: mt.Span}
+}
+
+func toolNames(tools []*config.Tool) []string {
+	out := make([]string, 0, len(tools))
+	for _, t := range tools {
+		if t.Name != ActivateSkill {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+func (w *World) agentsFromConfig() {
+	cfg := w.Config
+	w.Default = &Policy{Label: DefaultTierLabel, Confirm: cfg.DefaultPair.Confirm, Review: cfg.DefaultPair.Review}
+	for _, ca := range cfg.Agents {
+		a := &Agent{Agent: ca, Entry: ca.Name == cfg.EntryAgent.Value, avail: map[string]bool{}}
+		w.Agents = append(w.Agents, a)
+		w.agents[a.Name] = a
+		if a.Entry {
+			w.EntryAgent = a
+		}
+		w.availability(a)
+		if a.DeclaresPair() {
+			a.Policy = &Policy{Label: a.Name, Agent: a, Confirm: a.Tools.Confirm, Review: a.Tools.Review}
+		} else {
+			a.Policy = w.Default
+		}
+		for _, t := range a.Avail {
+			if t.Name == "capabilities" {
+				w.Composes = true
+			}
+		}
+	}
+	for _, a := range w.Agents {
+		for _, d := range a.DelegatesTo.Items {
+			if t := w.agents[d.Value]; t != nil {
+				a.Delegates = append(a.Delegates, t)
+			}
+		}
+	}
+}
+
+// availability fills Avail, Resident, Deferred and Skills (R42, R51-R58).
+func (w *World) availability(a *Agent) {
+	a.Known = !a.OldTools
+	if a.Tools == nil {
+		return
+	}
+	av := a.Tools.Available
+	if !av.Usable {
+		a.Known = false
+		return
+	}
+	add := func(t *Toolset) {
+		if t != nil && !a.avail[t.Name] {
+			a.avail[t.Name] = true
+			a.Avail = append(a.Avail, t)
+		}
+	}
+	if av.All {
+		a.All = true
+		for _, t := range w.Toolsets {
+			if !t.EntryPointOnly || a.Entry {
+				add(t)
+			}
+		}
+	} else {
+		for _, it := range av.Items {
+			if t := w.toolsets[it.Value]; t != nil && (!t.EntryPointOnly || a.Entry) {
+				add(t)
+			}
+		}
+	}
+
+	// The entry agent holds skills through SkillAgent: every skill when it
+	// declares the skills toolset, otherwise the ones it names (R42, A18).
+	viaSkillAgent := func(t *Toolset) bool { return a.Entry && t.Kind == config.KindSkill }
+	if a.Entry {
+		every := a.avail["skills"]
+		for _, t := range w.Toolsets {
+			if t.Kind == config.KindSkill && (every || a.avail[t.Name]) {
+				a.Skills = append(a.Skills, t)
+				a.avail[t.Name] = true
+			}
+		}
+	}
+
+	resident := map[string]bool{}
+	declared := a.Tools.Resident.Set
+	for _, it := range a.Tools.Resident.Items {
+		resident[it.Value] = true
+	}
+	for _, t := range a.Avail {
+		switch {
+		case viaSkillAgent(t):
+		case !declared || resident[t.Name]:
+			a.Resident = append(a.Resident, t)
+		default:
+			a.Deferred = append(a.Deferred, t)
+		}
+	}
+}
+
+// reach marks the entry agent and every worker reachable from it, and
+// collects B, the toolsets startup builds (R77, R173).
+func (w *World) reach() {
+	if w.EntryAgent == nil {
+		return
+	}
+	stack := []*Agent{w.EntryAgent}
+	for len(stack) > 0 {
+		a := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if a.Reachable {
+			continue
+		}
+		a.Reachable = true
+		for _, t := range a.Resident {
+			w.Built[t.Name] = true
+		}
+		for _, t := range a.Skills {
+			w.Built[t.Name] = true
+		}
+		stack = append(stack, a.Delegates...)
+	}
+}
+
+// core decides which core tools exist (R36).
+func (w *World) core() {
+	exists := map[string]bool{}
+	for _, a := range w.Agents {
+		if a.DelegatesTo.Set && len(a.DelegatesTo.Items) > 0 {
+			exists[SpawnSubagent] = true
+		}
+		if len(a.Deferred) > 0 {
+			exists[AvailableTools] = true
+			exists[LoadTools] = true
+		}
+	}
+	for _, t := range w.Toolsets {
+		if t.Kind == config.KindSkill {
+			exists[ActivateSkill] = true
+		}
+	}
+	for _, c := range CoreToolNames {
+		if exists[c] {
+			w.CoreTools = append(w.CoreTools, c)
+		}
+	}
+}
+
+// Names joins toolset names with ", ".
+func Names(ts []*Toolset) string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
+	}
+	return strings.Join(names, ", ")
+}

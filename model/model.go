@@ -1,0 +1,199 @@
+// Package model joins a loaded config and a registry manifest into the facts
+// every check and the compiler reason about (rules.md section 7.3): the
+// registry in registration and trust order, each agent's availability,
+// residency and approval policy, what startup reaches and builds, the core
+// tools that exist, and what each approval entry names.
+package model
+
+import (
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// The core tools, in the order Kokua presents them (R36, R185).
+const (
+	SpawnSubagent  = "spawn_subagent"
+	ActivateSkill  = "activate_skill"
+	AvailableTools = "available_tools"
+	LoadTools      = "load_tools"
+)
+
+// CoreToolNames lists every core tool, whether or not it exists in a config.
+var CoreToolNames = []string{SpawnSubagent, ActivateSkill, AvailableTools, LoadTools}
+
+// DefaultTierLabel is the gate label of the default tier (R92, A16).
+const DefaultTierLabel = "[assistant.tools]"
+
+// Toolset is a registered toolset.
+type Toolset struct {
+	Name           string
+	Kind           string
+	Provider       string
+	Description    string
+	Guidance       string
+	EntryPointOnly bool
+	// Connected is false for an MCP server the manifest marks disconnected
+	// or does not describe: it builds empty (R132, R166).
+	Connected bool
+	// Tools are the names one build returns, in order, activate_skill left
+	// out (R174).
+	Tools []string
+	// Specs are the manifest's tool entries, for byte accounting; nil for
+	// an MCP server the manifest does not describe.
+	Specs    []*config.Tool
+	Workflow *config.Workflow
+	Settings []config.Setting
+	// Span is where the toolset is defined: its name in the manifest, or the
+	// name key of its [[mcp.server]] table in the config.
+	Span diag.Span
+	// Trust is the toolset's place in trust order (R51), from 0.
+	Trust int
+
+	hasTool map[string]bool
+}
+
+// Has reports whether a build of the toolset returns a tool of that name.
+func (t *Toolset) Has(tool string) bool { return t.hasTool[tool] }
+
+// Agent is a declared agent with its derived facts.
+type Agent struct {
+	*config.Agent
+	// Entry marks the entry agent ([assistant].agent).
+	Entry bool
+	// Reachable: the entry agent or a worker reachable from it through
+	// delegates_to (R173); startup builds these.
+	Reachable bool
+	// Known is false when the agent's availability could not be read (a
+	// wrong type, "all" misspelled); checks that need it are skipped (R204).
+	Known bool
+	// All is true for available = "all".
+	All bool
+	// Avail is the agent's availability: its list, deduplicated and
+	// restricted to registered toolsets, or its "all" expansion in trust
+	// order (R172). For the entry agent it includes the skills it names.
+	Avail []*Toolset
+	// Resident and Deferred split Avail (R56-R58), in available order. For
+	// the entry agent, skills held through SkillAgent are in neither.
+	Resident []*Toolset
+	Deferred []*Toolset
+	// Skills are the skill toolsets the entry agent holds through its
+	// SkillAgent (R42); empty for every other agent.
+	Skills []*Toolset
+	// Delegates are the declared agents named in delegates_to, in order.
+	Delegates []*Agent
+	// Policy is the approval pair that governs the agent.
+	Policy *Policy
+
+	avail map[string]bool
+}
+
+// Holds reports whether the toolset is in the agent's availability or, for
+// the entry agent, among its SkillAgent skills.
+func (a *Agent) Holds(toolset string) bool { return a.avail[toolset] }
+
+// Policy is one approval pair: the default tier or an agent's declared pair.
+type Policy struct {
+	// Label is the gate label: the agent's name, or DefaultTierLabel.
+	Label string
+	// Agent is the declaring agent; nil for the default tier.
+	Agent   *Agent
+	Confirm config.List
+	Review  config.List
+}
+
+// Table is the table the policy is written in, as a config spells it.
+func (p *Policy) Table() string {
+	if p.Agent == nil {
+		return DefaultTierLabel
+	}
+	return config.TablePath([]string{"agents", p.Agent.Name, "tools"})
+}
+
+// Candidate is a toolset as a provider offers it for registration, before
+// duplicate and reserved names are refused (R115-R117).
+type Candidate struct {
+	Name        string
+	Kind        string
+	Provider    string
+	Description string
+	Span        diag.Span
+}
+
+// World is a config seen against a manifest.
+type World struct {
+	Config   *config.Config
+	Manifest *config.Manifest
+
+	// Candidates are every toolset the providers offer, in registration
+	// order (R24): MCP servers, skills, Kokua's own, plugins.
+	Candidates []Candidate
+	// Toolsets is the registry in trust order (R51): the first candidate of
+	// each name, reserved names left out.
+	Toolsets []*Toolset
+	// Agents are in config order.
+	Agents []*Agent
+	// EntryAgent is nil when [assistant].agent names no table.
+	EntryAgent *Agent
+	// CoreTools are the core tools that exist in this config, in order (R36).
+	CoreTools []string
+	// Built is B, the toolsets startup builds (R77).
+	Built map[string]bool
+	// Default is the default tier's policy.
+	Default *Policy
+	// Composes is true when some agent holds capabilities, so composed
+	// workers can build toolsets (R206).
+	Composes bool
+	// StaleMCP are the manifest's MCP entries no [[mcp.server]] names.
+	StaleMCP []*config.Toolset
+	// UndescribedMCP are the configured MCP servers with no manifest entry.
+	UndescribedMCP []*Toolset
+
+	toolsets map[string]*Toolset
+	agents   map[string]*Agent
+	toolHome map[string][]string
+	resolved map[string]Resolution
+}
+
+// Toolset returns the registered toolset of that name, or nil.
+func (w *World) Toolset(name string) *Toolset { return w.toolsets[name] }
+
+// Agent returns the declared agent of that name, or nil.
+func (w *World) Agent(name string) *Agent { return w.agents[name] }
+
+// CoreExists reports whether a core tool exists in this config.
+func (w *World) CoreExists(tool string) bool {
+	for _, t := range w.CoreTools {
+		if t == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// Homes returns the toolsets that provide a tool of that name, in trust
+// order, with "core" for a core tool that exists.
+func (w *World) Homes(tool string) []string { return w.toolHome[tool] }
+
+// Policies returns the default tier first, then each declared pair in
+// config order.
+func (w *World) Policies() []*Policy {
+	out := []*Policy{w.Default}
+	for _, a := range w.Agents {
+		if a.Policy != w.Default {
+			out = append(out, a.Policy)
+		}
+	}
+	return out
+}
+
+// Loaders returns the agents that could build the toolset on demand or at
+// startup: every agent holding it, in config order (R206).
+func (w *World) Loaders(toolset string) []*Agent {
+	var out []*Agent
+	for _, a := range w.Agents {
+		if a.Holds(toolset) {
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -1,0 +1,158 @@
+package model
+
+import (
+	"github.com/kokua-policy/kokua-policy/entry"
+	"github.com/kokua-policy/kokua-policy/internal/similar"
+)
+
+// Status says what an approval entry names, against the registry.
+type Status uint8
+
+// The outcomes of resolving an entry. The first four are shape faults
+// (R122, phase validate); the next three make the entry dead (R120, R121).
+const (
+	// Matched: the entry names at least one tool.
+	Matched Status = iota
+	// BadGrammar: the text breaks R29 (see Resolution.Entry.Fault).
+	BadGrammar
+	// BareTool: a bare word that is no toolset but a tool's name (R30).
+	BareTool
+	// UnknownToolset: the first segment names no registered toolset (R31).
+	UnknownToolset
+	// NoSuchTool: the toolset provides no tool of that name (R32); when
+	// Homes is not empty the tool is filed under the wrong toolset.
+	NoSuchTool
+	// NoTools: the toolset (or core) provides no tools at all (R33, R40).
+	NoTools
+	// Disconnected: an MCP server that is not connected builds empty; what
+	// the entry names is unknown until it connects (R132, R149).
+	Disconnected
+)
+
+// Resolution is what one approval entry names.
+type Resolution struct {
+	Entry  entry.Entry
+	Status Status
+	// Toolset is the named toolset; nil for core and for unknown names.
+	Toolset *Toolset
+	// Tools are the tool names the entry holds once its toolset is built.
+	Tools []string
+	// Pending is true when the toolset is not built at startup (R79): the
+	// entry is resolved by the toolset's first build.
+	Pending bool
+	// Homes are the prefixed forms a bare or misfiled tool name should take
+	// ("compute.execute_python").
+	Homes []string
+	// Close are "did you mean" candidates (R208): toolset names for an
+	// unknown toolset, tool names for a missing tool.
+	Close []string
+}
+
+// Shape reports a fault of the entry's own shape, found at validate.
+func (r Resolution) Shape() bool {
+	return r.Status == BadGrammar || r.Status == BareTool || r.Status == UnknownToolset
+}
+
+// Dead reports an entry that matches no tool (R120, R121).
+func (r Resolution) Dead() bool {
+	return r.Status == NoSuchTool || r.Status == NoTools
+}
+
+// Resolve says what one entry's text names (R28-R33, R39-R41). Results are
+// remembered: several checks ask about the same entries.
+func (w *World) Resolve(text string) Resolution {
+	if r, ok := w.resolved[text]; ok {
+		return r
+	}
+	r := w.resolve(text)
+	if w.resolved == nil {
+		w.resolved = map[string]Resolution{}
+	}
+	w.resolved[text] = r
+	return r
+}
+
+func (w *World) resolve(text string) Resolution {
+	e := entry.Parse(text)
+	r := Resolution{Entry: e}
+	if e.Fault != entry.OK {
+		r.Status = BadGrammar
+		return r
+	}
+	if e.IsCore() {
+		return w.resolveCore(r)
+	}
+	t := w.toolsets[e.Toolset]
+	if t == nil {
+		if homes := w.toolHome[e.Toolset]; e.Whole() && len(homes) > 0 && !isStar(text) {
+			r.Status = BareTool
+			r.Homes = prefixed(homes, e.Toolset)
+			return r
+		}
+		r.Status = UnknownToolset
+		r.Close = similar.Suggest(e.Toolset, w.toolsetNames())
+		return r
+	}
+	r.Toolset = t
+	r.Pending = !w.Built[t.Name]
+	switch {
+	case !t.Connected:
+		r.Status = Disconnected
+	case e.Whole() && len(t.Tools) == 0:
+		r.Status = NoTools
+	case e.Whole():
+		r.Tools = t.Tools
+	case t.Has(e.Tool):
+		r.Tools = []string{e.Tool}
+	default:
+		r.Status = NoSuchTool
+		if homes := w.toolHome[e.Tool]; len(homes) > 0 {
+			r.Homes = prefixed(homes, e.Tool)
+		} else {
+			r.Close = similar.Suggest(e.Tool, t.Tools)
+		}
+	}
+	return r
+}
+
+func (w *World) resolveCore(r Resolution) Resolution {
+	e := r.Entry
+	switch {
+	case e.Whole() && len(w.CoreTools) == 0:
+		r.Status = NoTools
+	case e.Whole():
+		r.Tools = w.CoreTools
+	case w.CoreExists(e.Tool):
+		r.Tools = []string{e.Tool}
+	default:
+		r.Status = NoSuchTool
+		homes := w.toolHome[e.Tool]
+		for _, h := range homes {
+			if h != "core" {
+				r.Homes = append(r.Homes, h+"."+e.Tool)
+			}
+		}
+		if len(r.Homes) == 0 {
+			r.Close = similar.Suggest(e.Tool, CoreToolNames)
+		}
+	}
+	return r
+}
+
+func isStar(text string) bool { return len(text) >= 2 && text[len(text)-2:] == ".*" }
+
+func prefixed(homes []string, tool string) []string {
+	out := make([]string, len(homes))
+	for i, h := range homes {
+		out[i] = h + "." + tool
+	}
+	return out
+}
+
+func (w *World) toolsetNames() []string {
+	names := make([]string, 0, len(w.Toolsets)+1)
+	for _, t := range w.Toolsets {
+		names = append(names, t.Name)
+	}
+	return append(names, entry.Core)
+}

@@ -1,0 +1,36 @@
+package rules
+
+import (
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// all-spelling: "all" written any way but the lowercase string: inside a
+// list, or in another casing (R47, R106).
+var _ = register(&Rule{
+	ID:       "all-spelling",
+	Severity: diag.Error,
+	Phase:    diag.PhaseParse,
+	Refs:     []string{"R106", "R47"},
+	Summary:  `"all" must be written exactly available = "all": lowercase, a string, not in a list`,
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		for _, a := range p.Config.Agents {
+			if a.Tools == nil {
+				continue
+			}
+			av := a.Tools.Available
+			const fix = `write available = "all" (a lowercase string, not inside a list)`
+			if av.Str.Set && !av.All && config.IsAllWord(av.Str.Value) {
+				p.Report(Finding{Span: av.Str.Span, Key: av.Path, Suggestion: fix,
+					Message: "agent " + q(a.Name) + " writes available = \"" + diag.Escape(av.Str.Value) + "\"; \"all\" is written exactly available = \"all\", in lowercase"})
+			}
+			for _, it := range av.Items {
+				if config.IsAllWord(it.Value) {
+					p.Report(Finding{Span: it.Span, Key: av.Path, Suggestion: fix,
+						Message: "agent " + q(a.Name) + " lists \"" + diag.Escape(it.Value) + "\" inside available; \"all\" is not a toolset name but a value of its own: available = \"all\", a string, not inside a list"})
+				}
+			}
+		}
+	},
+})

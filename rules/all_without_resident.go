@@ -1,0 +1,29 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// all-without-resident: available = "all" with no resident list would make
+// every tool schema of the install resident on every round (R50, R111).
+var _ = register(&Rule{
+	ID:       "all-without-resident",
+	Severity: diag.Error,
+	Phase:    diag.PhaseParse,
+	Refs:     []string{"R111", "R50"},
+	Summary:  `available = "all" needs a resident list`,
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		for _, a := range p.Config.Agents {
+			if a.Tools == nil || !a.Tools.Available.All || !a.Tools.Resident.Key.IsZero() {
+				continue
+			}
+			p.Report(Finding{Span: a.Tools.Available.Str.Span, Key: a.Tools.Available.Path,
+				Message: fmt.Sprintf("agent %s declares available = \"all\" without resident: every tool schema the install offers would be resident and re-sent on every round", q(a.Name)),
+				Suggestion: "add resident = [...] to " + a.Tools.Available.Path[:len(a.Tools.Available.Path)-len(".available")] +
+					": the toolsets it should hold from its first turn (the rest load on demand)"})
+		}
+	},
+})

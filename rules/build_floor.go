@@ -1,0 +1,36 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// build-floor: with auto-approval enabled, a build after which some
+// policy's review reaches the floor, an overlap no text reveals (R148,
+// R125, R88). Kokua refuses that build, every time.
+var _ = register(&Rule{
+	ID:       "build-floor",
+	Severity: diag.Error,
+	Phase:    diag.PhaseBuild,
+	Refs:     []string{"R148", "R125", "R88", "R206"},
+	Summary:  "with auto-approval on, building a deferred toolset would let review reach never_auto_approve",
+	Needs:    NeedsWorld,
+	Check: func(p *Pass) {
+		w := p.World
+		if !w.Config.Auto.Enabled {
+			return
+		}
+		for _, pol := range w.Policies() {
+			for _, o := range overlaps(w, w.Config.Floor, pol.Review) {
+				if len(o.pending) == 0 || o.textual {
+					continue
+				}
+				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
+					Message: fmt.Sprintf("%s %s once %s is built: no reviewer may answer for a tool of %s, because %s. Kokua refuses every build of %s; agents that could load it: %s",
+						overlapBetween(o, w.Config.Floor.Path, pol.Review.Path), sharedWhat(o), pendingNames(o), w.Config.Floor.Path, floorWhy, pendingNames(o), loaders(w, o.pending[0])),
+					Suggestion: "drop the entry from review, or (knowingly) from never_auto_approve"})
+			}
+		}
+	},
+})

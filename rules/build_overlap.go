@@ -1,0 +1,34 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// build-overlap: a tool in both confirm and review of one policy that only
+// a build reveals: the same tool name reached through another toolset, one
+// of them built on demand (R147, R88). Kokua refuses that build, every
+// time. Checked statically from the manifest.
+var _ = register(&Rule{
+	ID:       "build-overlap",
+	Severity: diag.Error,
+	Phase:    diag.PhaseBuild,
+	Refs:     []string{"R147", "R124", "R88", "R35", "R206"},
+	Summary:  "building a deferred toolset would put one tool in both confirm and review",
+	Needs:    NeedsWorld,
+	Check: func(p *Pass) {
+		w := p.World
+		for _, pol := range w.Policies() {
+			for _, o := range overlaps(w, pol.Confirm, pol.Review) {
+				if len(o.pending) == 0 || o.textual {
+					continue
+				}
+				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
+					Message: fmt.Sprintf("%s %s once %s is built, and a tool may be in only one list of the %s policy: Kokua refuses every build of %s; agents that could load it: %s",
+						overlapBetween(o, pol.Confirm.Path, pol.Review.Path), sharedWhat(o), pendingNames(o), pol.Table(), pendingNames(o), loaders(w, o.pending[0])),
+					Suggestion: "keep the tool in one list: name it by one toolset only"})
+			}
+		}
+	},
+})

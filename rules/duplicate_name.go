@@ -1,0 +1,38 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// duplicate-name: a toolset named twice in one available or resident list.
+// Kokua keeps the first and ignores the rest (R61), so this is information.
+var _ = register(&Rule{
+	ID:       "duplicate-name",
+	Severity: diag.Info,
+	Phase:    diag.PhaseParse,
+	Refs:     []string{"R61"},
+	Summary:  "available or resident names a toolset twice",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		for _, a := range p.Config.Agents {
+			if a.Tools == nil {
+				continue
+			}
+			for _, l := range []config.List{a.Tools.Available.List, a.Tools.Resident} {
+				seen := map[string]config.Str{}
+				for _, it := range l.Items {
+					first, dup := seen[it.Value]
+					if !dup {
+						seen[it.Value] = it
+						continue
+					}
+					p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: "drop the repeat",
+						Message: fmt.Sprintf("%s names %s twice (first at line %d); the repeat is ignored", l.Path, q(it.Value), first.Span.Start.Line)})
+				}
+			}
+		}
+	},
+})

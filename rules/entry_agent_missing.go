@@ -1,0 +1,47 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/similar"
+)
+
+// entry-agent-missing: [assistant].agent (default "assistant") names no
+// [agents.<name>] table (R128).
+var _ = register(&Rule{
+	ID:       "entry-agent-missing",
+	Severity: diag.Error,
+	Phase:    diag.PhaseValidate,
+	Refs:     []string{"R128", "R2"},
+	Summary:  "[assistant].agent names an agent the config does not declare",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		cfg := p.Config
+		if len(cfg.Agents) == 0 || cfg.Agent(cfg.EntryAgent.Value) != nil {
+			return // no-agents covers the empty config
+		}
+		var names []string
+		for _, a := range cfg.Agents {
+			names = append(names, a.Name)
+		}
+		name := cfg.EntryAgent.Value
+		span := cfg.EntryAgent.Span
+		msg := fmt.Sprintf("[assistant].agent names %s, which has no [agents.%s] table. Configured agents: %s.",
+			q(name), diag.Escape(name), strings.Join(quoted(slices.Sorted(slices.Values(names))), ", "))
+		if !cfg.EntryAgent.Set {
+			span = cfg.Agents[0].Span
+			msg = "[assistant].agent is not set, so the entry agent is 'assistant', which has no [agents.assistant] table. Configured agents: " +
+				strings.Join(quoted(slices.Sorted(slices.Values(names))), ", ") + "."
+		}
+		f := Finding{Span: span, Key: "[assistant].agent", Message: msg}
+		if close := similar.Suggest(name, names); len(close) > 0 {
+			f.Suggestion = "write agent = " + fmt.Sprintf("%q", close[0])
+		} else {
+			f.Suggestion = "set [assistant].agent to the agent the user talks to"
+		}
+		p.Report(f)
+	},
+})

@@ -1,0 +1,52 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/entry"
+	"github.com/kokua-policy/kokua-policy/model"
+)
+
+// entry-shape: an approval entry whose text cannot name anything: broken
+// grammar, a bare tool name, or an unknown toolset (R122, R29-R31). These
+// are found at validate, even for toolsets that are built later.
+var _ = register(&Rule{
+	ID:       "entry-shape",
+	Severity: diag.Error,
+	Phase:    diag.PhaseValidate,
+	Refs:     []string{"R122", "R28", "R29", "R30", "R31", "R208"},
+	Summary:  "an approval entry is malformed, a bare tool name, or names no installed toolset",
+	Needs:    NeedsWorld,
+	Check: func(p *Pass) {
+		for _, l := range approvalLists(p.World) {
+			for _, it := range l.Items {
+				r := p.World.Resolve(it.Value)
+				if !r.Shape() {
+					continue
+				}
+				fault, fix := shapeFault(r)
+				p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: fix,
+					Message: fmt.Sprintf("%s has an entry that %s: %s", l.Path, l.effect(), fault)})
+			}
+		}
+	},
+})
+
+func shapeFault(r model.Resolution) (fault, fix string) {
+	e := r.Entry
+	const forms = "an entry is <toolset>, <toolset>.*, <toolset>.<tool>, core or core.<tool>"
+	switch {
+	case r.Status == model.BareTool:
+		return fmt.Sprintf("%s is a tool, not a toolset: write %s", q(e.Text), orList(r.Homes)), "write " + orList(r.Homes)
+	case r.Status == model.UnknownToolset:
+		return fmt.Sprintf("%s names no installed toolset %s%s", q(e.Text), q(e.Toolset), didYouMean(r.Close)), fixFor(r)
+	case e.Fault == entry.TooManyDots:
+		return fmt.Sprintf("%s has more than one '.'; %s", q(e.Text), forms), ""
+	case e.Fault == entry.BadStar:
+		return fmt.Sprintf("%s uses '*' as a pattern; '*' may only stand for a whole toolset's tools (<toolset>.*), since a partial pattern is as silent a gap as a dead name", q(e.Text)), ""
+	case e.Fault == entry.EmptyTool:
+		return fmt.Sprintf("%s names no tool after the '.'", q(e.Text)), fmt.Sprintf("write %s for the whole toolset", q(e.Toolset))
+	}
+	return fmt.Sprintf("%s names no toolset", q(e.Text)), ""
+}

@@ -1,0 +1,60 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+var modelFlags = []string{"tools", "thinking", "vision", "audio", "structured"}
+
+// model-shape: a model string that does not have the
+// provider:model[@base_url][;flags] shape (R130). Whether AIMU can resolve
+// a model is not decidable offline, so this is information only.
+var _ = register(&Rule{
+	ID:       "model-shape",
+	Severity: diag.Info,
+	Phase:    diag.PhaseValidate,
+	Refs:     []string{"R130"},
+	Summary:  "a model string is not of the form provider:model[@base_url][;flags]",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		check := func(s config.Str, key string) {
+			if !s.Set {
+				return
+			}
+			if why := modelFault(s.Value); why != "" {
+				p.Report(Finding{Span: s.Span, Key: key,
+					Message: fmt.Sprintf("%s = %s %s; Kokua expects provider:model[@base_url][;flags] and refuses to start on a model AIMU cannot resolve", key, q(s.Value), why)})
+			}
+		}
+		check(p.Config.AssistantModel, "[assistant].model")
+		for _, a := range p.Config.Agents {
+			check(a.Model, config.KeyPath([]string{"agents", a.Name}, "model"))
+		}
+		for _, r := range p.Config.Reviews {
+			check(r.Model, config.KeyPath([]string{"reviewers", r.Name}, "model"))
+		}
+	},
+})
+
+func modelFault(s string) string {
+	spec, flags, hasFlags := strings.Cut(s, ";")
+	provider, rest, ok := strings.Cut(spec, ":")
+	name, _, _ := strings.Cut(rest, "@")
+	switch {
+	case !ok || provider == "":
+		return "names no provider"
+	case name == "":
+		return "names no model"
+	case hasFlags:
+		for _, f := range strings.Split(flags, ",") {
+			if !contains(modelFlags, strings.TrimSpace(f)) {
+				return fmt.Sprintf("has the unknown capability flag %s (known: %s)", q(f), strings.Join(modelFlags, ", "))
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,28 @@
+package rules
+
+import (
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// no-agents: a config with no [agents.<name>] table; Kokua cannot work
+// without at least one (R114).
+var _ = register(&Rule{
+	ID:       "no-agents",
+	Severity: diag.Error,
+	Phase:    diag.PhaseParse,
+	Refs:     []string{"R114"},
+	Summary:  "the config declares no [agents.<name>] table",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		if len(p.Config.Agents) > 0 {
+			return
+		}
+		span := diag.Span{File: p.Config.File, Start: diag.Position{Line: 1, Column: 1}, End: diag.Position{Line: 1, Column: 1}}
+		if agents := p.Config.Root.Get("agents"); agents != nil {
+			span = agents.Span
+		}
+		p.Report(Finding{Span: span, Key: "[agents]",
+			Message:    "the config declares no agents: Kokua needs at least one [agents.<name>] table, the entry agent among them",
+			Suggestion: "copy the [agents.*] tables from config.example.toml, or run `kokua config init --force` to overwrite this file with it"})
+	},
+})

@@ -1,0 +1,28 @@
+package rules
+
+import (
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// no-reviewer: auto-approval enabled with no reviewer named (R140, R145).
+var _ = register(&Rule{
+	ID:       "no-reviewer",
+	Severity: diag.Error,
+	Phase:    diag.PhaseResolve,
+	Refs:     []string{"R140", "R145"},
+	Summary:  "auto-approval is enabled but names no reviewer",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		auto := p.Config.Auto
+		if !auto.Enabled || len(auto.Reviewers.Items) > 0 || (!auto.Reviewers.Set && !auto.Reviewers.Key.IsZero()) {
+			return
+		}
+		span := auto.EnabledAt
+		if auto.Reviewers.Set {
+			span = auto.Reviewers.Span
+		}
+		p.Report(Finding{Span: span, Key: "[security.auto_approval].reviewers",
+			Message:    "[security.auto_approval] is enabled but names no reviewer, so no model could answer a review",
+			Suggestion: `set reviewers = ["approval"] and describe it in a [reviewers.approval] table`})
+	},
+})

@@ -1,0 +1,60 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// old-agent-tools: [agents.<name>].tools written as a list (or any value
+// but a table), the layout from before the tool-access split (R101, R19).
+var _ = register(&Rule{
+	ID:       "old-agent-tools",
+	Severity: diag.Error,
+	Phase:    diag.PhaseParse,
+	Refs:     []string{"R101", "R19"},
+	Summary:  "[agents.<name>].tools is the pre-split list; declare [agents.<name>.tools] available",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		agents := p.Config.Root.Get("agents")
+		if agents == nil || agents.Kind != config.KindTable {
+			return
+		}
+		for _, f := range agents.Fields {
+			tools := f.Value.Get("tools")
+			if tools == nil || tools.Kind == config.KindTable {
+				continue
+			}
+			table := config.TablePath([]string{"agents", f.Name, "tools"})
+			p.Report(Finding{
+				Span: tools.Span,
+				Key:  config.KeyPath([]string{"agents", f.Name}, "tools"),
+				Message: fmt.Sprintf("agent %s writes tools as %s, the layout from before the tool-access split; "+
+					"toolsets are now declared in %s as available = [...], with resident, confirm and review beside it",
+					q(f.Name), tools.Kind, table),
+				Suggestion: fmt.Sprintf("replace it with a %s table: available = %s", table, listLiteral(tools)),
+			})
+		}
+	},
+})
+
+// listLiteral writes a list of strings back as TOML, or [...] for any
+// other value.
+func listLiteral(n *config.Node) string {
+	if n.Kind == config.KindString {
+		return fmt.Sprintf("[%q]", n.Str)
+	}
+	if n.Kind != config.KindArray {
+		return "[...]"
+	}
+	parts := make([]string, 0, len(n.Items))
+	for _, it := range n.Items {
+		if it.Kind != config.KindString {
+			return "[...]"
+		}
+		parts = append(parts, fmt.Sprintf("%q", it.Str))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}

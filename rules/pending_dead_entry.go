@@ -1,0 +1,36 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// pending-dead-entry: an approval entry on a toolset startup does not
+// build, which matches nothing once the toolset is built (R121, R146,
+// A8). Kokua starts, then refuses that toolset's every build (load,
+// compose, preload) until the entry is fixed and Kokua restarted. Checked
+// statically from the manifest.
+var _ = register(&Rule{
+	ID:       "pending-dead-entry",
+	Severity: diag.Error,
+	Phase:    diag.PhaseBuild,
+	Refs:     []string{"R121", "R146", "R79", "R81", "R206", "A8"},
+	Summary:  "an approval entry on a deferred toolset matches nothing, so every load of it is refused",
+	Needs:    NeedsWorld,
+	Check: func(p *Pass) {
+		w := p.World
+		for _, l := range approvalLists(w) {
+			for _, it := range l.Items {
+				r := w.Resolve(it.Value)
+				if !r.Dead() || r.Toolset == nil || !r.Pending || !inScope(w, l, r) {
+					continue
+				}
+				t := r.Toolset.Name
+				p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: fixFor(r),
+					Message: fmt.Sprintf("%s has an entry that %s once %s is built: %s. Kokua starts, but refuses every build of the %s toolset (Could not load %s) until the entry is fixed and Kokua restarted; agents that could load it: %s",
+						l.Path, l.effect(), q(t), deadFault(w, r), q(t), q(t), loaders(w, t))})
+			}
+		}
+	},
+})

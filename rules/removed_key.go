@@ -1,0 +1,68 @@
+package rules
+
+import (
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// removed-key: a key Kokua removed, which now fails startup with a message
+// naming its replacement; there is no migration code (R19, R20, R102-R104).
+var _ = register(&Rule{
+	ID:       "removed-key",
+	Severity: diag.Error,
+	Phase:    diag.PhaseParse,
+	Refs:     []string{"R102", "R103", "R104", "R19", "R20"},
+	Summary:  "a removed key (confirm_tools, auto_approval.tools, [tools], [subagents], ...) names its replacement",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		root := p.Config.Root
+		report := func(n *config.Node, key, msg, fix string) {
+			p.Report(Finding{Span: n.Key, Key: key, Message: msg, Suggestion: fix})
+		}
+		if n := root.Lookup("security", "confirm_tools"); n != nil {
+			report(n, "[security].confirm_tools",
+				"[security].confirm_tools was split: the default approval pair is [assistant.tools].confirm (asks you) and review (asks a reviewer, then you); an agent's own pair is [agents.<name>.tools].confirm and review",
+				"move these entries to [assistant.tools].confirm")
+		}
+		if n := root.Lookup("security", "auto_approval", "tools"); n != nil {
+			report(n, "[security.auto_approval].tools",
+				"[security.auto_approval].tools was replaced by the review lists: [assistant.tools].review, or an agent's [agents.<name>.tools].review",
+				"move these entries to [assistant.tools].review")
+		}
+		if n := root.Get("tools"); n != nil {
+			report(n, "[tools]",
+				"the top-level [tools] section was removed: each agent declares its toolsets in [agents.<name>.tools].available",
+				"delete [tools] and list the toolsets in each agent's [agents.<name>.tools].available")
+		}
+		if agents := root.Get("agents"); agents != nil && agents.Kind == config.KindTable {
+			for _, f := range agents.Fields {
+				for _, old := range []string{"groups", "tool_packs", "mcp_servers"} {
+					if n := f.Value.Get(old); n != nil {
+						path := []string{"agents", f.Name}
+						report(n, config.KeyPath(path, old),
+							config.KeyPath(path, old)+" was removed: list the names in "+config.KeyPath(append(path, "tools"), "available"),
+							"move the names to "+config.KeyPath(append(path, "tools"), "available"))
+					}
+				}
+			}
+		}
+		if sub := root.Get("subagents"); sub != nil && sub.Kind == config.KindTable {
+			if n := sub.Get("concurrent"); n != nil {
+				report(n, "[subagents].concurrent", "[subagents].concurrent was removed: it is now [assistant].concurrent_tools",
+					"write concurrent_tools in [assistant]")
+			}
+			if roles := sub.Get("roles"); roles != nil && roles.Kind == config.KindTable {
+				for _, f := range roles.Fields {
+					report(f.Value, config.TablePath([]string{"subagents", "roles", f.Name}),
+						config.TablePath([]string{"subagents", "roles", f.Name})+" was removed: declare each agent whole in "+config.TablePath([]string{"agents", f.Name}),
+						"move it to "+config.TablePath([]string{"agents", f.Name}))
+				}
+			}
+		}
+		if n := root.Lookup("assistant", "memory"); n != nil {
+			report(n, "[assistant].memory",
+				"[assistant].memory was removed: declare the memory and documents toolsets in an agent's [agents.<name>.tools].available",
+				`add "memory" and "documents" to the entry agent's available list`)
+		}
+	},
+})

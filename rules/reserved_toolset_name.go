@@ -1,0 +1,30 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/model"
+)
+
+// reserved-toolset-name: a toolset named core or all, from any provider
+// (R16, R116, R168). Registration refuses both.
+var _ = register(&Rule{
+	ID:       "reserved-toolset-name",
+	Severity: diag.Error,
+	Phase:    diag.PhaseRegister,
+	Refs:     []string{"R116", "R16", "R168"},
+	Summary:  "a toolset is named core or all, which are reserved",
+	Needs:    NeedsWorld,
+	Check: func(p *Pass) {
+		for _, c := range p.World.Candidates {
+			why, reserved := model.Reserved[c.Name]
+			if !reserved {
+				continue
+			}
+			p.Report(Finding{Span: c.Span, Key: keyOf(c),
+				Message:    fmt.Sprintf("the %s %s may not be named %s: the name is reserved because %s", c.Provider, q(trimPeriod(c.Description)), q(c.Name), why),
+				Suggestion: "give the toolset another name"})
+		}
+	},
+})

@@ -1,0 +1,60 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// resident-outside-available: a resident name the agent cannot hold. On a
+// list agent it is missing from available (R59); on an "all" agent it is
+// outside the expansion, because nothing installs it or because it is an
+// entry-point-only toolset on a worker (R60). resident takes toolset names,
+// never "all" (R7).
+var _ = register(&Rule{
+	ID:       "resident-outside-available",
+	Severity: diag.Error,
+	Phase:    diag.PhaseValidate,
+	Refs:     []string{"R59", "R60", "R6", "R7", "A14"},
+	Summary:  "resident names a toolset outside the agent's availability",
+	Needs:    NeedsWorld,
+	Check: func(p *Pass) {
+		w := p.World
+		for _, a := range w.Agents {
+			if a.Tools == nil || !a.Known || !a.Tools.Resident.Set {
+				continue
+			}
+			listed := map[string]bool{}
+			for _, it := range a.Tools.Available.Items {
+				listed[it.Value] = true
+			}
+			res := a.Tools.Resident
+			for _, it := range res.Items {
+				var why string
+				t := w.Toolset(it.Value)
+				switch {
+				case a.All && t == nil:
+					why = fmt.Sprintf("it is outside the agent's available = \"all\": nothing installs a toolset named %s", q(it.Value))
+				case a.All && !a.Holds(t.Name):
+					why = fmt.Sprintf("it is outside the agent's available = \"all\": %s only works on the entry agent, and \"all\" leaves it out on a worker", q(it.Value))
+				case !a.All && !listed[it.Value]:
+					why = fmt.Sprintf("%s does not list it, and a resident toolset is one the agent already holds", a.Tools.Available.Path)
+				default:
+					continue
+				}
+				f := Finding{Span: it.Span, Key: res.Path,
+					Message: fmt.Sprintf("agent %s declares resident toolset %s, but %s", q(a.Name), q(it.Value), why)}
+				switch {
+				case config.IsAllWord(it.Value):
+					f.Message += `; resident takes toolset names, not "all" (leave resident out to make every available toolset resident)`
+				case !a.All:
+					f.Suggestion = fmt.Sprintf("add %s to %s, or drop it from resident", q(it.Value), a.Tools.Available.Path)
+				default:
+					f.Suggestion = "drop it from resident"
+				}
+				p.Report(f)
+			}
+		}
+	},
+})

@@ -1,0 +1,39 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// floorWhy explains the floor in every message about it (R125).
+const floorWhy = "its tools grant a capability rather than act, so a reviewer approving one call stops constraining anything"
+
+// review-reaches-floor: with auto-approval enabled, a review entry reaching
+// a tool of [security].never_auto_approve, found at startup (R125, R136,
+// R86, R87).
+var _ = register(&Rule{
+	ID:       "review-reaches-floor",
+	Severity: diag.Error,
+	Phase:    diag.PhaseResolve,
+	Refs:     []string{"R125", "R136", "R86", "R87"},
+	Summary:  "with auto-approval on, a review entry reaches a tool of never_auto_approve",
+	Needs:    NeedsWorld,
+	Check: func(p *Pass) {
+		w := p.World
+		if !w.Config.Auto.Enabled {
+			return
+		}
+		for _, pol := range w.Policies() {
+			for _, o := range overlaps(w, w.Config.Floor, pol.Review) {
+				if len(o.pending) > 0 {
+					continue
+				}
+				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
+					Message: fmt.Sprintf("%s %s: no reviewer may answer for a tool of %s, because %s",
+						overlapBetween(o, w.Config.Floor.Path, pol.Review.Path), sharedWhat(o), w.Config.Floor.Path, floorWhy),
+					Suggestion: "drop the entry from review, or (knowingly) from never_auto_approve"})
+			}
+		}
+	},
+})

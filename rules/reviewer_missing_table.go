@@ -1,0 +1,41 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// reviewer-missing-table: a reviewer named in [security.auto_approval]
+// with no [reviewers.<name>] table (R141, R145).
+var _ = register(&Rule{
+	ID:       "reviewer-missing-table",
+	Severity: diag.Error,
+	Phase:    diag.PhaseResolve,
+	Refs:     []string{"R141", "R145"},
+	Summary:  "auto-approval names a reviewer with no [reviewers.<name>] table",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		cfg := p.Config
+		if !cfg.Auto.Enabled {
+			return
+		}
+		declared := make([]string, 0, len(cfg.Reviews))
+		for _, r := range cfg.Reviews {
+			declared = append(declared, r.Name)
+		}
+		list := "none"
+		if len(declared) > 0 {
+			list = strings.Join(quoted(declared), ", ")
+		}
+		for _, it := range cfg.Auto.Reviewers.Items {
+			if contains(declared, it.Value) {
+				continue
+			}
+			p.Report(Finding{Span: it.Span, Key: "[security.auto_approval].reviewers",
+				Message:    fmt.Sprintf("[security.auto_approval].reviewers names %s, which has no [reviewers.%s] table. Declared reviewers: %s.", q(it.Value), diag.Escape(it.Value), list),
+				Suggestion: fmt.Sprintf("add a [reviewers.%s] table with its model and system_message", diag.Escape(it.Value))})
+		}
+	},
+})

@@ -1,0 +1,32 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// reviewer-thinking: a reviewer that sets thinking in its own table (R143,
+// R145). An approval reviewer answers through a structured call that
+// carries no reasoning. An effort inherited from [assistant].thinking is
+// fine.
+var _ = register(&Rule{
+	ID:       "reviewer-thinking",
+	Severity: diag.Error,
+	Phase:    diag.PhaseResolve,
+	Refs:     []string{"R143", "R145"},
+	Summary:  "a reviewer sets thinking, which a structured approval call cannot carry",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		for _, r := range namedReviewers(p.Config) {
+			t := r.Thinking
+			if t == nil || (t.Kind == config.KindBool && !t.Bool) {
+				continue
+			}
+			p.Report(Finding{Span: t.Span, Key: fmt.Sprintf("[reviewers.%s].thinking", diag.Escape(r.Name)),
+				Message:    fmt.Sprintf("[reviewers.%s] sets thinking: an approval reviewer answers through a structured call that carries no reasoning", diag.Escape(r.Name)),
+				Suggestion: "remove the thinking key from the reviewer's table"})
+		}
+	},
+})

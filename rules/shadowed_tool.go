@@ -1,0 +1,73 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/model"
+)
+
+// shadowed-tool: a resident tool hidden by a same-named tool of an earlier
+// resident toolset (R137). Kokua starts and raises one alert per hidden
+// tool, in exactly this format. The walk follows available order (a list's
+// own order, or trust order for "all"); activate_skill is never counted,
+// and the entry agent's SkillAgent skills are not part of it (A19).
+var _ = register(&Rule{
+	ID:       "shadowed-tool",
+	Severity: diag.Warning,
+	Phase:    diag.PhaseAlert,
+	Refs:     []string{"R137", "R35", "R51", "A19"},
+	Summary:  "a resident tool is shadowed by a same-named tool of an earlier resident toolset",
+	Needs:    NeedsWorld,
+	Check: func(p *Pass) {
+		w := p.World
+		for _, a := range w.Agents {
+			if !a.Known || shadowSkipped(w, a) != nil {
+				continue
+			}
+			holder := map[string]*model.Toolset{}
+			for _, t := range a.Resident {
+				for _, tool := range t.Tools {
+					first, taken := holder[tool]
+					if !taken {
+						holder[tool] = t
+						continue
+					}
+					p.Report(Finding{Span: toolsetSpan(a, t.Name), Key: a.Tools.Available.Path,
+						Message: fmt.Sprintf("%s: %s from %s is shadowed by %s (the earlier resident toolset keeps the name).",
+							diag.Escape(a.Name), diag.Escape(tool), q(t.Name), q(first.Name)),
+						Suggestion: fmt.Sprintf("if %s should win, list %s before %s; or defer one of them", q(t.Name), q(t.Name), q(first.Name))})
+				}
+			}
+		}
+	},
+})
+
+// shadowSkipped returns the first resident toolset of the agent that no
+// agent builds at startup, which makes Kokua skip its shadow check (R138).
+func shadowSkipped(w *model.World, a *model.Agent) *model.Toolset {
+	for _, t := range a.Resident {
+		if !w.Built[t.Name] {
+			return t
+		}
+	}
+	return nil
+}
+
+// toolsetSpan finds where an agent's table names a toolset: its resident
+// entry, else its available entry, else the available value itself.
+func toolsetSpan(a *model.Agent, name string) diag.Span {
+	lists := []config.List{a.Tools.Available.List, a.Tools.Resident}
+	if a.All {
+		lists[0], lists[1] = lists[1], lists[0]
+	}
+	for _, l := range lists {
+		for _, it := range l.Items {
+			if it.Value == name {
+				return it.Span
+			}
+		}
+	}
+	return a.Tools.Available.Span
+}

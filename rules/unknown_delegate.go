@@ -1,0 +1,42 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/similar"
+)
+
+// unknown-delegate: delegates_to names an agent with no [agents.<name>]
+// table (R126).
+var _ = register(&Rule{
+	ID:       "unknown-delegate",
+	Severity: diag.Error,
+	Phase:    diag.PhaseValidate,
+	Refs:     []string{"R126", "R208"},
+	Summary:  "delegates_to names an agent the config does not declare",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		var names []string
+		for _, a := range p.Config.Agents {
+			names = append(names, a.Name)
+		}
+		sorted := slices.Sorted(slices.Values(names))
+		for _, a := range p.Config.Agents {
+			for _, it := range a.DelegatesTo.Items {
+				if p.Config.Agent(it.Value) != nil {
+					continue
+				}
+				close := similar.Suggest(it.Value, names)
+				f := Finding{Span: it.Span, Key: a.DelegatesTo.Path,
+					Message: fmt.Sprintf("agent %s delegates to unknown agent %s%s. Configured agents: %s.", q(a.Name), q(it.Value), didYouMean(close), strings.Join(quoted(sorted), ", "))}
+				if len(close) > 0 {
+					f.Suggestion = "write " + q(close[0])
+				}
+				p.Report(f)
+			}
+		}
+	},
+})

@@ -1,0 +1,94 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/similar"
+)
+
+// unknown-key: a key that a tool-access table does not accept (R21,
+// R108-R110, R113). The message lists the keys the table accepts, suggests
+// a close match, and names the table where the key does belong.
+var _ = register(&Rule{
+	ID:       "unknown-key",
+	Severity: diag.Error,
+	Phase:    diag.PhaseParse,
+	Refs:     []string{"R21", "R108", "R109", "R110", "R113", "R3"},
+	Summary:  "a tool-access table holds a key it does not accept",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		config.Walk(p.Config.Root, func(v config.Visit) {
+			if v.Schema != nil || v.Table.Open {
+				return
+			}
+			table := v.Node.Path
+			name := v.Field.Name
+			accepted := v.Table.Accepted()
+			var msg strings.Builder
+			fmt.Fprintf(&msg, "unknown key %s in %s", q(name), tableTitle(v))
+			fmt.Fprintf(&msg, "; it accepts %s", strings.Join(accepted, ", "))
+			switch {
+			case isAgentTools(table) && agentKey(name):
+				fmt.Fprintf(&msg, ". %s belongs to %s: keys of [agents.<name>] must come before its [agents.<name>.tools] header",
+					q(name), config.TablePath(table[:2]))
+			case len(table) == 2 && table[0] == "assistant" && (name == "available" || name == "resident"):
+				msg.WriteString(". Availability and residency are declared per agent, in [agents.<name>.tools]")
+			default:
+				if other := otherTable(table, name); other != "" {
+					fmt.Fprintf(&msg, " (did you mean %s.%s?)", other, name)
+				}
+			}
+			f := Finding{Span: v.Field.Value.Key, Key: config.KeyPath(table, name), Message: msg.String()}
+			if close := similar.Suggest(name, accepted); len(close) > 0 {
+				f.Suggestion = fmt.Sprintf("did you mean %s?", q(close[0]))
+			}
+			p.Report(f)
+		})
+	},
+})
+
+func tableTitle(v config.Visit) string {
+	path := v.Node.Path
+	if len(path) == 2 && path[0] == "mcp" && path[1] == "server" {
+		if url := v.Node.Get("url"); url != nil && url.Kind == config.KindString {
+			return fmt.Sprintf("[[mcp.server]] (server %s)", url.Str)
+		}
+		return "[[mcp.server]]"
+	}
+	return config.TablePath(path)
+}
+
+func isAgentTools(path []string) bool {
+	return len(path) == 3 && path[0] == "agents" && path[2] == "tools"
+}
+
+func agentKey(name string) bool {
+	ks := config.SchemaFor([]string{"agents", "*"}).Key(name)
+	return ks != nil && !ks.Removed
+}
+
+// otherTable names another tool-access table that accepts the key, spelled
+// with <name> for a wildcard.
+func otherTable(table []string, key string) string {
+	for _, ts := range config.Schema {
+		k := ts.Key(key)
+		if k == nil || k.Removed || k.Name == "" || config.SchemaFor(table) == ts {
+			continue
+		}
+		path := make([]string, len(ts.Pattern))
+		for i, s := range ts.Pattern {
+			if s == "*" {
+				s = "<name>"
+			}
+			path[i] = s
+		}
+		if len(path) == 2 && path[0] == "mcp" && path[1] == "server" {
+			return "[[mcp.server]]"
+		}
+		return "[" + strings.Join(path, ".") + "]"
+	}
+	return ""
+}

@@ -1,0 +1,51 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/similar"
+)
+
+// unknown-toolset: an agent's available list names a toolset nothing
+// installs (R118, R44).
+var _ = register(&Rule{
+	ID:       "unknown-toolset",
+	Severity: diag.Error,
+	Phase:    diag.PhaseValidate,
+	Refs:     []string{"R118", "R44", "R208"},
+	Summary:  "available names a toolset the install does not register",
+	Needs:    NeedsWorld,
+	Check: func(p *Pass) {
+		w := p.World
+		names := make([]string, 0, len(w.Toolsets))
+		for _, t := range w.Toolsets {
+			names = append(names, t.Name)
+		}
+		sorted := slices.Sorted(slices.Values(names))
+		for _, a := range w.Agents {
+			if a.Tools == nil || a.Tools.Available.All {
+				continue
+			}
+			for _, it := range a.Tools.Available.Items {
+				if w.Toolset(it.Value) != nil || config.IsAllWord(it.Value) {
+					continue
+				}
+				close := similar.Suggest(it.Value, names)
+				msg := fmt.Sprintf("agent %s declares unknown toolset %s%s. Available toolsets: %s.",
+					q(a.Name), q(it.Value), didYouMean(close), strings.Join(sorted, ", "))
+				if it.Value == "core" {
+					msg += " The core tools belong to no toolset: spawn_subagent comes from delegates_to, available_tools and load_tools from deferring a toolset, activate_skill from skills"
+				}
+				f := Finding{Span: it.Span, Key: a.Tools.Available.Path, Message: msg}
+				if len(close) > 0 {
+					f.Suggestion = "write " + q(close[0])
+				}
+				p.Report(f)
+			}
+		}
+	},
+})

@@ -1,0 +1,69 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/model"
+)
+
+// reservedCommands are the entry agent's own slash commands, which no
+// workflow may take (R129): stop, diag, and the conversation commands.
+var reservedCommands = []string{"stop", "diag", "new", "switch", "rename", "delete", "clear"}
+
+// workflow-command: the slash commands of the workflows the entry agent can
+// reach collide or are malformed (R129, A24). Availability decides, not
+// residency: a command exists whether or not its toolset is loaded. Only
+// checked when the manifest carries workflow data.
+var _ = register(&Rule{
+	ID:       "workflow-command",
+	Severity: diag.Error,
+	Phase:    diag.PhaseValidate,
+	Refs:     []string{"R129", "A24"},
+	Summary:  "a workflow command of the entry agent is malformed, reserved or offered twice",
+	Needs:    NeedsWorld,
+	Check: func(p *Pass) {
+		a := p.World.EntryAgent
+		if a == nil || !a.Known {
+			return
+		}
+		key := ""
+		if a.Tools != nil {
+			key = a.Tools.Available.Path
+		}
+		taken := map[string]*model.Toolset{}
+		for _, t := range a.Avail {
+			wf := t.Workflow
+			if wf == nil {
+				continue
+			}
+			report := func(format string, args ...any) {
+				p.Report(Finding{Span: wf.Span, Key: key, Message: fmt.Sprintf("workflow of toolset %s, on entry agent %s: ", q(t.Name), q(a.Name)) + fmt.Sprintf(format, args...)})
+			}
+			cmd := wf.Command
+			switch {
+			case wf.Name != t.Name:
+				report("its name %s differs from its toolset's name", q(wf.Name))
+			case cmd == "" || strings.IndexFunc(cmd, func(r rune) bool { return !unicode.IsLower(r) && !unicode.IsDigit(r) && r != '_' && r != '-' }) >= 0:
+				report("command %s is not one lowercase word without white space", q(cmd))
+			case contains(reservedCommands, cmd):
+				report("command /%s is reserved for the entry agent's own commands", diag.Escape(cmd))
+			case taken[cmd] != nil:
+				report("command /%s is offered by toolset %s too", diag.Escape(cmd), q(taken[cmd].Name))
+			default:
+				taken[cmd] = t
+			}
+		}
+	},
+})
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

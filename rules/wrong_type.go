@@ -1,0 +1,48 @@
+package rules
+
+import (
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// wrong-type: a tool-access key whose value has the wrong TOML type (R105,
+// R21). The finding points at the value, or at the first list element that
+// is not a string.
+var _ = register(&Rule{
+	ID:       "wrong-type",
+	Severity: diag.Error,
+	Phase:    diag.PhaseParse,
+	Refs:     []string{"R105", "R21"},
+	Summary:  "a tool-access key has a value of the wrong type",
+	Needs:    NeedsConfig,
+	Check: func(p *Pass) {
+		config.Walk(p.Config.Root, func(v config.Visit) {
+			ks, val := v.Schema, v.Field.Value
+			if ks == nil || ks.Removed || ks.Type.Accepts(val) {
+				return
+			}
+			if ks.OldList && val.Kind != config.KindTable {
+				return // the pre-split list layout: old-agent-tools says more
+			}
+			key := config.KeyPath(v.Node.Path, v.Field.Name)
+			if ks.Name == "" { // a table of tables: [agents], [reviewers]
+				key = config.TablePath(append(append([]string(nil), v.Node.Path...), v.Field.Name))
+				p.Reportf(val.Span, key, "%s must be a table, not %s", key, val.Kind)
+				return
+			}
+			span, got := val.Span, val.Kind.String()
+			if val.Kind == config.KindArray && (ks.Type == config.TypeStrings || ks.Type == config.TypeAvailable) {
+				for _, it := range val.Items {
+					if it.Kind != config.KindString {
+						span, got = it.Span, "a list holding "+it.Kind.String()
+						break
+					}
+				}
+			}
+			if ks.Type == config.TypePosInt && val.Kind == config.KindInteger {
+				got = "an integer below 1"
+			}
+			p.Reportf(span, key, "%s must be %s, not %s", key, ks.Type.Want(), got)
+		})
+	},
+})
