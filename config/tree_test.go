@@ -1,0 +1,110 @@
+package config
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+func pos(l, c int) diag.Position { return diag.Position{Line: l, Column: c} }
+
+// TestPositions checks that keys, values and list elements keep the exact
+// spans they were written at, columns counted in characters.
+func TestPositions(t *testing.T) {
+	src := "# comment\n" +
+		"[agents.coder.tools]\n" +
+		"available = [\"fs\", 'x',\n" +
+		"  \"\"\"y\"\"\"]  # trailing\n" +
+		"confirm = [ ] \n" +
+		"\"quoted.key\".sub = { a = 1, b = [true, [2]] }\n" +
+		"[[mcp.server]]\n" +
+		"name = \"é\"\n" +
+		"url=\"u\"\n"
+	root, err := Parse("c.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	avail := root.Lookup("agents", "coder", "tools", "available")
+	server := root.Lookup("mcp", "server")
+	tests := []struct {
+		name       string
+		got        diag.Span
+		start, end diag.Position
+	}{
+		{"table header", root.Lookup("agents", "coder", "tools").Span, pos(2, 1), pos(2, 21)},
+		{"table key", root.Lookup("agents", "coder", "tools").Key, pos(2, 15), pos(2, 20)},
+		{"key", avail.Key, pos(3, 1), pos(3, 10)},
+		{"multi-line array", avail.Span, pos(3, 13), pos(4, 11)},
+		{"element", avail.Items[0].Span, pos(3, 14), pos(3, 18)},
+		{"literal string", avail.Items[1].Span, pos(3, 20), pos(3, 23)},
+		{"multi-line string on the next line", avail.Items[2].Span, pos(4, 3), pos(4, 10)},
+		{"empty array", root.Lookup("agents", "coder", "tools", "confirm").Span, pos(5, 11), pos(5, 14)},
+		{"dotted quoted key", root.Lookup("agents", "coder", "tools", "quoted.key", "sub").Key, pos(6, 14), pos(6, 17)},
+		{"inline table", root.Lookup("agents", "coder", "tools", "quoted.key", "sub").Span, pos(6, 20), pos(6, 46)},
+		{"nested array", root.Lookup("agents", "coder", "tools", "quoted.key", "sub", "b").Items[1].Span, pos(6, 40), pos(6, 43)},
+		{"array of tables header", server.Items[0].Span, pos(7, 1), pos(7, 15)},
+		{"non-ASCII value counts characters", server.Items[0].Get("name").Span, pos(8, 8), pos(8, 11)},
+		{"no spaces around =", server.Items[0].Get("url").Span, pos(9, 5), pos(9, 8)},
+	}
+	for _, tt := range tests {
+		if tt.got.Start != tt.start || tt.got.End != tt.end || tt.got.File != "c.toml" {
+			t.Errorf("%s: span %v-%v in %q, want %v-%v", tt.name, tt.got.Start, tt.got.End, tt.got.File, tt.start, tt.end)
+		}
+	}
+	if got := avail.Items[2].Str; got != "y" {
+		t.Errorf("multi-line string value %q, want y", got)
+	}
+	if !server.ArrayOfTables || len(server.Items) != 1 {
+		t.Errorf("[[mcp.server]] should be an array of one table")
+	}
+}
+
+// TestSyntaxErrors checks that invalid TOML comes back as a SyntaxError at
+// the parser's position, including the TOML 1.0 rules the decoder enforces.
+func TestSyntaxErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		at   diag.Position
+	}{
+		{"duplicate key", "a = 1\na = 2\n", pos(2, 1)},
+		{"table defined twice", "[x]\n[x]\n", pos(2, 2)},
+		{"unterminated array", "a = [1,\n", pos(1, 8)},
+		{"bare value", "a = nope\n", pos(1, 5)},
+		{"NUL byte", "a = \"x\x00\"\n", pos(1, 7)},
+		{"invalid UTF-8", "a = \"\xff\"\n", pos(1, 6)},
+	}
+	for _, tt := range tests {
+		_, err := Parse("bad.toml", []byte(tt.src))
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: got %v, want a *SyntaxError", tt.name, err)
+			continue
+		}
+		if se.Span.File != "bad.toml" || se.Message == "" {
+			t.Errorf("%s: %+v lacks a file or a message", tt.name, se)
+		}
+		if se.Span.Start.Line != tt.at.Line {
+			t.Errorf("%s: error at %v, want line %d", tt.name, se.Span.Start, tt.at.Line)
+		}
+	}
+}
+
+func TestKeyPath(t *testing.T) {
+	tests := []struct {
+		table []string
+		key   string
+		want  string
+	}{
+		{[]string{"agents", "coder", "tools"}, "confirm", "[agents.coder.tools].confirm"},
+		{[]string{"agents", "composed:x"}, "tools", `[agents."composed:x"].tools`},
+		{[]string{"mcp", "server"}, "url", "[[mcp.server]].url"},
+		{[]string{"security"}, "a b", `[security]."a b"`},
+	}
+	for _, tt := range tests {
+		if got := KeyPath(tt.table, tt.key); got != tt.want {
+			t.Errorf("KeyPath(%v, %q) = %s, want %s", tt.table, tt.key, got, tt.want)
+		}
+	}
+}
