@@ -55,7 +55,8 @@ func (h Human) Write(w io.Writer, ds []diag.Diagnostic) error {
 			num := fmt.Sprint(d.Span.Start.Line)
 			pad := strings.Repeat(" ", len(num))
 			fmt.Fprintf(&b, "  %s %s\n", gutter.Sprint(num+" |"), line)
-			fmt.Fprintf(&b, "  %s %s\n", gutter.Sprint(pad+" |"), caret.Sprint(underline(line, d.Span)))
+			indent, marks := underline(line, d.Span)
+			fmt.Fprintf(&b, "  %s %s%s\n", gutter.Sprint(pad+" |"), indent, caret.Sprint(marks))
 		}
 		if d.Suggestion != "" {
 			fmt.Fprintf(&b, "  %s %s\n", help.Sprint("help:"), d.Suggestion)
@@ -115,16 +116,19 @@ func sourceLine(data []byte, n int) (string, bool) {
 	return b.String(), true
 }
 
-// underline draws ^~~~ under the span's part of the line.
-func underline(line string, s diag.Span) string {
+// underline returns the indent and the ^~~~ marks that go under the
+// span's part of the line; a span running past the line is marked to its
+// end.
+func underline(line string, s diag.Span) (indent, marks string) {
 	width := utf8.RuneCountInString(line)
 	from := min(max(s.Start.Column-1, 0), width)
 	to := width
 	if s.End.Line == s.Start.Line {
 		to = min(max(s.End.Column-1, from+1), width)
 	}
+	indent = strings.Repeat(" ", from)
 	if to <= from {
-		return strings.Repeat(" ", from) + "^"
+		return indent, "^"
 	}
-	return strings.Repeat(" ", from) + "^" + strings.Repeat("~", to-from-1)
+	return indent, "^" + strings.Repeat("~", to-from-1)
 }
