@@ -104,6 +104,10 @@ type AutoApproval struct {
 	Enabled   bool
 	EnabledAt diag.Span
 	Reviewers List
+	// TimeoutSeconds and MaxPerTurn bound the reviewer (10 s, 5 a turn by
+	// default).
+	TimeoutSeconds float64
+	MaxPerTurn     int
 }
 
 // Reviewer is one [reviewers.<name>] table.
@@ -209,7 +213,18 @@ func (c *Config) decode() {
 
 	security := table(c.Root.Get("security"))
 	auto := table(security.Get("auto_approval"))
+	c.Auto.TimeoutSeconds, c.Auto.MaxPerTurn = 10, 5
 	if auto != nil {
+		switch t := auto.Get("timeout_seconds"); {
+		case t == nil:
+		case t.Kind == KindInteger:
+			c.Auto.TimeoutSeconds = float64(t.Int)
+		case t.Kind == KindFloat:
+			c.Auto.TimeoutSeconds = t.Float
+		}
+		if m := auto.Get("max_per_turn"); m != nil && m.Kind == KindInteger {
+			c.Auto.MaxPerTurn = int(m.Int)
+		}
 		c.Auto.Span = auto.Span
 		if e := auto.Get("enabled"); e != nil && e.Kind == KindBool {
 			c.Auto.Enabled, c.Auto.EnabledAt = e.Bool, e.Span

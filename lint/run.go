@@ -56,8 +56,7 @@ func Run(o Options) (code int) {
 	if o.Format != "human" && o.Format != "json" {
 		return usage(o.Stderr, "--format takes human or json, not %q", o.Format)
 	}
-	useColor, err := colorWanted(o.Color, o.Stdout)
-	if err != nil {
+	if _, err := colorWanted(o.Color, o.Stdout); err != nil {
 		return usage(o.Stderr, "%v", err)
 	}
 	if len(o.Configs) == 0 {
@@ -84,15 +83,10 @@ func Run(o Options) (code int) {
 	}
 	all = diag.Sort(all)
 
-	if o.Format == "json" {
-		err = WriteJSON(o.Stdout, all)
-	} else {
-		if m.Embedded {
-			fmt.Fprintf(o.Stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install (%d toolsets)\n", len(m.Manifest.Toolsets))
-		}
-		err = Human{Color: useColor, Sources: sources}.Write(o.Stdout, all)
+	if o.Format == "human" && m.Embedded {
+		fmt.Fprintf(o.Stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install (%d toolsets)\n", len(m.Manifest.Toolsets))
 	}
-	if err != nil {
+	if err := Report(o, sources, all); err != nil {
 		fmt.Fprintf(o.Stderr, "kokua-lint: writing the report: %v\n", err)
 		return ExitUsage
 	}
@@ -102,6 +96,19 @@ func Run(o Options) (code int) {
 		}
 	}
 	return ExitOK
+}
+
+// Report writes diagnostics to o.Stdout in o.Format, coloured as o.Color
+// asks; sources are the files' bytes, for the quoted source lines.
+func Report(o Options, sources map[string][]byte, ds []diag.Diagnostic) error {
+	if o.Format == "json" {
+		return WriteJSON(o.Stdout, ds)
+	}
+	useColor, err := colorWanted(o.Color, o.Stdout)
+	if err != nil {
+		return err
+	}
+	return Human{Color: useColor, Sources: sources}.Write(o.Stdout, ds)
 }
 
 func usage(w io.Writer, format string, args ...any) int {

@@ -1,0 +1,289 @@
+// Package compile turns a config, seen against a manifest, into the
+// compiled policy (rules.md R189): for every agent what it holds, what it
+// can load, and which tools ask whom, and why.
+package compile
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"math"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// Version is the compiler's version, written into every policy.
+const Version = "0.1.0"
+
+// NamesLinePrefix starts the system-prompt line that names what an agent
+// can load (R63).
+const NamesLinePrefix = "Also available, load before use: "
+
+// Input is a file the policy is compiled from.
+type Input struct {
+	Name string
+	Data []byte
+}
+
+// Compile builds the policy of a world. The world must come from a config
+// that lints without errors; Compile does not check it again.
+func Compile(w *model.World, cfg, manifest Input) *policy.Document {
+	c := compiler{w: w}
+	doc := &policy.Document{
+		PolicyVersion: policy.Version,
+		Compiler:      "kokua-compile " + Version,
+		Inputs: policy.Inputs{
+			Config:   policy.Input{File: cfg.Name, SHA256: sum(cfg.Data)},
+			Manifest: policy.Input{File: manifest.Name, SHA256: sum(manifest.Data)},
+		},
+		EntryAgent: w.Config.EntryAgent.Value,
+		TrustOrder: make([]string, 0, len(w.Toolsets)),
+		CoreTools:  orEmpty(w.CoreTools),
+		AutoApproval: policy.AutoApproval{
+			Enabled:        w.Config.Auto.Enabled,
+			Reviewers:      orEmpty(w.Config.Auto.Reviewers.Values()),
+			TimeoutSeconds: w.Config.Auto.TimeoutSeconds,
+			MaxPerTurn:     w.Config.Auto.MaxPerTurn,
+		},
+		Floor: policy.Floor{Active: w.Config.Auto.Enabled, List: c.list(w.Config.Floor, !w.Config.Auto.Enabled)},
+		DefaultTier: policy.Tier{
+			Label:   model.DefaultTierLabel,
+			Source:  "declared",
+			Confirm: c.list(w.Default.Confirm, false),
+			Review:  c.list(w.Default.Review, false),
+		},
+		Composed: policy.Composed{LabelPrefix: "composed:", Tier: "default_tier", Possible: w.Composes},
+		Toolsets: make(map[string]*policy.Toolset, len(w.Toolsets)),
+		Agents:   make(map[string]*policy.Agent, len(w.Agents)),
+	}
+	if !w.Config.DefaultPair.Set {
+		doc.DefaultTier.Source = "builtin"
+	}
+	for _, t := range w.Toolsets {
+		doc.TrustOrder = append(doc.TrustOrder, t.Name)
+		doc.Toolsets[t.Name] = c.toolset(t)
+	}
+	for _, a := range w.Agents {
+		doc.Agents[a.Name] = c.agent(a)
+	}
+	return doc
+}
+
+func sum(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
+}
+
+// orEmpty keeps a nil list from encoding as null.
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+type compiler struct {
+	w *model.World
+}
+
+func (c *compiler) toolset(t *model.Toolset) *policy.Toolset {
+	out := &policy.Toolset{Kind: t.Kind, Description: t.Description, Guidance: t.Guidance,
+		EntryPointOnly: t.EntryPointOnly, Tools: []policy.Tool{}}
+	if !t.Connected {
+		out.LoadRefusal = "the MCP server is not connected"
+	}
+	for _, name := range t.Tools {
+		out.Tools = append(out.Tools, policy.Tool{Name: name, SpecBytes: c.specBytes(t, name)})
+	}
+	return out
+}
+
+// specBytes is a tool's spec size from the manifest, nil when unknown.
+func (c *compiler) specBytes(t *model.Toolset, tool string) *int {
+	var specs []*config.Tool
+	if t != nil {
+		specs = t.Specs
+	} else {
+		specs = c.w.Manifest.CoreTools
+	}
+	for _, s := range specs {
+		if s.Name == tool && s.SpecBytes >= 0 {
+			n := s.SpecBytes
+			return &n
+		}
+	}
+	return nil
+}
+
+// list resolves one list of entries. An inactive list (the floor while
+// auto-approval is off) is recorded as written, unresolved.
+func (c *compiler) list(l config.List, inactive bool) policy.List {
+	out := policy.List{Key: l.Path, Builtin: l.Builtin, Entries: []policy.Entry{}, Tools: []string{}}
+	seen := map[string]bool{}
+	for _, it := range l.Items {
+		r := c.w.Resolve(it.Value)
+		e := policy.Entry{Text: it.Value, Toolset: r.Entry.Toolset, Tool: r.Entry.Tool,
+			Tools: []string{}, ToolsWhenBuilt: []string{}}
+		if !l.Builtin {
+			e.Position = position(it.Span)
+		}
+		switch {
+		case inactive:
+			e.Status = policy.StatusInactive
+		case r.Toolset != nil && r.Pending:
+			e.Status = policy.StatusPending
+			e.ToolsWhenBuilt = orEmpty(r.Tools)
+		default:
+			e.Status = policy.StatusResolved
+			e.Tools = orEmpty(r.Tools)
+			for _, t := range r.Tools {
+				if !seen[t] {
+					seen[t] = true
+					out.Tools = append(out.Tools, t)
+				}
+			}
+		}
+		out.Entries = append(out.Entries, e)
+	}
+	return out
+}
+
+func position(s diag.Span) *policy.Position {
+	return &policy.Position{Line: s.Start.Line, Column: s.Start.Column, EndLine: s.End.Line, EndColumn: s.End.Column}
+}
+
+func names(ts []*model.Toolset) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name
+	}
+	return out
+}
+
+func (c *compiler) agent(a *model.Agent) *policy.Agent {
+	out := &policy.Agent{
+		GateLabel:        a.Name,
+		Entry:            a.Entry,
+		Reachable:        a.Reachable,
+		DelegatesTo:      orEmpty(a.DelegatesTo.Values()),
+		Available:        policy.Available{All: a.All, Expanded: names(a.Avail), Count: len(a.Avail)},
+		Resident:         names(a.Resident),
+		ResidentDeclared: a.Tools != nil && a.Tools.Resident.Set,
+		Deferred:         names(a.Deferred),
+		Skills:           names(a.Skills),
+		Shadowed:         []policy.Shadowed{},
+		Alerts:           []string{},
+	}
+	if !a.All {
+		out.Available.Declared = []string{}
+		if a.Tools != nil {
+			out.Available.Declared = a.Tools.Available.Values()
+		}
+	}
+	if len(a.Deferred) > 0 {
+		line := NamesLinePrefix + strings.Join(names(a.Deferred), ", ") + "."
+		out.NamesLine = &line
+	}
+	out.Tools, out.Shadowed = c.presentation(a, a.Resident, true)
+	out.CoreTools = []string{}
+	for _, t := range out.Tools {
+		if t.Toolset == "core" {
+			out.CoreTools = append(out.CoreTools, t.Name)
+		}
+	}
+	for _, s := range out.Shadowed {
+		out.Alerts = append(out.Alerts, a.Name+": "+s.Name+" from '"+s.Toolset+"' is shadowed by '"+s.By+"' (the earlier resident toolset keeps the name).")
+	}
+	out.ToolBlock = c.toolBlock(a, out.Tools)
+
+	p := a.Policy
+	out.Approval = policy.Approval{Source: "inherited", Table: p.Table(),
+		Confirm: c.list(p.Confirm, false), Review: c.list(p.Review, false)}
+	if p.Agent != nil {
+		out.Approval.Source = "declared"
+	}
+	return out
+}
+
+// presentation lists an agent's tools at turn start (R185): the resident
+// toolsets' tools in available order, the first tool of a name winning;
+// spawn_subagent; the entry agent's skill tools; then the two loaders when
+// something is deferred. It also returns what the first-wins rule hid,
+// which Kokua alerts about (R137) when shadows is true.
+func (c *compiler) presentation(a *model.Agent, resident []*model.Toolset, loaders bool) ([]policy.Tool, []policy.Shadowed) {
+	tools := []policy.Tool{}
+	shadowed := []policy.Shadowed{}
+	holder := map[string]string{}
+	add := func(name, toolset string, t *model.Toolset) {
+		if prev, taken := holder[name]; taken {
+			if toolset != "core" && prev != "core" {
+				shadowed = append(shadowed, policy.Shadowed{Name: name, Toolset: toolset, By: prev})
+			}
+			return
+		}
+		holder[name] = toolset
+		tools = append(tools, policy.Tool{Name: name, Toolset: toolset, SpecBytes: c.specBytes(t, name)})
+	}
+	for _, t := range resident {
+		if t.Kind == config.KindSkill {
+			add(model.ActivateSkill, "core", nil)
+		}
+		for _, name := range t.Tools {
+			add(name, t.Name, t)
+		}
+	}
+	if len(a.DelegatesTo.Items) > 0 { // a non-empty delegates_to earns it (R37)
+		add(model.SpawnSubagent, "core", nil)
+	}
+	if len(a.Skills) > 0 {
+		add(model.ActivateSkill, "core", nil)
+		for _, t := range a.Skills {
+			for _, name := range t.Tools {
+				add(name, t.Name, t)
+			}
+		}
+	}
+	if loaders && len(a.Deferred) > 0 {
+		add(model.AvailableTools, "core", nil)
+		add(model.LoadTools, "core", nil)
+	}
+	return tools, shadowed
+}
+
+// toolBlock sizes the tool specs sent on every round, as resident and as
+// if everything available were resident (R192-R195); nil when the manifest
+// does not give every size.
+func (c *compiler) toolBlock(a *model.Agent, tools []policy.Tool) *policy.ToolBlock {
+	resident, ok := total(tools)
+	if !ok {
+		return nil
+	}
+	var everything []*model.Toolset
+	for _, t := range a.Avail {
+		if !(a.Entry && t.Kind == config.KindSkill) {
+			everything = append(everything, t)
+		}
+	}
+	allTools, _ := c.presentation(a, everything, false)
+	all, ok := total(allTools)
+	if !ok || all == 0 {
+		return nil
+	}
+	saved := math.Round((1-float64(resident)/float64(all))*1000) / 10
+	return &policy.ToolBlock{ResidentBytes: resident, ResidentTools: len(tools),
+		AllResidentBytes: all, AllResidentTools: len(allTools), SavedPercent: saved}
+}
+
+func total(tools []policy.Tool) (int, bool) {
+	n := 0
+	for _, t := range tools {
+		if t.SpecBytes == nil {
+			return 0, false
+		}
+		n += *t.SpecBytes
+	}
+	return n, true
+}
