@@ -1,0 +1,364 @@
+package policy
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Decision is the answer to "may this agent call this tool, and does the
+// call ask first".
+type Decision string
+
+// The decisions.
+const (
+	// Unavailable: the agent can never call the tool.
+	Unavailable Decision = "unavailable"
+	// NotLoaded: the tool's toolset is deferred and not loaded in this
+	// session; load_tools would make it callable.
+	NotLoaded Decision = "not_loaded"
+	// Run: the call runs without asking.
+	Run Decision = "run"
+	// Confirm: the call asks the user.
+	Confirm Decision = "confirm"
+	// Review: the call goes to the reviewer first when auto-approval is on
+	// (never for a floor tool), then to the user.
+	Review Decision = "review"
+	// Denied: a gated call in an unattended turn, or an unknown agent.
+	Denied Decision = "denied"
+)
+
+// ComposedPrefix starts the gate label of a composed worker.
+const ComposedPrefix = "composed:"
+
+// Turn is what a decision needs to know about the turn the call is in.
+type Turn struct {
+	// Unattended marks a turn nobody watches: a scheduled task, a proactive
+	// turn, a conversation the user switched away from. Every gated call is
+	// then denied (R69).
+	Unattended bool
+}
+
+// Answer is a decision with its reason.
+type Answer struct {
+	Decision Decision `json:"decision"`
+	// Agent is the gate label asked about; Tool the tool's name as the
+	// model calls it; Toolset where it comes from ("core" for a core tool).
+	Agent   string `json:"agent"`
+	Tool    string `json:"tool"`
+	Toolset string `json:"toolset"`
+	Reason  Reason `json:"reason"`
+}
+
+// Reason says why: the deciding entry, its list, its position in the
+// config, and whether the agent inherited the pair.
+type Reason struct {
+	// Summary is a sentence for people.
+	Summary string `json:"summary"`
+	// List is "confirm" or "review" when an entry decided.
+	List string `json:"list,omitempty"`
+	// Key is the key path of that list.
+	Key string `json:"key,omitempty"`
+	// Entry is the deciding entry's text.
+	Entry    string    `json:"entry,omitempty"`
+	Position *Position `json:"position,omitempty"`
+	// Inherited is true when the pair comes from [assistant.tools].
+	Inherited bool `json:"inherited"`
+	// Reviewer is true when a review goes to the reviewer model first.
+	Reviewer bool `json:"reviewer"`
+}
+
+// Policy is a loaded, verified policy with its decision index. It is
+// immutable and safe for concurrent use.
+type Policy struct {
+	doc      *Document
+	agents   map[string]*view
+	composed *view
+	floor    map[string]bool
+}
+
+// Document returns the compiled document the policy was loaded from.
+func (p *Policy) Document() *Document { return p.doc }
+
+// gate is what one entry decides for a tool name.
+type gate struct {
+	list      string // confirm or review
+	key       string
+	entry     *Entry
+	summary   string
+	unattend  string
+	inherited bool
+}
+
+// view is one gate label's index: what it holds at turn start, what it can
+// load, and the gates of its pair.
+type view struct {
+	label    string
+	agent    *Agent
+	held     map[string]string // tool name -> toolset, at turn start
+	deferred map[string]bool   // toolset -> deferred
+	loadable map[string]string // tool name -> first deferred toolset offering it
+	// gates are the pair's resolved entries; pending ones wait for a build.
+	gates   map[string]*gate
+	pending map[string][]*gate // toolset -> entries its build resolves
+	unknown string             // summary for a tool the label cannot reach
+}
+
+func index(d *Document) (*Policy, error) {
+	p := &Policy{doc: d, agents: make(map[string]*view, len(d.Agents)), floor: map[string]bool{}}
+	if _, ok := d.Agents[d.EntryAgent]; !ok {
+		return nil, fmt.Errorf("its entry agent %q has no agents entry", d.EntryAgent)
+	}
+	for _, e := range d.Floor.List.Entries {
+		for _, t := range append(append([]string(nil), e.Tools...), e.ToolsWhenBuilt...) {
+			p.floor[t] = true
+		}
+	}
+	for name, a := range d.Agents {
+		if a == nil {
+			return nil, fmt.Errorf("agent %q is null", name)
+		}
+		v, err := p.agentView(name, a)
+		if err != nil {
+			return nil, err
+		}
+		p.agents[name] = v
+	}
+	p.composed = p.composedView()
+	return p, nil
+}
+
+func (p *Policy) agentView(name string, a *Agent) (*view, error) {
+	v := &view{label: name, agent: a, held: map[string]string{}, deferred: map[string]bool{},
+		loadable: map[string]string{}, gates: map[string]*gate{}, pending: map[string][]*gate{}}
+	for _, t := range a.Tools {
+		if t.Toolset != "core" && p.doc.Toolsets[t.Toolset] == nil {
+			return nil, fmt.Errorf("agent %q holds tool %q of toolset %q, which the policy does not define", name, t.Name, t.Toolset)
+		}
+		v.held[t.Name] = t.Toolset
+	}
+	for _, ts := range a.Deferred {
+		t := p.doc.Toolsets[ts]
+		if t == nil {
+			return nil, fmt.Errorf("agent %q defers toolset %q, which the policy does not define", name, ts)
+		}
+		v.deferred[ts] = true
+		for _, tool := range t.Tools {
+			if _, held := v.held[tool.Name]; !held {
+				if _, first := v.loadable[tool.Name]; !first {
+					v.loadable[tool.Name] = ts
+				}
+			}
+		}
+	}
+	inherited := a.Approval.Source != "declared"
+	v.addGates(a.Approval.Confirm, "confirm", inherited, false)
+	v.addGates(a.Approval.Review, "review", inherited, false)
+	return v, nil
+}
+
+// composedView is the default tier as composed workers meet it: the whole
+// registry but capabilities and entry-point-only toolsets, built when the
+// worker is, so every pending entry is resolved (R13, R186).
+func (p *Policy) composedView() *view {
+	v := &view{label: ComposedPrefix, held: map[string]string{}, gates: map[string]*gate{},
+		deferred: map[string]bool{}, loadable: map[string]string{}, pending: map[string][]*gate{}}
+	for _, name := range p.doc.TrustOrder {
+		t := p.doc.Toolsets[name]
+		if t == nil || t.EntryPointOnly || name == "capabilities" || t.LoadRefusal != "" {
+			continue
+		}
+		for _, tool := range t.Tools {
+			if _, taken := v.held[tool.Name]; !taken {
+				v.held[tool.Name] = name
+			}
+		}
+	}
+	v.addGates(p.doc.DefaultTier.Confirm, "confirm", true, true)
+	v.addGates(p.doc.DefaultTier.Review, "review", true, true)
+	return v
+}
+
+func (v *view) addGates(l List, list string, inherited, resolvePending bool) {
+	for i := range l.Entries {
+		e := &l.Entries[i]
+		g := &gate{list: list, key: l.Key, entry: e, inherited: inherited}
+		verb := "asks the user"
+		if list == "review" {
+			verb = "goes to review"
+		}
+		from := "declared"
+		if inherited {
+			from = "inherited from [assistant.tools]"
+		}
+		g.summary = fmt.Sprintf("%s %s: entry %q in %s (%s)", "the call", verb, e.Text, l.Key, from)
+		g.unattend = fmt.Sprintf("an unattended turn denies every gated call; entry %q in %s gates it", e.Text, l.Key)
+		tools := e.Tools
+		if e.Status == StatusPending {
+			if !resolvePending {
+				v.pending[e.Toolset] = append(v.pending[e.Toolset], g)
+				continue
+			}
+			tools = e.ToolsWhenBuilt
+		}
+		for _, t := range tools {
+			if _, taken := v.gates[t]; !taken {
+				v.gates[t] = g
+			}
+		}
+	}
+}
+
+// Decide answers whether the agent (or gate label) may call the tool, and
+// whom the call asks, for a conversation that has loaded nothing yet. The
+// tool is written toolset.tool or as the bare name the model calls. It
+// does not allocate. Loaded toolsets are in load order.
+func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
+	v := p.view(agent)
+	if v == nil {
+		return Answer{Decision: Denied, Agent: agent, Tool: tool,
+			Reason: Reason{Summary: "unknown agent: the policy declares no agent of that name, so every call is denied"}}
+	}
+	return p.decide(v, agent, tool, turn, nil)
+}
+
+func (p *Policy) view(label string) *view {
+	if v := p.agents[label]; v != nil {
+		return v
+	}
+	if strings.HasPrefix(label, ComposedPrefix) || label == p.doc.DefaultTier.Label {
+		return p.composed
+	}
+	return nil
+}
+
+// decide answers for a view, with the toolsets a session has loaded.
+func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string) Answer {
+	ans := Answer{Agent: label}
+	name, toolset, ok := p.locate(v, tool, loaded)
+	ans.Tool, ans.Toolset = name, toolset
+	switch {
+	case !ok && toolset == "":
+		ans.Decision = Unavailable
+		ans.Reason.Summary = "the agent can never call it: no toolset it declares provides it"
+		return ans
+	case !ok:
+		ans.Decision = NotLoaded
+		ans.Reason.Summary = "its toolset is deferred and not loaded in this session; load_tools would load it"
+		return ans
+	}
+	g := v.gates[name]
+	if g == nil {
+		g = v.pendingGate(name, loaded)
+	}
+	if g == nil {
+		ans.Decision = Run
+		ans.Reason.Summary = "the call runs: no entry of the agent's confirm or review list names it"
+		ans.Reason.Inherited = v.agent == nil || v.agent.Approval.Source != "declared"
+		return ans
+	}
+	ans.Reason = Reason{Summary: g.summary, List: g.list, Key: g.key, Entry: g.entry.Text,
+		Position: g.entry.Position, Inherited: g.inherited}
+	switch {
+	case turn.Unattended:
+		ans.Decision = Denied
+		ans.Reason.Summary = g.unattend
+	case g.list == "confirm":
+		ans.Decision = Confirm
+	default:
+		ans.Decision = Review
+		ans.Reason.Reviewer = p.doc.AutoApproval.Enabled && !p.floor[name]
+	}
+	return ans
+}
+
+// pendingGate finds a pending entry that a load in this session resolved.
+func (v *view) pendingGate(name string, loaded []string) *gate {
+	for _, ts := range loaded {
+		for _, g := range v.pending[ts] {
+			for _, t := range g.entry.ToolsWhenBuilt {
+				if t == name {
+					return g
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// locate finds the tool the model would call: its bare name and toolset,
+// and whether the agent holds it now. A tool of a deferred toolset not yet
+// loaded comes back with its toolset and ok false; a tool the agent cannot
+// reach with no toolset.
+func (p *Policy) locate(v *view, tool string, loaded []string) (name, toolset string, ok bool) {
+	if ts, t, qualified := strings.Cut(tool, "."); qualified {
+		if !p.provides(ts, t, v) {
+			return t, "", false
+		}
+		if holder, held := v.held[t]; held && (holder == ts || v.heldToolset(ts)) {
+			return t, ts, true
+		}
+		if v.deferred[ts] {
+			return t, ts, has(loaded, ts)
+		}
+		return t, "", false
+	}
+	if ts, held := v.held[tool]; held {
+		return tool, ts, true
+	}
+	for _, ts := range loaded {
+		if v.deferred[ts] && p.provides(ts, tool, v) {
+			return tool, ts, true
+		}
+	}
+	if ts, ok := v.loadable[tool]; ok {
+		return tool, ts, false
+	}
+	return tool, "", false
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// provides reports whether a toolset (or core) offers the tool.
+func (p *Policy) provides(toolset, tool string, v *view) bool {
+	if toolset == "core" {
+		ts, held := v.held[tool]
+		return held && ts == "core"
+	}
+	t := p.doc.Toolsets[toolset]
+	if t == nil {
+		return false
+	}
+	for _, x := range t.Tools {
+		if x.Name == tool {
+			return true
+		}
+	}
+	return false
+}
+
+// heldToolset reports whether the view holds the toolset at turn start:
+// one of its tools is held from it, or it is resident with every tool of
+// it shadowed.
+func (v *view) heldToolset(toolset string) bool {
+	if v.agent == nil {
+		return toolset != "capabilities"
+	}
+	for _, r := range v.agent.Resident {
+		if r == toolset {
+			return true
+		}
+	}
+	for _, s := range v.agent.Skills {
+		if s == toolset {
+			return true
+		}
+	}
+	return false
+}
