@@ -146,11 +146,9 @@ type Config struct {
 	Auto    AutoApproval
 	Reviews []*Reviewer
 	// MCPServers are in file order, which is their registration and trust
-	// order (R165, R166). Only well-formed tables are listed.
+	// order (R165, R166). Every table with a name is listed, even one the
+	// mcp-server-shape rule refuses.
 	MCPServers []*MCPServer
-	// MCPMalformed is true when [[mcp.server]] could not be read as an array
-	// of tables, or one of its tables lacks a usable name (R113).
-	MCPMalformed bool
 }
 
 // Agent returns the agent of that name, or nil.
@@ -259,15 +257,19 @@ func (c *Config) decodeMCP() {
 	if servers == nil {
 		return
 	}
-	if !TypeTables.Accepts(servers) {
-		c.MCPMalformed = true
+	tables := servers.Items
+	switch {
+	case servers.Kind == KindTable: // [mcp.server] written once, not [[mcp.server]]
+		tables = []*Node{servers}
+	case !TypeTables.Accepts(servers):
 		return
 	}
-	for _, t := range servers.Items {
+	for _, t := range tables {
 		s := &MCPServer{Span: t.Span, Name: str(t.Get("name")), URL: str(t.Get("url")),
 			TokenEnv: str(t.Get("token_env")), Description: str(t.Get("description"))}
-		if !s.Name.Set || s.Name.Value == "" || !s.URL.Set {
-			c.MCPMalformed = true
+		// A server without a usable url still registers its name, so that
+		// agents naming it are not also told the name is unknown (R204).
+		if !s.Name.Set || s.Name.Value == "" {
 			continue
 		}
 		c.MCPServers = append(c.MCPServers, s)

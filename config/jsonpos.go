@@ -101,7 +101,13 @@ func (p *jsonParser) token() (json.Token, int, error) {
 	if err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return nil, int(se.Offset), &jsonSyntaxError{offset: max(int(se.Offset)-1, 0), msg: se.Error()}
+			// The streaming decoder's offsets are not always at the bad
+			// byte; a whole-document decode says exactly how far it read.
+			var v any
+			if uerr := json.Unmarshal(p.data, &v); errors.As(uerr, &se) {
+				return nil, 0, &jsonSyntaxError{offset: max(int(se.Offset)-1, 0), msg: se.Error()}
+			}
+			return nil, from, &jsonSyntaxError{offset: from, msg: se.Error()}
 		}
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, len(p.data), &jsonSyntaxError{offset: len(p.data), msg: "unexpected end of JSON input"}

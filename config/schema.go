@@ -236,12 +236,24 @@ func walk(n *Node, fn func(Visit)) {
 		switch {
 		case v.Kind == KindTable:
 			visitTable(v, fn)
-		case v.ArrayOfTables:
+		case v.ArrayOfTables && arrayOfTablesExpected(n.Path, f.Name):
 			for _, t := range v.Items {
 				visitTable(t, fn)
 			}
 		}
 	}
+}
+
+// arrayOfTablesExpected reports whether the schema expects [[...]] tables
+// under that key; any other array of tables is a wrong type, not a table to
+// check key by key.
+func arrayOfTablesExpected(parent []string, key string) bool {
+	ts := SchemaFor(parent)
+	if ts == nil {
+		return false
+	}
+	k := ts.Key(key)
+	return k != nil && k.Type == TypeTables
 }
 
 func visitTable(t *Node, fn func(Visit)) {

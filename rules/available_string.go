@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
@@ -27,7 +29,28 @@ var _ = register(&Rule{
 			}
 			p.Report(Finding{Span: av.Str.Span, Key: av.Path,
 				Message:    fmt.Sprintf("%s must be a list of toolset names or the string \"all\", not the string %s", av.Path, q(av.Str.Value)),
-				Suggestion: fmt.Sprintf("write available = [%q]", av.Str.Value)})
+				Suggestion: availableFix(av.Str.Value)})
 		}
 	},
 })
+
+// availableFix turns the string into the list it most likely meant: the
+// names it holds, split at commas and white space ("web, time" is
+// ["web", "time"], not ["web, time"]). A string holding the word all
+// means available = "all".
+func availableFix(s string) string {
+	names := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+	for _, n := range names {
+		if config.IsAllWord(n) {
+			return `write available = "all", with resident = [...] beside it`
+		}
+	}
+	if len(names) == 0 {
+		return "write available = [...], the toolset names, or available = [] for none"
+	}
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = fmt.Sprintf("%q", n)
+	}
+	return "write available = [" + strings.Join(quoted, ", ") + "]"
+}

@@ -29,8 +29,12 @@ var _ = register(&Rule{
 						seen[it.Value] = it
 						continue
 					}
+					where := fmt.Sprintf("line %d", first.Span.Start.Line)
+					if first.Span.Start.Line == it.Span.Start.Line {
+						where = fmt.Sprintf("column %d of the same line", first.Span.Start.Column)
+					}
 					p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: "drop the repeat",
-						Message: fmt.Sprintf("%s names %s twice (first at line %d); the repeat is ignored", l.Path, q(it.Value), first.Span.Start.Line)})
+						Message: fmt.Sprintf("%s names %s twice (first at %s); the repeat is ignored", l.Path, q(it.Value), where)})
 				}
 			}
 		}

@@ -25,7 +25,13 @@ var _ = register(&Rule{
 		for _, t := range servers.Items {
 			url := t.Get("url")
 			if url == nil {
-				p.Reportf(t.Span, "[[mcp.server]].url", "[[mcp.server]] requires a string 'url'")
+				what := ""
+				if name := t.Get("name"); name != nil && name.Kind == config.KindString && name.Str != "" {
+					what = " (server " + q(name.Str) + ")"
+				}
+				p.Report(Finding{Span: t.Span, Key: "[[mcp.server]].url",
+					Message:    "[[mcp.server]] requires a string 'url'" + what + ": Kokua connects to the server there",
+					Suggestion: "add url = \"https://...\", the address of the MCP server"})
 			}
 			where := "(server without a url)"
 			if url != nil && url.Kind == config.KindString {

@@ -34,11 +34,35 @@ var _ = register(&Rule{
 				Message: fmt.Sprintf("agent %s writes tools as %s, the layout from before the tool-access split; "+
 					"toolsets are now declared in %s as available = [...], with resident, confirm and review beside it",
 					q(f.Name), tools.Kind, table),
-				Suggestion: fmt.Sprintf("replace it with a %s table: available = %s", table, listLiteral(tools)),
+				Suggestion: oldToolsFix(table, tools),
 			})
 		}
 	},
 })
+
+// oldToolsFix says what to write instead. tools = "all" (or a list naming
+// all) becomes available = "all", which needs a resident list (R47, R50);
+// available = ["all"] would only trade this error for all-spelling's.
+func oldToolsFix(table string, tools *config.Node) string {
+	if namesAll(tools) {
+		return fmt.Sprintf("replace it with a %s table: available = \"all\" and resident = [...], the toolsets it should hold from its first turn", table)
+	}
+	return fmt.Sprintf("replace it with a %s table: available = %s", table, listLiteral(tools))
+}
+
+// namesAll reports whether a pre-split tools value is "all", or a list
+// naming it, in any casing.
+func namesAll(n *config.Node) bool {
+	if n.Kind == config.KindString {
+		return config.IsAllWord(n.Str)
+	}
+	for _, it := range n.Items {
+		if it.Kind == config.KindString && config.IsAllWord(it.Str) {
+			return true
+		}
+	}
+	return false
+}
 
 // listLiteral writes a list of strings back as TOML, or [...] for any
 // other value.

@@ -24,8 +24,19 @@ var _ = register(&Rule{
 				continue
 			}
 			p.Report(Finding{Span: a.Span, Key: a.Path,
-				Message:    fmt.Sprintf("agent name %s contains %q, which is reserved: gate labels use ':' for composed workers (composed:<label>) and '[' for the default tier", q(a.Name), a.Name[i:i+1]),
-				Suggestion: fmt.Sprintf("rename the agent to %s", q(strings.NewReplacer(":", "-", "[", "-").Replace(a.Name)))})
+				Message:    fmt.Sprintf("agent name %s contains %s, which is reserved: gate labels use ':' for composed workers (composed:<label>) and '[' for the default tier", q(a.Name), q(a.Name[i:i+1])),
+				Suggestion: fmt.Sprintf("rename the agent to %s, here and wherever delegates_to or [assistant].agent names it", q(renameAgent(a.Name)))})
 		}
 	},
 })
+
+// renameAgent proposes a name without the reserved characters: ':' and '['
+// become '-', and a ']' that closed a '[' is dropped ("coder[fast]" becomes
+// "coder-fast").
+func renameAgent(name string) string {
+	out := strings.NewReplacer(":", "-", "[", "-", "]", "").Replace(name)
+	if out = strings.Trim(out, "-"); out == "" {
+		return "agent"
+	}
+	return out
+}

@@ -16,6 +16,19 @@ var _ = register(&Rule{
 	Summary:  "a tool-access key has a value of the wrong type",
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
+		// The top-level sections are tables of their own; Walk only visits
+		// the keys inside them, so security = "strict" or agents = [...]
+		// is caught here.
+		for _, f := range p.Config.Root.Fields {
+			if config.SchemaFor([]string{f.Name}) == nil || f.Value.Kind == config.KindTable {
+				continue
+			}
+			key, got := config.TablePath([]string{f.Name}), f.Value.Kind.String()
+			if f.Value.ArrayOfTables {
+				got = "an array of tables [" + key + "]"
+			}
+			p.Reportf(f.Value.Span, key, "%s must be a table, not %s", key, got)
+		}
 		config.Walk(p.Config.Root, func(v config.Visit) {
 			ks, val := v.Schema, v.Field.Value
 			if ks == nil || ks.Removed || ks.Type.Accepts(val) {
