@@ -179,7 +179,34 @@ func Agents(w *model.World) string {
 		fmt.Fprintf(&b, "  confirm: %s (%s)\n", gated(w, a, a.Policy.Confirm.Values()), source)
 		fmt.Fprintf(&b, "  review: %s (%s)\n", gated(w, a, a.Policy.Review.Values()), source)
 	}
+	if w.Composes {
+		fmt.Fprintf(&b, "\ncomposed workers (%s<label>, built by compose_subagent)\n", "composed:")
+		fmt.Fprintf(&b, "  available: the whole registry but capabilities and entry-point-only toolsets, built when composed\n")
+		fmt.Fprintf(&b, "  confirm: %s (default tier, always)\n", composedGated(w, w.Default.Confirm.Values()))
+		fmt.Fprintf(&b, "  review: %s (default tier, always)\n", composedGated(w, w.Default.Review.Values()))
+	}
 	return b.String()
+}
+
+// composedGated lists what the default tier gates for a composed worker,
+// which builds everything it is composed from (R64).
+func composedGated(w *model.World, entries []string) string {
+	var out []string
+	for _, e := range entries {
+		r := w.Resolve(e)
+		if r.Toolset != nil && (r.Toolset.EntryPointOnly || r.Toolset.Name == "capabilities") {
+			continue
+		}
+		for _, t := range r.Tools {
+			// A composed worker neither delegates nor defers; of the core
+			// tools it can hold only activate_skill.
+			if r.Toolset == nil && t != model.ActivateSkill {
+				continue
+			}
+			out = append(out, t)
+		}
+	}
+	return orNone(out)
 }
 
 func orNone(s []string) string {
@@ -199,6 +226,9 @@ func gated(w *model.World, a *model.Agent, entries []string) string {
 			continue // an inherited entry inert for this agent (R76)
 		}
 		for _, t := range r.Tools {
+			if r.Toolset == nil && !a.HoldsCore(t) {
+				continue
+			}
 			if r.Toolset != nil && r.Pending {
 				t += " (when " + r.Toolset.Name + " loads)"
 			}

@@ -91,6 +91,28 @@ type Agent struct {
 // the entry agent, among its SkillAgent skills.
 func (a *Agent) Holds(toolset string) bool { return a.avail[toolset] }
 
+// HoldsCore reports whether the agent can ever call a core tool (R36): it
+// earns spawn_subagent by delegating, the loaders by deferring a toolset,
+// and activate_skill by holding a skill.
+func (a *Agent) HoldsCore(tool string) bool {
+	switch tool {
+	case SpawnSubagent:
+		return len(a.DelegatesTo.Items) > 0
+	case AvailableTools, LoadTools:
+		return len(a.Deferred) > 0
+	case ActivateSkill:
+		if len(a.Skills) > 0 {
+			return true
+		}
+		for _, t := range a.Avail {
+			if t.Kind == config.KindSkill {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Policy is one approval pair: the default tier or an agent's declared pair.
 type Policy struct {
 	// Label is the gate label: the agent's name, or DefaultTierLabel.

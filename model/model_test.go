@@ -67,7 +67,7 @@ func TestTrustOrderAndExpansion(t *testing.T) {
 		t.Errorf("trust order %s, want %s (R51)", got, want)
 	}
 	tests := []struct {
-		agent                               string
+		agent                             string
 		avail, resident, deferred, skills string
 	}{
 		// The entry agent's "all" includes skills, and holds every skill through SkillAgent (R42, A18).
