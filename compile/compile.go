@@ -67,7 +67,7 @@ func Compile(w *model.World, cfg, manifest Input) *policy.Document {
 		doc.Toolsets[t.Name] = c.toolset(t)
 	}
 	for _, a := range w.Agents {
-		doc.Agents[a.Name] = c.agent(a)
+		doc.Agents[a.Name] = c.agent(a, doc.Toolsets)
 	}
 	return doc
 }
@@ -96,19 +96,24 @@ func (c *compiler) toolset(t *model.Toolset) *policy.Toolset {
 		out.LoadRefusal = "the MCP server is not connected"
 	}
 	for _, name := range t.Tools {
-		out.Tools = append(out.Tools, policy.Tool{Name: name, SpecBytes: c.specBytes(t, name)})
+		out.Tools = append(out.Tools, policy.Tool{Name: name, SpecBytes: specBytes(t.Specs, name)})
 	}
 	return out
 }
 
-// specBytes is a tool's spec size from the manifest, nil when unknown.
-func (c *compiler) specBytes(t *model.Toolset, tool string) *int {
-	var specs []*config.Tool
-	if t != nil {
-		specs = t.Specs
-	} else {
-		specs = c.w.Manifest.CoreTools
+func set(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
 	}
+	return m
+}
+
+// coreSpec is a core tool's spec size from the manifest, nil when unknown.
+func (c *compiler) coreSpec(tool string) *int { return specBytes(c.w.Manifest.CoreTools, tool) }
+
+// specBytes is a tool's spec size from the manifest, nil when unknown.
+func specBytes(specs []*config.Tool, tool string) *int {
 	for _, s := range specs {
 		if s.Name == tool && s.SpecBytes >= 0 {
 			n := s.SpecBytes
@@ -163,7 +168,7 @@ func names(ts []*model.Toolset) []string {
 	return out
 }
 
-func (c *compiler) agent(a *model.Agent) *policy.Agent {
+func (c *compiler) agent(a *model.Agent, toolsets map[string]*policy.Toolset) *policy.Agent {
 	out := &policy.Agent{
 		GateLabel:        a.Name,
 		Entry:            a.Entry,
@@ -187,7 +192,7 @@ func (c *compiler) agent(a *model.Agent) *policy.Agent {
 		line := NamesLinePrefix + strings.Join(names(a.Deferred), ", ") + "."
 		out.NamesLine = &line
 	}
-	out.Tools, out.Shadowed = c.presentation(a, a.Resident, true)
+	out.Tools, out.Shadowed = policy.Presentation(toolsets, out, set(out.Resident), len(out.Deferred) > 0, c.coreSpec)
 	out.CoreTools = []string{}
 	for _, t := range out.Tools {
 		if t.Toolset == "core" {
@@ -197,7 +202,7 @@ func (c *compiler) agent(a *model.Agent) *policy.Agent {
 	for _, s := range out.Shadowed {
 		out.Alerts = append(out.Alerts, a.Name+": "+s.Name+" from '"+s.Toolset+"' is shadowed by '"+s.By+"' (the earlier resident toolset keeps the name).")
 	}
-	out.ToolBlock = c.toolBlock(a, out.Tools)
+	out.ToolBlock = c.toolBlock(out, toolsets)
 
 	p := a.Policy
 	out.Approval = policy.Approval{Source: "inherited", Table: p.Table(),
@@ -208,72 +213,21 @@ func (c *compiler) agent(a *model.Agent) *policy.Agent {
 	return out
 }
 
-// presentation lists an agent's tools at turn start (R185): the resident
-// toolsets' tools in available order, the first tool of a name winning;
-// spawn_subagent; the entry agent's skill tools; then the two loaders when
-// something is deferred. It also returns what the first-wins rule hid,
-// which Kokua alerts about (R137) when shadows is true.
-func (c *compiler) presentation(a *model.Agent, resident []*model.Toolset, loaders bool) ([]policy.Tool, []policy.Shadowed) {
-	tools := []policy.Tool{}
-	shadowed := []policy.Shadowed{}
-	holder := map[string]string{}
-	add := func(name, toolset string, t *model.Toolset) {
-		if prev, taken := holder[name]; taken {
-			if toolset != "core" && prev != "core" {
-				shadowed = append(shadowed, policy.Shadowed{Name: name, Toolset: toolset, By: prev})
-			}
-			return
-		}
-		holder[name] = toolset
-		tools = append(tools, policy.Tool{Name: name, Toolset: toolset, SpecBytes: c.specBytes(t, name)})
-	}
-	for _, t := range resident {
-		if t.Kind == config.KindSkill {
-			add(model.ActivateSkill, "core", nil)
-		}
-		for _, name := range t.Tools {
-			add(name, t.Name, t)
-		}
-	}
-	if len(a.DelegatesTo.Items) > 0 { // a non-empty delegates_to earns it (R37)
-		add(model.SpawnSubagent, "core", nil)
-	}
-	if len(a.Skills) > 0 {
-		add(model.ActivateSkill, "core", nil)
-		for _, t := range a.Skills {
-			for _, name := range t.Tools {
-				add(name, t.Name, t)
-			}
-		}
-	}
-	if loaders && len(a.Deferred) > 0 {
-		add(model.AvailableTools, "core", nil)
-		add(model.LoadTools, "core", nil)
-	}
-	return tools, shadowed
-}
-
 // toolBlock sizes the tool specs sent on every round, as resident and as
 // if everything available were resident (R192-R195); nil when the manifest
 // does not give every size.
-func (c *compiler) toolBlock(a *model.Agent, tools []policy.Tool) *policy.ToolBlock {
-	resident, ok := total(tools)
+func (c *compiler) toolBlock(a *policy.Agent, toolsets map[string]*policy.Toolset) *policy.ToolBlock {
+	resident, ok := total(a.Tools)
 	if !ok {
 		return nil
 	}
-	var everything []*model.Toolset
-	for _, t := range a.Avail {
-		if !(a.Entry && t.Kind == config.KindSkill) {
-			everything = append(everything, t)
-		}
-	}
-	allTools, _ := c.presentation(a, everything, false)
+	allTools, _ := policy.Presentation(toolsets, a, set(a.Available.Expanded), false, c.coreSpec)
 	all, ok := total(allTools)
 	if !ok || all == 0 {
 		return nil
 	}
 	saved := math.Round((1-float64(resident)/float64(all))*1000) / 10
-	return &policy.ToolBlock{ResidentBytes: resident, ResidentTools: len(tools),
+	return &policy.ToolBlock{ResidentBytes: resident, ResidentTools: len(a.Tools),
 		AllResidentBytes: all, AllResidentTools: len(allTools), SavedPercent: saved}
 }
 
