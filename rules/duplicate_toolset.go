@@ -15,7 +15,10 @@ import (
 // Kokua at startup. The first provider named is the one registered first;
 // the finding points at the less trusted of the two (R51), the newcomer to
 // rename: the skill, not Kokua's own toolset; the [[mcp.server]] name in
-// the config, not the manifest entry it collides with.
+// the config, not the manifest entry it collides with. When more than two
+// providers claim a name, each one but the most trusted is reported at its
+// own position. Two manifest entries
+// describing one MCP server are refused too (R168).
 var _ = register(&Rule{
 	ID:       "duplicate-toolset",
 	Severity: diag.Error,
@@ -24,24 +27,58 @@ var _ = register(&Rule{
 	Summary:  "two providers register the same toolset name",
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
-		first := map[string]model.Candidate{}
+		// Group the candidates by name, in registration order. Every
+		// candidate but the most trusted one of its name is reported at its
+		// own position, paired with that most trusted one; of the two, the
+		// provider registered first is named first.
+		var names []string
+		byName := map[string][]model.Candidate{}
 		for _, c := range p.World.Candidates {
 			if _, reserved := model.Reserved[c.Name]; reserved {
 				continue
 			}
-			prev, seen := first[c.Name]
-			if !seen {
-				first[c.Name] = c
+			if byName[c.Name] == nil {
+				names = append(names, c.Name)
+			}
+			byName[c.Name] = append(byName[c.Name], c)
+		}
+		for _, name := range names {
+			cs := byName[name]
+			ref := 0
+			for i, c := range cs {
+				if kindTrust[c.Kind] < kindTrust[cs[ref].Kind] {
+					ref = i
+				}
+			}
+			for i, c := range cs {
+				if i == ref {
+					continue
+				}
+				first, second := cs[ref], c
+				if i < ref {
+					first, second = c, cs[ref]
+				}
+				p.Report(Finding{Span: c.Span, Key: keyOf(c),
+					Message: fmt.Sprintf("toolset name %s is registered twice: by the %s (%s) and by the %s (%s); a name carries no provider, so it must be unique",
+						q(name), first.Provider, q(trimPeriod(first.Description)), second.Provider, q(trimPeriod(second.Description))),
+					Suggestion: "rename or drop one of the two"})
+			}
+		}
+		// The manifest's MCP entries are not candidates (the config decides
+		// which servers exist, R166), but two of one name still break R168:
+		// which tools the server builds would depend on which entry is read.
+		described := map[string]bool{}
+		for _, t := range p.World.Manifest.Toolsets {
+			if t.Kind != config.KindMCP {
 				continue
 			}
-			at := c
-			if kindTrust[prev.Kind] > kindTrust[c.Kind] {
-				at = prev
+			if !described[t.Name] {
+				described[t.Name] = true
+				continue
 			}
-			p.Report(Finding{Span: at.Span, Key: keyOf(at),
-				Message: fmt.Sprintf("toolset name %s is registered twice: by the %s (%s) and by the %s (%s); a name carries no provider, so it must be unique",
-					q(c.Name), prev.Provider, q(trimPeriod(prev.Description)), c.Provider, q(trimPeriod(c.Description))),
-				Suggestion: "rename or drop one of the two"})
+			p.Report(Finding{Span: t.Span,
+				Message:    fmt.Sprintf("the manifest describes MCP server %s twice; a toolset name must be unique, and which tools the server builds would depend on which entry is read", q(t.Name)),
+				Suggestion: "drop one of the two entries, or regenerate the manifest from this install"})
 		}
 	},
 })

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/entry"
@@ -40,7 +41,14 @@ func shapeFault(r model.Resolution) (fault, fix string) {
 	case r.Status == model.BareTool:
 		return fmt.Sprintf("%s is a tool, not a toolset: write %s", q(e.Text), orList(r.Homes)), "write " + orList(r.Homes)
 	case r.Status == model.UnknownToolset:
-		return fmt.Sprintf("%s names no installed toolset %s%s", q(e.Text), q(e.Toolset), didYouMean(r.Close)), fixFor(r)
+		// r.Close holds toolset names here, so the fix swaps the toolset
+		// segment and keeps the rest of the text (fixFor would append a
+		// toolset name as if it were a tool: 'computr.compute').
+		fix := "fix or drop the entry"
+		if len(r.Close) > 0 {
+			fix = "write " + q(r.Close[0]+strings.TrimPrefix(e.Text, e.Toolset))
+		}
+		return fmt.Sprintf("%s names no installed toolset %s%s", q(e.Text), q(e.Toolset), didYouMean(r.Close)), fix
 	case e.Fault == entry.TooManyDots:
 		return fmt.Sprintf("%s has more than one '.'; %s", q(e.Text), forms), ""
 	case e.Fault == entry.BadStar:

@@ -12,12 +12,13 @@ var modelFlags = []string{"tools", "thinking", "vision", "audio", "structured"}
 
 // model-shape: a model string that does not have the
 // provider:model[@base_url][;flags] shape (R130). Whether AIMU can resolve
-// a model is not decidable offline, so this is information only.
+// a model is not decidable offline, so this is information only. Reviewers
+// are checked only when auto-approval would resolve them (R145).
 var _ = register(&Rule{
 	ID:       "model-shape",
 	Severity: diag.Info,
 	Phase:    diag.PhaseValidate,
-	Refs:     []string{"R130"},
+	Refs:     []string{"R130", "R145"},
 	Summary:  "a model string is not of the form provider:model[@base_url][;flags]",
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
@@ -34,8 +35,15 @@ var _ = register(&Rule{
 		for _, a := range p.Config.Agents {
 			check(a.Model, config.KeyPath([]string{"agents", a.Name}, "model"))
 		}
-		for _, r := range p.Config.Reviews {
-			check(r.Model, config.KeyPath([]string{"reviewers", r.Name}, "model"))
+		// Kokua resolves a reviewer's model only when auto-approval is
+		// enabled and names the reviewer (R145); a [reviewers.<r>] table it
+		// never reads cannot stop it from starting.
+		seen := map[*config.Reviewer]bool{}
+		for _, r := range namedReviewers(p.Config) {
+			if !seen[r] {
+				seen[r] = true
+				check(r.Model, config.KeyPath([]string{"reviewers", r.Name}, "model"))
+			}
 		}
 	},
 })

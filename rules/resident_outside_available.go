@@ -46,8 +46,12 @@ var _ = register(&Rule{
 				f := Finding{Span: it.Span, Key: res.Path,
 					Message: fmt.Sprintf("agent %s declares resident toolset %s, but %s", q(a.Name), q(it.Value), why)}
 				switch {
-				case config.IsAllWord(it.Value):
+				case config.IsAllWord(it.Value) && !a.All:
 					f.Message += `; resident takes toolset names, not "all" (leave resident out to make every available toolset resident)`
+				case config.IsAllWord(it.Value):
+					// available = "all" requires resident (R50): leaving it
+					// out is no way to hold everything.
+					f.Message += `; resident takes toolset names, not "all": name the toolsets the agent should hold from its first turn, and the rest load on demand`
 				case !a.All:
 					f.Suggestion = fmt.Sprintf("add %s to %s, or drop it from resident", q(it.Value), a.Tools.Available.Path)
 				default:

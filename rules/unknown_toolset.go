@@ -38,7 +38,7 @@ var _ = register(&Rule{
 				msg := fmt.Sprintf("agent %s declares unknown toolset %s%s. Available toolsets: %s.",
 					q(a.Name), q(it.Value), didYouMean(close), strings.Join(sorted, ", "))
 				if it.Value == "core" {
-					msg += " The core tools belong to no toolset: spawn_subagent comes from delegates_to, available_tools and load_tools from deferring a toolset, activate_skill from skills"
+					msg += " The core tools belong to no toolset: spawn_subagent comes from delegates_to, available_tools and load_tools from deferring a toolset, activate_skill from an installed skill"
 				}
 				f := Finding{Span: it.Span, Key: a.Tools.Available.Path, Message: msg}
 				if len(close) > 0 {

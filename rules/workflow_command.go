@@ -10,8 +10,11 @@ import (
 )
 
 // reservedCommands are the entry agent's own slash commands, which no
-// workflow may take (R129): stop, diag, and the conversation commands.
-var reservedCommands = []string{"stop", "diag", "new", "switch", "rename", "delete", "clear"}
+// workflow may take (R129): stop, diag, and the conversation commands. The
+// pre-split serve loop dispatches exactly new, conversations and switch
+// (core/conversation_commands.py COMMANDS: "these three are the whole
+// set"; deleting and renaming a conversation are web-only).
+var reservedCommands = []string{"stop", "diag", "new", "conversations", "switch"}
 
 // workflow-command: the slash commands of the workflows the entry agent can
 // reach collide or are malformed (R129, A24). Availability decides, not
@@ -46,7 +49,9 @@ var _ = register(&Rule{
 			switch {
 			case wf.Name != t.Name:
 				report("its name %s differs from its toolset's name", q(wf.Name))
-			case cmd == "" || strings.IndexFunc(cmd, func(r rune) bool { return !unicode.IsLower(r) && !unicode.IsDigit(r) && r != '_' && r != '-' }) >= 0:
+			case cmd == "" || cmd != strings.ToLower(cmd) || strings.IndexFunc(cmd, unicode.IsSpace) >= 0:
+				// Dispatch lowercases what was typed and matches one token
+				// without white space, so only such a command is reachable.
 				report("command %s is not one lowercase word without white space", q(cmd))
 			case contains(reservedCommands, cmd):
 				report("command /%s is reserved for the entry agent's own commands", diag.Escape(cmd))
