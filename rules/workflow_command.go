@@ -10,10 +10,9 @@ import (
 )
 
 // reservedCommands are the entry agent's own slash commands, which no
-// workflow may take (R129): stop, diag, and the conversation commands. The
-// pre-split serve loop dispatches exactly new, conversations and switch
-// (core/conversation_commands.py COMMANDS: "these three are the whole
-// set"; deleting and renaming a conversation are web-only).
+// workflow may take (R129): stop, diag, and the conversation commands,
+// which pre-split Kokua defines as new, conversations and switch (deleting
+// and renaming a conversation happen in the web UI only).
 var reservedCommands = []string{"stop", "diag", "new", "conversations", "switch"}
 
 // workflow-command: the slash commands of the workflows the entry agent can

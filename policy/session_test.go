@@ -1,0 +1,148 @@
+package policy_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// load reads a golden policy written by the compiler's tests.
+func load(t *testing.T, name string) *policy.Policy {
+	t.Helper()
+	path := filepath.Join("..", "testdata", "compile", name, "want.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.Parse(path, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func toolNames(ts []policy.Tool) string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.Name
+	}
+	return strings.Join(out, ",")
+}
+
+// TestLoadAppendsAndResolvesPending follows the shipped entry agent: mcp is
+// deferred, so mcp.add_mcp_server is pending and add_mcp_server cannot be
+// called; loading mcp appends its tools after the loaders and the pending
+// entry gates add_mcp_server before it is callable (R80, R181, R83).
+func TestLoadAppendsAndResolvesPending(t *testing.T) {
+	p := load(t, "shipped")
+	s, err := p.NewSession("assistant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Decide("add_mcp_server", policy.Turn{}).Decision; got != policy.NotLoaded {
+		t.Errorf("before the load add_mcp_server is %s, want not_loaded", got)
+	}
+	if got, want := s.NamesLine(), "Also available, load before use: documents, skills, mcp, scheduling, benchmark."; got != want {
+		t.Errorf("names line %q, want %q", got, want)
+	}
+	res := s.Load("mcp")
+	if !res.OK || strings.Join(res.Added, ",") != "add_mcp_server,remove_mcp_server" || len(res.Skipped) != 0 {
+		t.Fatalf("load mcp: %+v", res)
+	}
+	tools := toolNames(s.Tools())
+	if !strings.HasSuffix(tools, "available_tools,load_tools,add_mcp_server,remove_mcp_server") {
+		t.Errorf("loaded tools go after everything held (R181): %s", tools)
+	}
+	a := s.Decide("add_mcp_server", policy.Turn{})
+	if a.Decision != policy.Confirm || a.Reason.Entry != "mcp.add_mcp_server" || !a.Reason.Inherited {
+		t.Errorf("after the load add_mcp_server: %+v, want confirm by the inherited mcp.add_mcp_server", a)
+	}
+	if got := s.Decide("remove_mcp_server", policy.Turn{}).Decision; got != policy.Run {
+		t.Errorf("remove_mcp_server is %s, want run (R88: another tool of mcp)", got)
+	}
+	if got := s.Decide("add_mcp_server", policy.Turn{Unattended: true}).Decision; got != policy.Denied {
+		t.Errorf("an unattended turn gives %s, want denied (R69)", got)
+	}
+	if got := s.NamesLine(); got != "Also available, load before use: documents, skills, scheduling, benchmark." {
+		t.Errorf("names line after the load: %q", got)
+	}
+	if again := s.Load("mcp"); !again.OK || len(again.Added) != 0 {
+		t.Errorf("a second load adds nothing: %+v", again)
+	}
+}
+
+func TestLoadRefusals(t *testing.T) {
+	p := load(t, "shipped")
+	s, err := p.NewSession("assistant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ toolset, want string }{
+		{"web", "Could not load 'web': it is not among this agent's available toolsets"},
+		{"nonesuch", "Could not load 'nonesuch': it is not among this agent's available toolsets"},
+	}
+	for _, tt := range tests {
+		if res := s.Load(tt.toolset); res.OK || res.Message != tt.want {
+			t.Errorf("Load(%q) = %+v, want refused with %q", tt.toolset, res, tt.want)
+		}
+	}
+	if res := s.Load("memory"); !res.OK || len(res.Added) != 0 {
+		t.Errorf("loading a resident toolset adds nothing: %+v", res)
+	}
+	if _, err := p.NewSession("ghost"); err == nil {
+		t.Error("a session of an unknown agent starts")
+	}
+}
+
+// TestLoadSkipsHeldNames: the explorer of the shadowing case holds fs's
+// read_file; loading the MCP server files skips its read_file and says
+// that a tool given to the agent directly holds it (R182).
+func TestLoadSkipsHeldNames(t *testing.T) {
+	p := load(t, "shadowing")
+	s, err := p.NewSession("explorer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := toolNames(s.Tools())
+	res := s.Load("web")
+	if !res.OK || strings.Join(res.Added, ",") != "web_search" {
+		t.Fatalf("load web: %+v (tools before: %s)", res, before)
+	}
+	want := "Loaded 'web': web_search."
+	if res.Message != want {
+		t.Errorf("message %q, want %q", res.Message, want)
+	}
+}
+
+// TestPreload: a rebuilt agent holds its transcript's loads like resident
+// toolsets, ahead of spawn_subagent and the loaders, and the names line
+// lists only what is left (R183, R184).
+func TestPreload(t *testing.T) {
+	p := load(t, "shipped")
+	s, results, err := p.Preload("assistant", []string{"scheduling", "mcp", "web"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !results[0].OK || !results[1].OK || results[2].OK || results[2].Warning == "" {
+		t.Errorf("preload results %+v: scheduling and mcp succeed, web fails with a warning", results)
+	}
+	tools := strings.Split(toolNames(s.Tools()), ",")
+	iMCP, iSpawn := slices.Index(tools, "add_mcp_server"), slices.Index(tools, "spawn_subagent")
+	if iMCP < 0 || iSpawn < 0 || iMCP > iSpawn {
+		t.Errorf("preloaded tools sit with the resident ones, before spawn_subagent: %v", tools)
+	}
+	// mcp comes before scheduling in available order, whatever the load order.
+	if slices.Index(tools, "add_mcp_server") > slices.Index(tools, "schedule_task") {
+		t.Errorf("preloaded toolsets are in available order: %v", tools)
+	}
+	if got := s.NamesLine(); got != "Also available, load before use: documents, skills, benchmark." {
+		t.Errorf("names line %q", got)
+	}
+	if got := s.Decide("add_mcp_server", policy.Turn{}).Decision; got != policy.Confirm {
+		t.Errorf("a preload goes through the same hook: add_mcp_server is %s, want confirm", got)
+	}
+}
