@@ -133,7 +133,7 @@ func (w *World) resolveCore(r Resolution) Resolution {
 			}
 		}
 		if len(r.Homes) == 0 {
-			r.Close = similar.Suggest(e.Tool, CoreToolNames)
+			r.Close = similar.Suggest(e.Tool, w.CoreTools) // only core tools that exist
 		}
 	}
 	return r

@@ -157,7 +157,11 @@ func overlaps(w *model.World, first, second config.List) []overlap {
 				continue
 			}
 			if entry.Overlap(rx.Entry, ry.Entry) {
-				out = append(out, overlap{first: x, second: y, textual: true})
+				o := overlap{first: x, second: y, textual: true}
+				if !rx.Pending && !ry.Pending {
+					o.tools = intersect(rx.Tools, ry.Tools) // known at startup: name them
+				}
+				out = append(out, o)
 				continue
 			}
 			shared := intersect(rx.Tools, ry.Tools)

@@ -27,8 +27,8 @@ var _ = register(&Rule{
 					continue
 				}
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
-					Message: fmt.Sprintf("%s %s once %s is built: no reviewer may answer for a tool of %s, because %s. Kokua refuses every build of %s; agents that could load it: %s",
-						overlapBetween(o, w.Config.Floor.Path, pol.Review.Path), sharedWhat(o), pendingNames(o), w.Config.Floor.Path, floorWhy, pendingNames(o), loaders(w, o.pending[0])),
+					Message: fmt.Sprintf("%s %s %s: no reviewer may answer for a tool of %s, because %s. %s",
+						overlapBetween(o, w.Config.Floor.Path, pol.Review.Path), sharedWhat(o), onceBuilt(o), w.Config.Floor.Path, floorWhy, refusedBuilds(w, o)),
 					Suggestion: "drop the entry from review, or (knowingly) from never_auto_approve"})
 			}
 		}

@@ -25,8 +25,8 @@ var _ = register(&Rule{
 					continue
 				}
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
-					Message: fmt.Sprintf("%s %s once %s is built, and a tool may be in only one list of the %s policy: Kokua refuses every build of %s; agents that could load it: %s",
-						overlapBetween(o, pol.Confirm.Path, pol.Review.Path), sharedWhat(o), pendingNames(o), pol.Table(), pendingNames(o), loaders(w, o.pending[0])),
+					Message: fmt.Sprintf("%s %s %s, and a tool may be in only one list of the %s policy: %s",
+						overlapBetween(o, pol.Confirm.Path, pol.Review.Path), sharedWhat(o), onceBuilt(o), pol.Table(), refusedBuilds(w, o)),
 					Suggestion: "keep the tool in one list: name it by one toolset only"})
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/model"
 )
 
 // confirm-review-overlap: a tool in both confirm and review of one policy,
@@ -38,7 +39,7 @@ func overlapBetween(o overlap, firstPath, secondPath string) string {
 
 // sharedWhat says what two overlapping entries share.
 func sharedWhat(o overlap) string {
-	if o.textual {
+	if o.textual && len(o.tools) == 0 {
 		return "overlap by their own text (if the tool exists both lists hold it; if it does not, the tool entry is dead)"
 	}
 	if len(o.tools) == 1 {
@@ -47,8 +48,43 @@ func sharedWhat(o overlap) string {
 	return "both hold " + quoteAll(o.tools)
 }
 
-// pendingNames joins the toolsets whose build reveals an overlap.
-func pendingNames(o overlap) string { return strings.Join(quoted(o.pending), " and ") }
+// onceBuilt says which builds reveal an overlap: "once 'files' is built",
+// or, when both entries wait for a build, "once 'fs' and 'files' are both
+// built".
+func onceBuilt(o overlap) string {
+	if len(o.pending) == 1 {
+		return "once " + q(o.pending[0]) + " is built"
+	}
+	return "once " + strings.Join(quoted(o.pending), " and ") + " are both built"
+}
+
+// refusedBuilds says which builds Kokua refuses for an overlap only a build
+// reveals, and which agents could trigger them (R206). When both entries
+// wait for a build, the one that completes the overlap is refused: whichever
+// of the two toolsets is built second.
+func refusedBuilds(w *model.World, o overlap) string {
+	if len(o.pending) == 1 {
+		t := o.pending[0]
+		return fmt.Sprintf("Kokua refuses every build of %s; agents that could load it: %s", q(t), loaders(w, t))
+	}
+	var names []string
+	seen := map[string]bool{}
+	for _, t := range o.pending {
+		for _, a := range w.Loaders(t) {
+			if !seen[a.Name] {
+				seen[a.Name] = true
+				names = append(names, q(a.Name))
+			}
+		}
+	}
+	if w.Composes {
+		names = append(names, "composed workers")
+	}
+	if len(names) == 0 {
+		names = append(names, "no agent")
+	}
+	return fmt.Sprintf("Kokua refuses the build of whichever comes second, and every later one; agents that could load them: %s", strings.Join(names, ", "))
+}
 
 func quoted(names []string) []string {
 	out := make([]string, len(names))

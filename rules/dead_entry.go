@@ -19,11 +19,18 @@ var _ = register(&Rule{
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
 		w := p.World
+		// R132 applies only when the manifest marks a server "connected":
+		// false; one it does not describe is unknown, not known to be down
+		// (R166), and mcp-disconnected says so.
+		undescribed := map[*model.Toolset]bool{}
+		for _, t := range w.UndescribedMCP {
+			undescribed[t] = true
+		}
 		for _, l := range approvalLists(w) {
 			for _, it := range l.Items {
 				r := w.Resolve(it.Value)
 				startup := r.Toolset == nil || !r.Pending
-				dead := r.Dead() || r.Status == model.Disconnected
+				dead := r.Dead() || (r.Status == model.Disconnected && !undescribed[r.Toolset])
 				if !dead || !startup || !inScope(w, l, r) {
 					continue
 				}

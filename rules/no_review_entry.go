@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
 )
 
@@ -17,11 +18,11 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		cfg := p.Config
-		if !cfg.Auto.Enabled || len(cfg.DefaultPair.Review.Items) > 0 {
+		if !cfg.Auto.Enabled || mayReview(cfg.DefaultPair.Review) {
 			return
 		}
 		for _, a := range cfg.Agents {
-			if a.Tools != nil && len(a.Tools.Review.Items) > 0 {
+			if a.Tools != nil && mayReview(a.Tools.Review) {
 				return
 			}
 		}
@@ -30,3 +31,10 @@ var _ = register(&Rule{
 			Suggestion: "add an entry to [assistant.tools].review or to an agent's [agents.<name>.tools].review, or set enabled = false"})
 	},
 })
+
+// mayReview reports whether a review list has an entry, or might have one:
+// a list written with the wrong type cannot be read, and wrong-type reports
+// it; this check then stays silent rather than guess (R204).
+func mayReview(l config.List) bool {
+	return len(l.Items) > 0 || (!l.Set && !l.Key.IsZero())
+}

@@ -7,7 +7,7 @@ import (
 )
 
 // floorWhy explains the floor in every message about it (R125).
-const floorWhy = "its tools grant a capability rather than act, so a reviewer approving one call stops constraining anything"
+const floorWhy = "the floor is for tools that grant a capability rather than act, where a reviewer approving one call stops constraining anything"
 
 // review-reaches-floor: with auto-approval enabled, a review entry reaching
 // a tool of [security].never_auto_approve, found at startup (R125, R136,

@@ -17,20 +17,25 @@ var _ = register(&Rule{
 	Summary:  "a reviewer runs on the assistant's own model",
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
+		// A reviewer without a model runs on the assistant's default model:
+		// [assistant].model, or AIMU's own default when that is unset too.
+		// A reviewer that names a model while [assistant].model is unset
+		// cannot be compared offline, since that default is not in the file.
 		assistant := p.Config.AssistantModel
-		if !assistant.Set {
-			return
-		}
 		for _, r := range namedReviewers(p.Config) {
-			if r.Model.Set && r.Model.Value != assistant.Value {
+			if r.Model.Set && (!assistant.Set || r.Model.Value != assistant.Value) {
 				continue
 			}
 			span := r.Span
 			if r.Model.Set {
 				span = r.Model.Span
 			}
+			msg := fmt.Sprintf("reviewer %s runs on the assistant's own model %s, so its review is no second opinion", q(r.Name), q(assistant.Value))
+			if !assistant.Set {
+				msg = fmt.Sprintf("reviewer %s sets no model and neither does [assistant], so both run on the same default model and its review is no second opinion", q(r.Name))
+			}
 			p.Report(Finding{Span: span, Key: fmt.Sprintf("[reviewers.%s].model", diag.Escape(r.Name)),
-				Message:    fmt.Sprintf("reviewer %s runs on the assistant's own model %s, so its review is no second opinion", q(r.Name), q(assistant.Value)),
+				Message:    msg,
 				Suggestion: "give the reviewer a different model"})
 		}
 	},

@@ -27,12 +27,12 @@ var _ = register(&Rule{
 			if t == nil {
 				continue
 			}
-			why := "nothing delegates to it from the entry agent"
+			why := "no chain of delegates_to from the entry agent reaches the agent"
 			if a.Reachable {
 				why = "it is reachable, yet no startup build holds it"
 			}
 			p.Report(Finding{Span: a.Span, Key: a.Path,
-				Message: fmt.Sprintf("shadow check skipped for agent %s: its resident toolset %s is built by no agent at startup (%s), so a shadowed tool of it would go unreported", q(a.Name), q(t.Name), why)})
+				Message: fmt.Sprintf("shadow check skipped for agent %s: its resident toolset %s is built by no agent at startup (%s), so Kokua logs the skip at INFO and checks none of the agent's resident tools for shadowing", q(a.Name), q(t.Name), why)})
 		}
 	},
 })

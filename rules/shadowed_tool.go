@@ -34,10 +34,11 @@ var _ = register(&Rule{
 						holder[tool] = t
 						continue
 					}
-					p.Report(Finding{Span: toolsetSpan(a, t.Name), Key: a.Tools.Available.Path,
+					span, key := toolsetSpan(a, t.Name)
+					p.Report(Finding{Span: span, Key: key,
 						Message: fmt.Sprintf("%s: %s from %s is shadowed by %s (the earlier resident toolset keeps the name).",
 							diag.Escape(a.Name), diag.Escape(tool), q(t.Name), q(first.Name)),
-						Suggestion: fmt.Sprintf("if %s should win, list %s before %s; or defer one of them", q(t.Name), q(t.Name), q(first.Name))})
+						Suggestion: shadowFix(a, t, first)})
 				}
 			}
 		}
@@ -55,9 +56,11 @@ func shadowSkipped(w *model.World, a *model.Agent) *model.Toolset {
 	return nil
 }
 
-// toolsetSpan finds where an agent's table names a toolset: its resident
-// entry, else its available entry, else the available value itself.
-func toolsetSpan(a *model.Agent, name string) diag.Span {
+// toolsetSpan finds where an agent's table names a toolset, and the key it
+// is written under: for "all", its resident entry; for a list, its
+// available entry, which sets the order the walk follows (R57); else the
+// available value itself.
+func toolsetSpan(a *model.Agent, name string) (diag.Span, string) {
 	lists := []config.List{a.Tools.Available.List, a.Tools.Resident}
 	if a.All {
 		lists[0], lists[1] = lists[1], lists[0]
@@ -65,9 +68,19 @@ func toolsetSpan(a *model.Agent, name string) diag.Span {
 	for _, l := range lists {
 		for _, it := range l.Items {
 			if it.Value == name {
-				return it.Span
+				return it.Span, l.Path
 			}
 		}
 	}
-	return a.Tools.Available.Span
+	return a.Tools.Available.Span, a.Tools.Available.Path
+}
+
+// shadowFix says how to settle a shadowed tool. The walk follows available
+// order, never resident order (R57); on an "all" agent that is trust order,
+// which the config cannot change (R51).
+func shadowFix(a *model.Agent, later, first *model.Toolset) string {
+	if a.All {
+		return fmt.Sprintf("available = \"all\" walks in trust order, so %s keeps the name whatever resident says; defer one of the two to settle it by load order", q(first.Name))
+	}
+	return fmt.Sprintf("if %s should win, name it before %s in available (resident order changes nothing); or defer one of them", q(later.Name), q(first.Name))
 }
