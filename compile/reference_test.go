@@ -345,6 +345,12 @@ func (r *reference) builtAtStartup() []string {
 	return out
 }
 
+// ownBuilt are the toolsets an agent's own turn start has built: its
+// resident toolsets and the skills SkillAgent holds for it (R65, R80).
+func (r *reference) ownBuilt(a *refAgent) []string {
+	return append(r.resident(a), r.skillAgentSkills(a)...)
+}
+
 // coreToolsExisting are the core tools that exist anywhere in the config
 // (R36, R39).
 func (r *reference) coreToolsExisting() []string {
@@ -417,11 +423,12 @@ func (r *reference) pair(a *refAgent) (confirm, review []string) {
 	return r.DefaultConfirm, r.DefaultReview
 }
 
-// resolve maps one entry to the tool names it gates at startup (R28, R38,
-// R72, R77-R79). An entry on a toolset not built at startup is pending and
-// gates nothing until that toolset's build, which at the start of a turn
-// with nothing loaded has not happened.
-func (r *reference) resolve(entry string) []string {
+// resolve maps one entry to the tool names it gates for an agent at the
+// start of its turn (R28, R38, R72, R77-R80). An entry on a toolset not
+// built at startup is pending and gates nothing until that toolset's
+// build; the agent's own turn-start toolsets have been built for it to
+// hold them, and every build resolves the entries naming it (R80).
+func (r *reference) resolve(entry string, ownBuilt []string) []string {
 	toolsetName, tool, hasTool := strings.Cut(entry, ".")
 	if toolsetName == "core" {
 		if !hasTool || tool == "*" {
@@ -432,7 +439,7 @@ func (r *reference) resolve(entry string) []string {
 		}
 		return nil
 	}
-	if !refContains(r.builtAtStartup(), toolsetName) {
+	if !refContains(r.builtAtStartup(), toolsetName) && !refContains(ownBuilt, toolsetName) {
 		return nil
 	}
 	t := r.toolset(toolsetName)
@@ -467,11 +474,12 @@ func (r *reference) view(a *refAgent) *refView {
 		}
 	}
 	confirm, review := r.pair(a)
+	own := r.ownBuilt(a)
 	for _, e := range confirm {
-		v.confirm = append(v.confirm, r.resolve(e)...)
+		v.confirm = append(v.confirm, r.resolve(e, own)...)
 	}
 	for _, e := range review {
-		v.review = append(v.review, r.resolve(e)...)
+		v.review = append(v.review, r.resolve(e, own)...)
 	}
 	if r.views == nil {
 		r.views = map[string]*refView{}

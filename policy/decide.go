@@ -43,10 +43,10 @@ type Answer struct {
 	Decision Decision `json:"decision"`
 	// Agent is the gate label asked about; Tool the tool's name as the
 	// model calls it; Toolset where it comes from ("core" for a core tool).
-	Agent   string `json:"agent"`
-	Tool    string `json:"tool"`
-	Toolset string `json:"toolset"`
-	Reason  Reason `json:"reason"`
+	Agent   string  `json:"agent"`
+	Tool    string  `json:"tool"`
+	Toolset string  `json:"toolset"`
+	Reason  *Reason `json:"reason"`
 }
 
 // Reason says why: the deciding entry, its list, its position in the
@@ -74,6 +74,11 @@ type Policy struct {
 	agents   map[string]*view
 	composed *view
 	floor    map[string]bool
+	// answers are the decisions of a conversation that has loaded nothing,
+	// precomputed for every tool each label can reach, by bare name and as
+	// toolset.tool: index 0 for an attended turn, 1 for an unattended one.
+	// Composed workers share the label ComposedPrefix.
+	answers map[question]stored
 }
 
 // Document returns the compiled document the policy was loaded from.
@@ -81,12 +86,11 @@ func (p *Policy) Document() *Document { return p.doc }
 
 // gate is what one entry decides for a tool name.
 type gate struct {
-	list      string // confirm or review
-	key       string
-	entry     *Entry
-	summary   string
-	unattend  string
-	inherited bool
+	list  string // confirm or review
+	entry *Entry
+	// reasons: for an attended turn, for an unattended one, and for a
+	// review the reviewer answers first.
+	reasons [3]*Reason
 }
 
 // view is one gate label's index: what it holds at turn start, what it can
@@ -100,7 +104,16 @@ type view struct {
 	// gates are the pair's resolved entries; pending ones wait for a build.
 	gates   map[string]*gate
 	pending map[string][]*gate // toolset -> entries its build resolves
-	unknown string             // summary for a tool the label cannot reach
+}
+
+// question is what Decide is asked: a gate label and a tool.
+type question struct{ label, tool string }
+
+// stored is a precomputed answer, small enough to sit in the map itself.
+type stored struct {
+	decision, unattended     Decision
+	tool, toolset            string
+	reason, unattendedReason *Reason
 }
 
 func index(d *Document) (*Policy, error) {
@@ -124,7 +137,46 @@ func index(d *Document) (*Policy, error) {
 		p.agents[name] = v
 	}
 	p.composed = p.composedView()
+	p.answers = map[question]stored{}
+	for _, v := range p.agents {
+		p.precompute(v)
+	}
+	p.precompute(p.composed)
 	return p, nil
+}
+
+// precompute answers, once, every question Decide can be asked about a
+// label that has loaded nothing, so that Decide is one map lookup.
+func (p *Policy) precompute(v *view) {
+	add := func(tool string) {
+		q := question{v.label, tool}
+		if _, done := p.answers[q]; done {
+			return
+		}
+		a := p.decide(v, v.label, tool, Turn{}, nil)
+		u := p.decide(v, v.label, tool, Turn{Unattended: true}, nil)
+		if a.Decision != Unavailable {
+			p.answers[q] = stored{decision: a.Decision, tool: a.Tool, toolset: a.Toolset, reason: a.Reason,
+				unattended: u.Decision, unattendedReason: u.Reason}
+		}
+	}
+	for tool, ts := range v.held {
+		add(tool)
+		add(ts + "." + tool)
+	}
+	for tool, ts := range v.loadable {
+		add(tool)
+		add(ts + "." + tool)
+	}
+	// A qualified name can also reach a tool another toolset holds first.
+	for _, name := range p.doc.TrustOrder {
+		if !v.deferred[name] && !v.heldToolset(name) {
+			continue
+		}
+		for _, t := range p.doc.Toolsets[name].Tools {
+			add(name + "." + t.Name)
+		}
+	}
 }
 
 func (p *Policy) agentView(name string, a *Agent) (*view, error) {
@@ -150,9 +202,20 @@ func (p *Policy) agentView(name string, a *Agent) (*view, error) {
 			}
 		}
 	}
+	// The agent's own turn-start toolsets were built for it to hold them,
+	// and every build resolves the entries naming it (R80): an agent that
+	// startup does not reach still has its resident entries resolved.
+	own := map[string]bool{}
+	for _, r := range a.Resident {
+		own[r] = true
+	}
+	for _, s := range a.Skills {
+		own[s] = true
+	}
+	built := func(ts string) bool { return own[ts] }
 	inherited := a.Approval.Source != "declared"
-	v.addGates(a.Approval.Confirm, "confirm", inherited, false)
-	v.addGates(a.Approval.Review, "review", inherited, false)
+	v.addGates(a.Approval.Confirm, "confirm", inherited, built)
+	v.addGates(a.Approval.Review, "review", inherited, built)
 	return v, nil
 }
 
@@ -173,28 +236,36 @@ func (p *Policy) composedView() *view {
 			}
 		}
 	}
-	v.addGates(p.doc.DefaultTier.Confirm, "confirm", true, true)
-	v.addGates(p.doc.DefaultTier.Review, "review", true, true)
+	everything := func(string) bool { return true } // a composed worker builds all it holds
+	v.addGates(p.doc.DefaultTier.Confirm, "confirm", true, everything)
+	v.addGates(p.doc.DefaultTier.Review, "review", true, everything)
 	return v
 }
 
-func (v *view) addGates(l List, list string, inherited, resolvePending bool) {
+// addGates indexes a list's entries. An entry resolves at once when it is
+// resolved at startup, when its toolset is one the label builds for
+// itself (built(toolset)), or it waits for the toolset's build.
+func (v *view) addGates(l List, list string, inherited bool, built func(string) bool) {
+	verb := "asks the user"
+	if list == "review" {
+		verb = "goes to review"
+	}
+	from := "declared"
+	if inherited {
+		from = "inherited from [assistant.tools]"
+	}
 	for i := range l.Entries {
 		e := &l.Entries[i]
-		g := &gate{list: list, key: l.Key, entry: e, inherited: inherited}
-		verb := "asks the user"
-		if list == "review" {
-			verb = "goes to review"
-		}
-		from := "declared"
-		if inherited {
-			from = "inherited from [assistant.tools]"
-		}
-		g.summary = fmt.Sprintf("%s %s: entry %q in %s (%s)", "the call", verb, e.Text, l.Key, from)
-		g.unattend = fmt.Sprintf("an unattended turn denies every gated call; entry %q in %s gates it", e.Text, l.Key)
+		g := &gate{list: list, entry: e}
+		base := Reason{List: list, Key: l.Key, Entry: e.Text, Position: e.Position, Inherited: inherited}
+		attended, unattended, reviewer := base, base, base
+		attended.Summary = fmt.Sprintf("the call %s: entry %q in %s (%s)", verb, e.Text, l.Key, from)
+		unattended.Summary = fmt.Sprintf("an unattended turn denies every gated call; entry %q in %s gates it", e.Text, l.Key)
+		reviewer.Summary, reviewer.Reviewer = attended.Summary, true
+		g.reasons = [3]*Reason{&attended, &unattended, &reviewer}
 		tools := e.Tools
 		if e.Status == StatusPending {
-			if !resolvePending {
+			if !built(e.Toolset) {
 				v.pending[e.Toolset] = append(v.pending[e.Toolset], g)
 				continue
 			}
@@ -213,13 +284,35 @@ func (v *view) addGates(l List, list string, inherited, resolvePending bool) {
 // tool is written toolset.tool or as the bare name the model calls. It
 // does not allocate. Loaded toolsets are in load order.
 func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
-	v := p.view(agent)
-	if v == nil {
-		return Answer{Decision: Denied, Agent: agent, Tool: tool,
-			Reason: Reason{Summary: "unknown agent: the policy declares no agent of that name, so every call is denied"}}
+	st, ok := p.answers[question{agent, tool}]
+	if !ok {
+		v := p.view(agent)
+		if v == nil {
+			return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: &unknownAgent}
+		}
+		if v == p.composed {
+			st, ok = p.answers[question{ComposedPrefix, tool}]
+		}
 	}
-	return p.decide(v, agent, tool, turn, nil)
+	if !ok {
+		name := tool
+		if _, t, qualified := strings.Cut(tool, "."); qualified {
+			name = t
+		}
+		return Answer{Decision: Unavailable, Agent: agent, Tool: name, Reason: &unavailableReason}
+	}
+	if turn.Unattended {
+		return Answer{Decision: st.unattended, Agent: agent, Tool: st.tool, Toolset: st.toolset, Reason: st.unattendedReason}
+	}
+	return Answer{Decision: st.decision, Agent: agent, Tool: st.tool, Toolset: st.toolset, Reason: st.reason}
 }
+
+// Reasons shared by every answer of their kind; nothing may change them.
+var (
+	unknownAgent      = Reason{Summary: "unknown agent: the policy declares no agent of that name, so every call is denied"}
+	unavailableReason = Reason{Summary: "the agent can never call it: no toolset it declares provides it"}
+	notLoadedReason   = Reason{Summary: "its toolset is deferred and not loaded in this session; load_tools would load it"}
+)
 
 func (p *Policy) view(label string) *view {
 	if v := p.agents[label]; v != nil {
@@ -231,19 +324,18 @@ func (p *Policy) view(label string) *view {
 	return nil
 }
 
-// decide answers for a view, with the toolsets a session has loaded.
+// decide answers for a view, with the toolsets a session has loaded. It
+// is the slow path: Decide answers from what precompute stored.
 func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string) Answer {
 	ans := Answer{Agent: label}
 	name, toolset, ok := p.locate(v, tool, loaded)
 	ans.Tool, ans.Toolset = name, toolset
 	switch {
 	case !ok && toolset == "":
-		ans.Decision = Unavailable
-		ans.Reason.Summary = "the agent can never call it: no toolset it declares provides it"
+		ans.Decision, ans.Reason = Unavailable, &unavailableReason
 		return ans
 	case !ok:
-		ans.Decision = NotLoaded
-		ans.Reason.Summary = "its toolset is deferred and not loaded in this session; load_tools would load it"
+		ans.Decision, ans.Reason = NotLoaded, &notLoadedReason
 		return ans
 	}
 	g := v.gates[name]
@@ -252,24 +344,32 @@ func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string)
 	}
 	if g == nil {
 		ans.Decision = Run
-		ans.Reason.Summary = "the call runs: no entry of the agent's confirm or review list names it"
-		ans.Reason.Inherited = v.agent == nil || v.agent.Approval.Source != "declared"
+		if v.agent == nil || v.agent.Approval.Source != "declared" {
+			ans.Reason = &runInherited
+		} else {
+			ans.Reason = &runDeclared
+		}
 		return ans
 	}
-	ans.Reason = Reason{Summary: g.summary, List: g.list, Key: g.key, Entry: g.entry.Text,
-		Position: g.entry.Position, Inherited: g.inherited}
+	r := g.reasons[0]
 	switch {
 	case turn.Unattended:
-		ans.Decision = Denied
-		ans.Reason.Summary = g.unattend
+		ans.Decision, r = Denied, g.reasons[1]
 	case g.list == "confirm":
 		ans.Decision = Confirm
+	case p.doc.AutoApproval.Enabled && !p.floor[name]:
+		ans.Decision, r = Review, g.reasons[2]
 	default:
 		ans.Decision = Review
-		ans.Reason.Reviewer = p.doc.AutoApproval.Enabled && !p.floor[name]
 	}
+	ans.Reason = r
 	return ans
 }
+
+var (
+	runInherited = Reason{Summary: "the call runs: no entry of the agent's confirm or review list names it", Inherited: true}
+	runDeclared  = Reason{Summary: "the call runs: no entry of the agent's confirm or review list names it"}
+)
 
 // pendingGate finds a pending entry that a load in this session resolved.
 func (v *view) pendingGate(name string, loaded []string) *gate {
