@@ -1,6 +1,6 @@
 package compile_test
 
-// The differential test: the plain reference evaluator of reference_test.go
+// The differential test: the plain reference evaluator of internal/reference
 // and the compiled policy must give the same answer for every (agent, tool)
 // pair of every golden lint case that lints clean and of a few hundred
 // generated configs.
@@ -18,6 +18,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/internal/reference"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -28,11 +29,11 @@ const diffMadeUpTool = "no_such_tool_anywhere"
 // diffRuntimeAnswer maps the runtime's decisions onto the reference's
 // answers.
 var diffRuntimeAnswer = map[policy.Decision]string{
-	policy.Unavailable: refUnavailable,
-	policy.NotLoaded:   refLoadable,
-	policy.Run:         refRun,
-	policy.Confirm:     refConfirm,
-	policy.Review:      refReview,
+	policy.Unavailable: reference.Unavailable,
+	policy.NotLoaded:   reference.Loadable,
+	policy.Run:         reference.Run,
+	policy.Confirm:     reference.Confirm,
+	policy.Review:      reference.Review,
 }
 
 // diffCase is one config to compare on.
@@ -75,26 +76,26 @@ func diffCompare(t *testing.T, c diffCase, p *policy.Policy, seen map[string]int
 	if manifest == nil {
 		manifest = config.DefaultManifest()
 	}
-	ref, err := newReference(c.config, manifest)
+	ref, err := reference.New(c.config, manifest)
 	if err != nil {
 		t.Fatalf("%s: the reference cannot read it: %v", c.name, err)
 	}
 	// Every tool name of every toolset in the manifest, the core tools and
 	// a made-up name.
-	var man refManifestFile
+	var man manifestFile
 	if err := json.Unmarshal(manifest, &man); err != nil {
 		t.Fatalf("%s: %v", c.name, err)
 	}
 	var tools []string
 	for _, ts := range man.Toolsets {
 		for _, tool := range ts.Tools {
-			if !refContains(tools, tool.Name) {
+			if !contains(tools, tool.Name) {
 				tools = append(tools, tool.Name)
 			}
 		}
 	}
-	for _, tool := range append(append([]string{}, refCoreTools...), diffMadeUpTool) {
-		if !refContains(tools, tool) {
+	for _, tool := range append(append([]string{}, coreTools...), diffMadeUpTool) {
+		if !contains(tools, tool) {
 			tools = append(tools, tool)
 		}
 	}
@@ -196,7 +197,7 @@ func TestDifferentialGenerated(t *testing.T) {
 	if kept < 100 {
 		t.Fatalf("only %d of %d generated configs lint clean; the generator must give at least 100", kept, generated)
 	}
-	for _, answer := range []string{refUnavailable, refLoadable, refRun, refConfirm, refReview} {
+	for _, answer := range []string{reference.Unavailable, reference.Loadable, reference.Run, reference.Confirm, reference.Review} {
 		if seen[answer] == 0 {
 			t.Errorf("no generated pair was answered %s: the generator misses a whole kind of answer", answer)
 		}
@@ -215,7 +216,7 @@ type diffToolset struct {
 
 // diffDefaultPool is the embedded default install's toolsets.
 func diffDefaultPool(t *testing.T) []diffToolset {
-	var man refManifestFile
+	var man manifestFile
 	if err := json.Unmarshal(config.DefaultManifest(), &man); err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +363,7 @@ func (g *diffGen) generate(defaults []diffToolset) diffCase {
 	if n > 2 && g.chance(0.3) {
 		from := g.rng.IntN(n - 1)
 		to := from + 1 + g.rng.IntN(n-1-from)
-		if !refContains(g.agents[from].delegates, g.agents[to].name) {
+		if !contains(g.agents[from].delegates, g.agents[to].name) {
 			g.agents[from].delegates = append(g.agents[from].delegates, g.agents[to].name)
 		}
 	}
@@ -394,15 +395,15 @@ func (g *diffGen) generate(defaults []diffToolset) diffCase {
 	// Which core tools exist, as far as the generator can tell.
 	var core []string
 	for _, a := range g.agents {
-		if len(a.delegates) > 0 && !refContains(core, "spawn_subagent") {
+		if len(a.delegates) > 0 && !contains(core, "spawn_subagent") {
 			core = append(core, "spawn_subagent")
 		}
-		if a.residentSet && len(a.resident) < len(g.expansion(a)) && !refContains(core, "load_tools") {
+		if a.residentSet && len(a.resident) < len(g.expansion(a)) && !contains(core, "load_tools") {
 			core = append(core, "available_tools", "load_tools")
 		}
 	}
 	for _, t := range g.toolsets {
-		if t.Kind == "skill" && !refContains(core, "activate_skill") {
+		if t.Kind == "skill" && !contains(core, "activate_skill") {
 			core = append(core, "activate_skill")
 		}
 	}
@@ -412,7 +413,7 @@ func (g *diffGen) generate(defaults []diffToolset) diffCase {
 	var union []string
 	for _, a := range g.agents {
 		for _, name := range g.expansion(a) {
-			if !refContains(union, name) {
+			if !contains(union, name) {
 				union = append(union, name)
 			}
 		}
@@ -597,4 +598,27 @@ func diffList(items []string) string {
 		quoted[i] = strconv.Quote(s)
 	}
 	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// manifestFile is what the test reads of a manifest: the tool names.
+type manifestFile struct {
+	Toolsets []struct {
+		Name           string `json:"name"`
+		Kind           string `json:"kind"`
+		EntryPointOnly bool   `json:"entry_point_only"`
+		Tools          []struct {
+			Name string `json:"name"`
+		} `json:"tools"`
+	} `json:"toolsets"`
+}
+
+var coreTools = []string{"spawn_subagent", "activate_skill", "available_tools", "load_tools"}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

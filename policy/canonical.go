@@ -43,8 +43,12 @@ func DigestOf(doc []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return digestOfCanonical(c), nil
+}
+
+func digestOfCanonical(c []byte) string {
 	sum := sha256.Sum256(c)
-	return DigestPrefix + hex.EncodeToString(sum[:]), nil
+	return DigestPrefix + hex.EncodeToString(sum[:])
 }
 
 // Marshal writes the document as indented JSON with its digest set, the

@@ -96,6 +96,7 @@ type gate struct {
 // view is one gate label's index: what it holds at turn start, what it can
 // load, and the gates of its pair.
 type view struct {
+	doc      *Document
 	label    string
 	agent    *Agent
 	held     map[string]string // tool name -> toolset, at turn start
@@ -121,9 +122,16 @@ func index(d *Document) (*Policy, error) {
 	if _, ok := d.Agents[d.EntryAgent]; !ok {
 		return nil, fmt.Errorf("its entry agent %q has no agents entry", d.EntryAgent)
 	}
+	// The floor holds its resolved tools and, failing closed, whatever its
+	// pending entries match in their toolsets' builds.
 	for _, e := range d.Floor.List.Entries {
-		for _, t := range append(append([]string(nil), e.Tools...), e.ToolsWhenBuilt...) {
+		for _, t := range e.Tools {
 			p.floor[t] = true
+		}
+		if e.Status == StatusPending {
+			for _, t := range resolveBuilt(d, e) {
+				p.floor[t] = true
+			}
 		}
 	}
 	for name, a := range d.Agents {
@@ -180,7 +188,7 @@ func (p *Policy) precompute(v *view) {
 }
 
 func (p *Policy) agentView(name string, a *Agent) (*view, error) {
-	v := &view{label: name, agent: a, held: map[string]string{}, deferred: map[string]bool{},
+	v := &view{doc: p.doc, label: name, agent: a, held: map[string]string{}, deferred: map[string]bool{},
 		loadable: map[string]string{}, gates: map[string]*gate{}, pending: map[string][]*gate{}}
 	for _, t := range a.Tools {
 		if t.Toolset != "core" && p.doc.Toolsets[t.Toolset] == nil {
@@ -223,7 +231,7 @@ func (p *Policy) agentView(name string, a *Agent) (*view, error) {
 // registry but capabilities and entry-point-only toolsets, built when the
 // worker is, so every pending entry is resolved (R13, R186).
 func (p *Policy) composedView() *view {
-	v := &view{label: ComposedPrefix, held: map[string]string{}, gates: map[string]*gate{},
+	v := &view{doc: p.doc, label: ComposedPrefix, held: map[string]string{}, gates: map[string]*gate{},
 		deferred: map[string]bool{}, loadable: map[string]string{}, pending: map[string][]*gate{}}
 	for _, name := range p.doc.TrustOrder {
 		t := p.doc.Toolsets[name]
@@ -269,7 +277,7 @@ func (v *view) addGates(l List, list string, inherited bool, built func(string) 
 				v.pending[e.Toolset] = append(v.pending[e.Toolset], g)
 				continue
 			}
-			tools = e.ToolsWhenBuilt
+			tools = resolveBuilt(v.doc, *e)
 		}
 		for _, t := range tools {
 			if _, taken := v.gates[t]; !taken {
@@ -371,18 +379,49 @@ var (
 	runDeclared  = Reason{Summary: "the call runs: no entry of the agent's confirm or review list names it"}
 )
 
-// pendingGate finds a pending entry that a load in this session resolved.
+// pendingGate finds a pending entry that a load in this session resolved:
+// the hook matches the entry against what the build returned (R80, R82),
+// never against the compile-time tools_when_built.
 func (v *view) pendingGate(name string, loaded []string) *gate {
 	for _, ts := range loaded {
 		for _, g := range v.pending[ts] {
-			for _, t := range g.entry.ToolsWhenBuilt {
-				if t == name {
-					return g
-				}
+			if matches(v.doc, *g.entry, name) {
+				return g
 			}
 		}
 	}
 	return nil
+}
+
+// resolveBuilt resolves an entry against its toolset's build: every tool
+// for a whole-toolset entry, the named one if the build returns it.
+func resolveBuilt(d *Document, e Entry) []string {
+	ts := d.Toolsets[e.Toolset]
+	if ts == nil {
+		return nil
+	}
+	var out []string
+	for _, t := range ts.Tools {
+		if e.Tool == "" || e.Tool == t.Name {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+// matches reports whether a build of the entry's toolset gives it the tool.
+func matches(d *Document, e Entry, tool string) bool {
+	if e.Tool != "" && e.Tool != tool {
+		return false
+	}
+	if ts := d.Toolsets[e.Toolset]; ts != nil {
+		for _, t := range ts.Tools {
+			if t.Name == tool {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // locate finds the tool the model would call: its bare name and toolset,

@@ -72,11 +72,11 @@ func Parse(source string, data []byte) (*Policy, error) {
 	case head.Digest == nil || *head.Digest == "":
 		return refuse("it has no digest")
 	}
-	digest, err := DigestOf(data)
+	canonical, err := Canonical(data)
 	if err != nil {
 		return refuse("it is not a JSON policy document (%v)", err)
 	}
-	if digest != *head.Digest {
+	if digestOfCanonical(canonical) != *head.Digest {
 		return refuse("its digest does not match its content: it was changed after kokua-compile wrote it")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -84,6 +84,16 @@ func Parse(source string, data []byte) (*Policy, error) {
 	var doc Document
 	if err := dec.Decode(&doc); err != nil {
 		return refuse("it does not have the policy's shape (%v)", err)
+	}
+	// Go's decoder forgives what a policy must not have: missing members,
+	// null for a list, a name in another case. Written back, such a
+	// document differs from what was read; a complete one does not.
+	again, err := encode(&doc)
+	if err != nil {
+		return refuse("it does not have the policy's shape (%v)", err)
+	}
+	if want, err := Canonical(again); err != nil || !bytes.Equal(want, canonical) {
+		return refuse("it does not have the policy's shape: a member is missing, null, or named otherwise than policy.schema.json says")
 	}
 	p, err := index(&doc)
 	if err != nil {

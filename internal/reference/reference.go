@@ -1,11 +1,12 @@
-package compile_test
-
-// A deliberately plain reference evaluator for the differential test. It
-// reads config.toml and the manifest itself and answers, straight from
-// rules.md, what one agent may do with one tool at the start of an attended
-// turn in which nothing has been loaded yet. It shares no code with the
-// linter or the compiler (no config, model, entry, rules or lint package):
-// every fact is recomputed here with loops over slices, clarity over speed.
+// Package reference is a deliberately plain evaluator of Kokua's tool
+// access, written straight from rules.md for the differential tests of the
+// compiler and the runtime; only tests import it. It reads config.toml and
+// the manifest itself and answers what one agent may do with one tool at
+// the start of an attended turn in which nothing has been loaded yet. It
+// shares no code with the linter or the compiler (no config, model, entry,
+// rules or lint package): every fact is recomputed here with loops over
+// slices, clarity over speed.
+package reference
 
 import (
 	"encoding/json"
@@ -17,11 +18,11 @@ import (
 
 // The answers of the reference evaluator.
 const (
-	refUnavailable = "unavailable" // no toolset or core tool the agent has provides it
-	refLoadable    = "loadable"    // only a deferred toolset provides it
-	refRun         = "run"         // held at turn start, gated by nothing
-	refConfirm     = "confirm"     // held, and the call asks the user
-	refReview      = "review"      // held, and the call goes to the reviewer, then the user
+	Unavailable = "unavailable" // no toolset or core tool the agent has provides it
+	Loadable    = "loadable"    // only a deferred toolset provides it
+	Run         = "run"         // held at turn start, gated by nothing
+	Confirm     = "confirm"     // held, and the call asks the user
+	Review      = "review"      // held, and the call goes to the reviewer, then the user
 )
 
 // The four core tools (R36).
@@ -54,8 +55,8 @@ type refAgent struct {
 	Review       []string
 }
 
-// reference is a config read against a manifest.
-type reference struct {
+// Evaluator is a config read against a manifest.
+type Evaluator struct {
 	Entry    string
 	Registry []*refToolset // in trust order (R51)
 	Agents   []*refAgent   // in name order
@@ -80,18 +81,18 @@ type refManifestFile struct {
 	} `json:"toolsets"`
 }
 
-// newReference reads a config and a manifest. The config must be one that
+// New reads a config and a manifest. The config must be one that
 // lints without errors: the reference checks nothing.
-func newReference(configData, manifestData []byte) (*reference, error) {
+func New(configData, manifestData []byte) (*Evaluator, error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(configData, &doc); err != nil {
-		return nil, fmt.Errorf("config: %v", err)
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	var man refManifestFile
 	if err := json.Unmarshal(manifestData, &man); err != nil {
-		return nil, fmt.Errorf("manifest: %v", err)
+		return nil, fmt.Errorf("manifest: %w", err)
 	}
-	r := &reference{Entry: "assistant"}
+	r := &Evaluator{Entry: "assistant"}
 
 	assistant := refTable(doc["assistant"])
 	if name, ok := assistant["agent"].(string); ok {
@@ -220,7 +221,7 @@ func refContains(list []string, s string) bool {
 	return false
 }
 
-func (r *reference) agent(name string) *refAgent {
+func (r *Evaluator) agent(name string) *refAgent {
 	for _, a := range r.Agents {
 		if a.Name == name {
 			return a
@@ -229,7 +230,7 @@ func (r *reference) agent(name string) *refAgent {
 	return nil
 }
 
-func (r *reference) toolset(name string) *refToolset {
+func (r *Evaluator) toolset(name string) *refToolset {
 	for _, t := range r.Registry {
 		if t.Name == name {
 			return t
@@ -241,7 +242,7 @@ func (r *reference) toolset(name string) *refToolset {
 // availability is the agent's available list without repeats, or its
 // "all" expansion: every registered toolset in trust order, except an
 // entry_point_only toolset on any agent but the entry agent (R51, R52, R61).
-func (r *reference) availability(a *refAgent) []string {
+func (r *Evaluator) availability(a *refAgent) []string {
 	var out []string
 	if a.AvailableAll {
 		for _, t := range r.Registry {
@@ -263,7 +264,7 @@ func (r *reference) availability(a *refAgent) []string {
 // skillAgentSkills are the skills the entry agent holds through its
 // SkillAgent: every skill when its availability has the skills toolset,
 // otherwise the skills it names (R42). No other agent has any.
-func (r *reference) skillAgentSkills(a *refAgent) []string {
+func (r *Evaluator) skillAgentSkills(a *refAgent) []string {
 	var out []string
 	if a.Name != r.Entry {
 		return out
@@ -280,7 +281,7 @@ func (r *reference) skillAgentSkills(a *refAgent) []string {
 // resident is what the agent holds from its first turn: its resident list,
 // or every available toolset when it writes none (R58). Skills the entry
 // agent holds through SkillAgent are held that way instead (A18).
-func (r *reference) resident(a *refAgent) []string {
+func (r *Evaluator) resident(a *refAgent) []string {
 	var out []string
 	skills := r.skillAgentSkills(a)
 	for _, name := range r.availability(a) {
@@ -296,7 +297,7 @@ func (r *reference) resident(a *refAgent) []string {
 
 // deferred is available minus resident (R56), again leaving out the skills
 // the entry agent holds through SkillAgent.
-func (r *reference) deferred(a *refAgent) []string {
+func (r *Evaluator) deferred(a *refAgent) []string {
 	var out []string
 	skills := r.skillAgentSkills(a)
 	resident := r.resident(a)
@@ -310,7 +311,7 @@ func (r *reference) deferred(a *refAgent) []string {
 
 // reachable is the entry agent and every agent its delegates_to reach,
 // transitively (R173).
-func (r *reference) reachable() []string {
+func (r *Evaluator) reachable() []string {
 	out := []string{r.Entry}
 	for i := 0; i < len(out); i++ {
 		a := r.agent(out[i])
@@ -328,7 +329,7 @@ func (r *reference) reachable() []string {
 
 // builtAtStartup is B: the resident toolsets of every reachable agent and
 // the skills the entry agent's SkillAgent holds (R77).
-func (r *reference) builtAtStartup() []string {
+func (r *Evaluator) builtAtStartup() []string {
 	var out []string
 	for _, name := range r.reachable() {
 		a := r.agent(name)
@@ -347,13 +348,13 @@ func (r *reference) builtAtStartup() []string {
 
 // ownBuilt are the toolsets an agent's own turn start has built: its
 // resident toolsets and the skills SkillAgent holds for it (R65, R80).
-func (r *reference) ownBuilt(a *refAgent) []string {
+func (r *Evaluator) ownBuilt(a *refAgent) []string {
 	return append(r.resident(a), r.skillAgentSkills(a)...)
 }
 
 // coreToolsExisting are the core tools that exist anywhere in the config
 // (R36, R39).
-func (r *reference) coreToolsExisting() []string {
+func (r *Evaluator) coreToolsExisting() []string {
 	var out []string
 	for _, tool := range refCoreTools {
 		exists := false
@@ -381,7 +382,7 @@ func (r *reference) coreToolsExisting() []string {
 // spawn_subagent when it delegates, activate_skill when it holds a skill
 // (the entry agent through SkillAgent, a worker as a resident toolset), and
 // the two loaders when it defers something.
-func (r *reference) coreToolsHeld(a *refAgent) []string {
+func (r *Evaluator) coreToolsHeld(a *refAgent) []string {
 	var out []string
 	if len(a.DelegatesTo) > 0 {
 		out = append(out, "spawn_subagent")
@@ -404,7 +405,7 @@ func (r *reference) coreToolsHeld(a *refAgent) []string {
 // heldAtStart are the tool names the agent holds at turn start, with
 // nothing loaded (R185): its resident toolsets' tools, its core tools, and
 // the scripts of the skills its SkillAgent holds.
-func (r *reference) heldAtStart(a *refAgent) []string {
+func (r *Evaluator) heldAtStart(a *refAgent) []string {
 	var out []string
 	for _, name := range append(r.resident(a), r.skillAgentSkills(a)...) {
 		if t := r.toolset(name); t != nil {
@@ -416,7 +417,7 @@ func (r *reference) heldAtStart(a *refAgent) []string {
 
 // pair is the agent's approval policy: its own pair when its tools table
 // writes confirm or review, else the default pair (R9-R11).
-func (r *reference) pair(a *refAgent) (confirm, review []string) {
+func (r *Evaluator) pair(a *refAgent) (confirm, review []string) {
 	if a.PairDeclared {
 		return a.Confirm, a.Review
 	}
@@ -428,7 +429,7 @@ func (r *reference) pair(a *refAgent) (confirm, review []string) {
 // built at startup is pending and gates nothing until that toolset's
 // build; the agent's own turn-start toolsets have been built for it to
 // hold them, and every build resolves the entries naming it (R80).
-func (r *reference) resolve(entry string, ownBuilt []string) []string {
+func (r *Evaluator) resolve(entry string, ownBuilt []string) []string {
 	toolsetName, tool, hasTool := strings.Cut(entry, ".")
 	if toolsetName == "core" {
 		if !hasTool || tool == "*" {
@@ -463,7 +464,7 @@ type refView struct {
 	review   []string // tool names its review list gates now
 }
 
-func (r *reference) view(a *refAgent) *refView {
+func (r *Evaluator) view(a *refAgent) *refView {
 	if v := r.views[a.Name]; v != nil {
 		return v
 	}
@@ -493,21 +494,21 @@ func (r *reference) view(a *refAgent) *refView {
 // R63, R67, R185, R187). A name held at start wins over a deferred
 // toolset offering the same name; entries match names (R35), so a held
 // name is gated whichever toolset an entry named.
-func (r *reference) Answer(agentName, tool string) string {
+func (r *Evaluator) Answer(agentName, tool string) string {
 	a := r.agent(agentName)
 	if a == nil {
-		return refUnavailable
+		return Unavailable
 	}
 	v := r.view(a)
 	switch {
 	case !refContains(v.held, tool) && refContains(v.loadable, tool):
-		return refLoadable
+		return Loadable
 	case !refContains(v.held, tool):
-		return refUnavailable
+		return Unavailable
 	case refContains(v.confirm, tool):
-		return refConfirm
+		return Confirm
 	case refContains(v.review, tool):
-		return refReview
+		return Review
 	}
-	return refRun
+	return Run
 }
