@@ -229,7 +229,6 @@ func (p *Policy) Preload(agent string, loads []string) (*Session, []PreloadResul
 		}
 		results = append(results, r)
 	}
-	before := s.holder
 	s.present()
 	for i, r := range results {
 		if !r.OK {
@@ -237,7 +236,7 @@ func (p *Policy) Preload(agent string, loads []string) (*Session, []PreloadResul
 		}
 		var skipped []string
 		for _, t := range p.doc.Toolsets[r.Toolset].Tools {
-			if s.holder[t.Name] != r.Toolset && before[t.Name] == "" {
+			if s.holder[t.Name] != r.Toolset {
 				skipped = append(skipped, fmt.Sprintf("%s (held by '%s')", t.Name, s.holder[t.Name]))
 			}
 		}
