@@ -1,0 +1,82 @@
+package policy_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// FuzzParse feeds policy.Parse arbitrary bytes, seeded with every golden
+// policy: it must never panic, and a policy it accepts must answer and
+// hold sessions without panicking either. Fuzzed bytes rarely keep a valid
+// digest, so each input is also parsed resealed, its digest recomputed,
+// to reach the checks behind verification.
+func FuzzParse(f *testing.F) {
+	seeds, _ := filepath.Glob(filepath.Join("..", "testdata", "compile", "*", "want.json"))
+	for _, path := range seeds {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte(`{"policy_version": 1, "digest": "sha256:00"}`))
+	f.Add([]byte(`{"policy_version": 2}`))
+	f.Add([]byte("\x00\xff"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		exercise(t, data)
+		if resealed, ok := reseal(data); ok {
+			exercise(t, resealed)
+		}
+	})
+}
+
+// reseal sets a document's digest to the one its content has.
+func reseal(data []byte) ([]byte, bool) {
+	digest, err := policy.DigestOf(data)
+	if err != nil {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc map[string]any
+	if dec.Decode(&doc) != nil {
+		return nil, false
+	}
+	doc["digest"] = digest
+	out, err := json.Marshal(doc)
+	return out, err == nil
+}
+
+// exercise parses a document and, if it is accepted, asks it everything.
+func exercise(t *testing.T, data []byte) {
+	p, err := policy.Parse("fuzz", data)
+	if err != nil {
+		var le *policy.LoadError
+		if !errors.As(err, &le) {
+			t.Fatalf("Parse returned %T, not a *LoadError: %v", err, err)
+		}
+		return
+	}
+	for name, a := range p.Document().Agents {
+		for _, tool := range a.Tools {
+			_ = p.Decide(name, tool.Name, policy.Turn{})
+			_ = p.Decide(name, tool.Toolset+"."+tool.Name, policy.Turn{Unattended: true})
+		}
+		s, err := p.NewSession(name)
+		if err != nil {
+			t.Fatalf("a declared agent has no session: %v", err)
+		}
+		for _, d := range a.Deferred {
+			_ = s.Load(d)
+		}
+		_ = s.Tools()
+		_ = s.NamesLine()
+	}
+	_ = p.Decide("composed:x", "x", policy.Turn{})
+}
