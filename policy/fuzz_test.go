@@ -45,7 +45,7 @@ func reseal(data []byte) ([]byte, bool) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var doc map[string]any
-	if dec.Decode(&doc) != nil {
+	if dec.Decode(&doc) != nil || doc == nil {
 		return nil, false
 	}
 	doc["digest"] = digest
