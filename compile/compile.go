@@ -205,10 +205,10 @@ func (c *compiler) agent(a *model.Agent, toolsets map[string]*policy.Toolset) *p
 	out.ToolBlock = c.toolBlock(out, toolsets)
 
 	p := a.Policy
-	out.Approval = policy.Approval{Source: "inherited", Table: p.Table(),
-		Confirm: c.list(p.Confirm, false), Review: c.list(p.Review, false)}
+	out.Approval = policy.Approval{Source: "inherited", Table: p.Table()}
 	if p.Agent != nil {
-		out.Approval.Source = "declared"
+		confirm, review := c.list(p.Confirm, false), c.list(p.Review, false)
+		out.Approval = policy.Approval{Source: "declared", Table: p.Table(), Confirm: &confirm, Review: &review}
 	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 )
 
 // DigestPrefix starts every policy digest.
@@ -51,29 +50,102 @@ func digestOfCanonical(c []byte) string {
 	return DigestPrefix + hex.EncodeToString(sum[:])
 }
 
-// Marshal writes the document as indented JSON with its digest set, the
-// form kokua-compile writes.
+// Marshal writes the document the way kokua-compile does: indented, with
+// every member in sorted order and the digest last. The document types
+// declare their fields in the order of their JSON names, so their compact
+// encoding is already the canonical form; Marshal digests it and adds the
+// digest, without decoding anything.
 func Marshal(d *Document) ([]byte, error) {
-	d.Digest = ""
-	raw, err := encode(d)
+	canonical, err := compact(d)
 	if err != nil {
 		return nil, err
 	}
-	digest, err := DigestOf(raw)
-	if err != nil {
-		return nil, fmt.Errorf("policy digest: %w", err)
-	}
-	d.Digest = digest
-	return encode(d)
+	d.Digest = digestOfCanonical(canonical)
+	sealed := make([]byte, 0, len(canonical)+len(d.Digest)+16)
+	sealed = append(sealed, canonical[:len(canonical)-1]...) // drop the closing brace
+	sealed = append(sealed, `,"digest":"`...)
+	sealed = append(sealed, d.Digest...)
+	sealed = append(sealed, `"}`...)
+	return indent(sealed), nil
 }
 
-func encode(d *Document) ([]byte, error) {
+// indent lays out compact JSON written by encoding/json, two spaces a
+// level, the way json.Indent does, but in one plain pass that copies whole
+// runs: its input is known to be valid and to hold no white space outside
+// strings.
+func indent(src []byte) []byte {
+	out := make([]byte, 0, 3*len(src))
+	margin := []byte("\n")
+	depth := 0
+	newline := func() {
+		for len(margin) < 1+2*depth {
+			margin = append(margin, ' ', ' ')
+		}
+		out = append(out, margin[:1+2*depth]...)
+	}
+	for i := 0; i < len(src); {
+		j := i
+		for j < len(src) && !structural[src[j]] {
+			j++
+		}
+		out = append(out, src[i:j]...)
+		if j == len(src) {
+			break
+		}
+		switch c := src[j]; c {
+		case '"':
+			end := stringEnd(src, j)
+			out = append(out, src[j:end]...)
+			i = end
+			continue
+		case '{', '[':
+			out = append(out, c)
+			if j+1 < len(src) && (src[j+1] == '}' || src[j+1] == ']') {
+				out = append(out, src[j+1]) // an empty object or array stays on one line
+				i = j + 2
+				continue
+			}
+			depth++
+			newline()
+		case '}', ']':
+			depth--
+			newline()
+			out = append(out, c)
+		case ',':
+			out = append(out, c)
+			newline()
+		case ':':
+			out = append(out, ':', ' ')
+		}
+		i = j + 1
+	}
+	return append(out, '\n')
+}
+
+// structural marks the bytes indent acts on outside strings.
+var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true, ':': true}
+
+// stringEnd returns the offset just past the string that starts at i.
+func stringEnd(src []byte, i int) int {
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(src)
+}
+
+// compact encodes a document without white space and without its digest:
+// its canonical form.
+func compact(d *Document) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
 	if err := enc.Encode(d); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
 }

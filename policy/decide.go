@@ -221,9 +221,16 @@ func (p *Policy) agentView(name string, a *Agent) (*view, error) {
 		own[s] = true
 	}
 	built := func(ts string) bool { return own[ts] }
+	confirm, review := a.Approval.Confirm, a.Approval.Review
 	inherited := a.Approval.Source != "declared"
-	v.addGates(a.Approval.Confirm, "confirm", inherited, built)
-	v.addGates(a.Approval.Review, "review", inherited, built)
+	if inherited {
+		confirm, review = &p.doc.DefaultTier.Confirm, &p.doc.DefaultTier.Review
+	}
+	if confirm == nil || review == nil {
+		return nil, fmt.Errorf("agent %q declares its pair but the policy gives no lists for it", name)
+	}
+	v.addGates(*confirm, "confirm", inherited, built)
+	v.addGates(*review, "review", inherited, built)
 	return v, nil
 }
 

@@ -13,25 +13,31 @@ package policy
 const Version = 1
 
 // Document is a compiled policy.
+//
+// Every type of the document declares its fields in the order of their
+// JSON names, so that encoding/json writes members sorted, which makes the
+// compact encoding the canonical form (see Canonical). A test holds them
+// to it.
 type Document struct {
-	PolicyVersion int    `json:"policy_version"`
-	Compiler      string `json:"compiler"`
-	Inputs        Inputs `json:"inputs"`
+	Agents       map[string]*Agent `json:"agents"`
+	AutoApproval AutoApproval      `json:"auto_approval"`
+	Compiler     string            `json:"compiler"`
+	Composed     Composed          `json:"composed"`
+	// CoreTools are the core tools that exist in this config (R36).
+	CoreTools   []string `json:"core_tools"`
+	DefaultTier Tier     `json:"default_tier"`
+	// Digest is "sha256:" and the hex SHA-256 of the document's canonical
+	// form, which leaves this member out (see Canonical). Marshal writes it
+	// last, as the member "digest".
+	Digest string `json:"-"`
 	// EntryAgent is the agent the user talks to ([assistant].agent).
-	EntryAgent string `json:"entry_agent"`
+	EntryAgent    string              `json:"entry_agent"`
+	Floor         Floor               `json:"floor"`
+	Inputs        Inputs              `json:"inputs"`
+	PolicyVersion int                 `json:"policy_version"`
+	Toolsets      map[string]*Toolset `json:"toolsets"`
 	// TrustOrder is every registered toolset, most trusted first (R51).
 	TrustOrder []string `json:"trust_order"`
-	// CoreTools are the core tools that exist in this config (R36).
-	CoreTools    []string            `json:"core_tools"`
-	AutoApproval AutoApproval        `json:"auto_approval"`
-	Floor        Floor               `json:"floor"`
-	DefaultTier  Tier                `json:"default_tier"`
-	Composed     Composed            `json:"composed"`
-	Toolsets     map[string]*Toolset `json:"toolsets"`
-	Agents       map[string]*Agent   `json:"agents"`
-	// Digest is "sha256:" and the hex SHA-256 of the document's canonical
-	// form without this member (see Canonical).
-	Digest string `json:"digest"`
 }
 
 // Inputs names the files the policy was compiled from, with their digests.
@@ -49,9 +55,9 @@ type Input struct {
 // AutoApproval is [security.auto_approval].
 type AutoApproval struct {
 	Enabled        bool     `json:"enabled"`
+	MaxPerTurn     int      `json:"max_per_turn"`
 	Reviewers      []string `json:"reviewers"`
 	TimeoutSeconds float64  `json:"timeout_seconds"`
-	MaxPerTurn     int      `json:"max_per_turn"`
 }
 
 // Floor is [security].never_auto_approve. It is read only when
@@ -65,32 +71,32 @@ type Floor struct {
 // Tier is the default approval pair, [assistant.tools], which every agent
 // without a pair of its own inherits and composed workers always get.
 type Tier struct {
-	Label string `json:"label"`
+	Confirm List   `json:"confirm"`
+	Label   string `json:"label"`
+	Review  List   `json:"review"`
 	// Source is "declared" when the file writes [assistant.tools], or
 	// "builtin" for Kokua's built-in pair (R9).
-	Source  string `json:"source"`
-	Confirm List   `json:"confirm"`
-	Review  List   `json:"review"`
+	Source string `json:"source"`
 }
 
 // Composed describes composed workers (R13, R91, R96-R97).
 type Composed struct {
 	// LabelPrefix starts every composed worker's gate label.
 	LabelPrefix string `json:"label_prefix"`
-	// Tier is the policy composed workers always get: "default_tier".
-	Tier string `json:"tier"`
 	// Possible is true when some agent holds capabilities, and so
 	// compose_subagent.
 	Possible bool `json:"possible"`
+	// Tier is the policy composed workers always get: "default_tier".
+	Tier string `json:"tier"`
 }
 
 // List is one list of approval entries.
 type List struct {
-	// Key is the key path as a config spells it.
-	Key string `json:"key"`
 	// Builtin marks a list the file does not write (Kokua's default).
 	Builtin bool    `json:"builtin"`
 	Entries []Entry `json:"entries"`
+	// Key is the key path as a config spells it.
+	Key string `json:"key"`
 	// Tools are the tool names the list holds at startup: the union of its
 	// resolved entries' tools. Pending entries add theirs when their
 	// toolset is built.
@@ -106,36 +112,36 @@ const (
 
 // Entry is one approval entry.
 type Entry struct {
-	Text    string `json:"text"`
-	Toolset string `json:"toolset"`
-	// Tool is the tool segment; empty when the entry names a whole toolset.
-	Tool string `json:"tool"`
 	// Position is where the config writes the entry; nil for a built-in one.
 	Position *Position `json:"position"`
 	Status   string    `json:"status"`
+	Text     string    `json:"text"`
+	// Tool is the tool segment; empty when the entry names a whole toolset.
+	Tool string `json:"tool"`
 	// Tools are the tools the entry gates now (resolved entries).
 	Tools []string `json:"tools"`
 	// ToolsWhenBuilt are the tools a pending entry would gate once its
 	// toolset is built, from the manifest. A runtime resolves pending
 	// entries from the build itself, since tools can grow (R82, R189).
 	ToolsWhenBuilt []string `json:"tools_when_built"`
+	Toolset        string   `json:"toolset"`
 }
 
 // Position is a place in the config: 1-based lines, columns in characters,
 // the end exclusive.
 type Position struct {
-	Line      int `json:"line"`
 	Column    int `json:"column"`
-	EndLine   int `json:"end_line"`
 	EndColumn int `json:"end_column"`
+	EndLine   int `json:"end_line"`
+	Line      int `json:"line"`
 }
 
 // Toolset is a registered toolset.
 type Toolset struct {
-	Kind           string `json:"kind"`
 	Description    string `json:"description"`
-	Guidance       string `json:"guidance"`
 	EntryPointOnly bool   `json:"entry_point_only"`
+	Guidance       string `json:"guidance"`
+	Kind           string `json:"kind"`
 	// LoadRefusal, when not empty, is the error every load of the toolset
 	// answers with: an MCP server that is not connected (R149).
 	LoadRefusal string `json:"load_refusal"`
@@ -144,73 +150,75 @@ type Toolset struct {
 
 // Tool is a tool with its spec size, when the manifest gives one.
 type Tool struct {
-	Name string `json:"name"`
-	// Toolset is the toolset the tool comes from, "core" for a core tool.
-	Toolset   string `json:"toolset,omitempty"`
+	Name      string `json:"name"`
 	SpecBytes *int   `json:"spec_bytes"`
+	// Toolset is the toolset the tool comes from, "core" for a core tool.
+	Toolset string `json:"toolset,omitempty"`
 }
 
 // Agent is one declared agent.
 type Agent struct {
-	GateLabel   string    `json:"gate_label"`
-	Entry       bool      `json:"entry"`
-	Reachable   bool      `json:"reachable"`
-	DelegatesTo []string  `json:"delegates_to"`
-	Available   Available `json:"available"`
+	// Alerts are the alerts Kokua raises for the agent after startup.
+	Alerts    []string  `json:"alerts"`
+	Approval  Approval  `json:"approval"`
+	Available Available `json:"available"`
+	// CoreTools are the core tools the agent holds.
+	CoreTools []string `json:"core_tools"`
+	// Deferred are the toolsets the agent can load, in available order.
+	Deferred    []string `json:"deferred"`
+	DelegatesTo []string `json:"delegates_to"`
+	Entry       bool     `json:"entry"`
+	GateLabel   string   `json:"gate_label"`
+	// NamesLine is the system prompt's line naming what it can load, or nil.
+	NamesLine *string `json:"names_line"`
+	Reachable bool    `json:"reachable"`
 	// Resident are the toolsets held from the first turn, in available
 	// order; ResidentDeclared is false when every available toolset is.
 	Resident         []string `json:"resident"`
 	ResidentDeclared bool     `json:"resident_declared"`
-	// Deferred are the toolsets the agent can load, in available order.
-	Deferred []string `json:"deferred"`
+	// Shadowed are the resident tools hidden by an earlier same-named one.
+	Shadowed []Shadowed `json:"shadowed"`
 	// Skills are the skills the entry agent holds through SkillAgent (R42).
-	Skills []string `json:"skills"`
-	// NamesLine is the system prompt's line naming what it can load, or nil.
-	NamesLine *string `json:"names_line"`
-	// CoreTools are the core tools the agent holds.
-	CoreTools []string `json:"core_tools"`
+	Skills    []string   `json:"skills"`
+	ToolBlock *ToolBlock `json:"tool_block"`
 	// Tools is the tool list at turn start, in presentation order (R185).
 	Tools []Tool `json:"tools"`
-	// Shadowed are the resident tools hidden by an earlier same-named one.
-	Shadowed  []Shadowed `json:"shadowed"`
-	ToolBlock *ToolBlock `json:"tool_block"`
-	Approval  Approval   `json:"approval"`
-	// Alerts are the alerts Kokua raises for the agent after startup.
-	Alerts []string `json:"alerts"`
 }
 
 // Available is an agent's availability as declared and as expanded.
 type Available struct {
 	// All is true for available = "all"; Declared then is nil.
 	All      bool     `json:"all"`
+	Count    int      `json:"count"`
 	Declared []string `json:"declared"`
 	Expanded []string `json:"expanded"`
-	Count    int      `json:"count"`
 }
 
 // Shadowed is a resident tool hidden by an earlier resident toolset (R137).
 type Shadowed struct {
+	By      string `json:"by"`
 	Name    string `json:"name"`
 	Toolset string `json:"toolset"`
-	By      string `json:"by"`
 }
 
 // ToolBlock is the size of the tool specs sent on every round (R192-R195).
 type ToolBlock struct {
-	ResidentBytes    int     `json:"resident_bytes"`
-	ResidentTools    int     `json:"resident_tools"`
 	AllResidentBytes int     `json:"all_resident_bytes"`
 	AllResidentTools int     `json:"all_resident_tools"`
+	ResidentBytes    int     `json:"resident_bytes"`
+	ResidentTools    int     `json:"resident_tools"`
 	SavedPercent     float64 `json:"saved_percent"`
 }
 
 // Approval is the approval pair that governs an agent.
 type Approval struct {
+	// Confirm and Review are a declared pair's lists; nil for an inherited
+	// pair, whose lists are the default tier's.
+	Confirm *List `json:"confirm"`
+	Review  *List `json:"review"`
 	// Source is "declared" (the agent's own table) or "inherited" (from
 	// [assistant.tools]).
 	Source string `json:"source"`
 	// Table is where the pair is written.
-	Table   string `json:"table"`
-	Confirm List   `json:"confirm"`
-	Review  List   `json:"review"`
+	Table string `json:"table"`
 }

@@ -81,18 +81,19 @@ func Parse(source string, data []byte) (*Policy, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var doc Document
-	if err := dec.Decode(&doc); err != nil {
+	var sealed struct {
+		Document
+		Digest string `json:"digest"`
+	}
+	if err := dec.Decode(&sealed); err != nil {
 		return refuse("it does not have the policy's shape (%v)", err)
 	}
+	doc := sealed.Document
+	doc.Digest = sealed.Digest
 	// Go's decoder forgives what a policy must not have: missing members,
 	// null for a list, a name in another case. Written back, such a
-	// document differs from what was read; a complete one does not.
-	again, err := encode(&doc)
-	if err != nil {
-		return refuse("it does not have the policy's shape (%v)", err)
-	}
-	if want, err := Canonical(again); err != nil || !bytes.Equal(want, canonical) {
+	// document differs from its canonical form; a complete one does not.
+	if again, err := compact(&doc); err != nil || !bytes.Equal(again, canonical) {
 		return refuse("it does not have the policy's shape: a member is missing, null, or named otherwise than policy.schema.json says")
 	}
 	p, err := index(&doc)
