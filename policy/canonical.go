@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"strings"
 )
 
 // DigestPrefix starts every policy digest.
@@ -74,15 +75,8 @@ func Marshal(d *Document) ([]byte, error) {
 // runs: its input is known to be valid and to hold no white space outside
 // strings.
 func indent(src []byte) []byte {
-	out := make([]byte, 0, 3*len(src))
-	margin := []byte("\n")
+	out := make([]byte, 0, 3*len(src)+64)
 	depth := 0
-	newline := func() {
-		for len(margin) < 1+2*depth {
-			margin = append(margin, ' ', ' ')
-		}
-		out = append(out, margin[:1+2*depth]...)
-	}
 	for i := 0; i < len(src); {
 		j := i
 		for j < len(src) && !structural[src[j]] {
@@ -92,34 +86,45 @@ func indent(src []byte) []byte {
 		if j == len(src) {
 			break
 		}
-		switch c := src[j]; c {
+		c := src[j]
+		i = j + 1
+		switch c {
 		case '"':
 			end := stringEnd(src, j)
 			out = append(out, src[j:end]...)
 			i = end
-			continue
 		case '{', '[':
-			out = append(out, c)
-			if j+1 < len(src) && (src[j+1] == '}' || src[j+1] == ']') {
-				out = append(out, src[j+1]) // an empty object or array stays on one line
-				i = j + 2
+			if i < len(src) && (src[i] == '}' || src[i] == ']') {
+				out = append(out, c, src[i]) // an empty object or array stays on one line
+				i++
 				continue
 			}
 			depth++
-			newline()
+			out = append(out, c)
+			out = appendMargin(out, depth)
 		case '}', ']':
 			depth--
-			newline()
+			out = appendMargin(out, depth)
 			out = append(out, c)
 		case ',':
 			out = append(out, c)
-			newline()
+			out = appendMargin(out, depth)
 		case ':':
 			out = append(out, ':', ' ')
 		}
-		i = j + 1
 	}
 	return append(out, '\n')
+}
+
+// margin is a new line and the indentation of up to 64 levels.
+var margin = "\n" + strings.Repeat("  ", 64)
+
+func appendMargin(out []byte, depth int) []byte {
+	for depth > 64 {
+		out = append(out, margin[1:]...)
+		depth -= 64
+	}
+	return append(out, margin[:1+2*depth]...)
 }
 
 // structural marks the bytes indent acts on outside strings.
@@ -127,13 +132,16 @@ var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true
 
 // stringEnd returns the offset just past the string that starts at i.
 func stringEnd(src []byte, i int) int {
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case '"':
+	for j := i + 1; j < len(src); {
+		k := bytes.IndexAny(src[j:], `"\\`)
+		if k < 0 {
+			return len(src)
+		}
+		j += k
+		if src[j] == '"' {
 			return j + 1
 		}
+		j += 2 // an escape and the character it escapes
 	}
 	return len(src)
 }
@@ -141,11 +149,7 @@ func stringEnd(src []byte, i int) int {
 // compact encodes a document without white space and without its digest:
 // its canonical form.
 func compact(d *Document) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(d); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+	e := enc{b: make([]byte, 0, 16<<10)}
+	e.document(d)
+	return e.b, nil
 }
