@@ -1,0 +1,138 @@
+package compile_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/lint"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+func runCompile(t *testing.T, o compile.Options) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	o.Stdout, o.Stderr = &out, &errs
+	if o.Format == "" {
+		o.Format = "human"
+	}
+	if o.Color == "" {
+		o.Color = "never"
+	}
+	return compile.Run(o), out.String(), errs.String()
+}
+
+func shippedPath(t *testing.T) string {
+	t.Helper()
+	return filepath.Join("..", "examples", "shipped.config.toml")
+}
+
+// TestRunWritesAtomically: -o writes the policy through a temporary file
+// and a rename, leaves nothing else behind, and the runtime accepts it.
+func TestRunWritesAtomically(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "policy.json")
+	if err := os.WriteFile(out, []byte("the old policy"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCompile(t, compile.Options{Config: shippedPath(t), Output: out})
+	if code != lint.ExitOK || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, err := policy.Load(out); err != nil {
+		t.Errorf("the written policy is refused: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("the folder holds %d files, want only the policy (no temporary file left)", len(entries))
+	}
+}
+
+// TestRunRefusesBrokenConfig (issue: refuse broken input): a config with
+// errors is not compiled; the diagnostics are kokua-lint's, the exit code
+// is 1, and an existing output file is left as it was.
+func TestRunRefusesBrokenConfig(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	broken := strings.Replace(mustRead(t, shippedPath(t)), "mcp.add_mcp_server\", \"config", "mcp.add_mcp_servr\", \"config", 1)
+	if err := os.WriteFile(cfg, []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "policy.json")
+	if err := os.WriteFile(out, []byte("the old policy"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"human", "json"} {
+		code, stdout, stderr := runCompile(t, compile.Options{Config: cfg, Output: out, Format: format})
+		if code != lint.ExitFindings || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing on stdout", format, code, stdout)
+		}
+		if !strings.Contains(stderr, "pending-dead-entry") || !strings.Contains(stderr, "nothing was written") {
+			t.Errorf("%s: stderr lacks the diagnostic or the note:\n%s", format, stderr)
+		}
+		if got := mustRead(t, out); got != "the old policy" {
+			t.Errorf("%s: the existing output was changed to %q", format, got)
+		}
+	}
+}
+
+func TestRunUsageErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		o    compile.Options
+		want string
+	}{
+		{"missing config", compile.Options{Config: filepath.Join(dir, "nope.toml")}, "cannot read"},
+		{"output is a directory", compile.Options{Config: shippedPath(t), Output: dir}, "is a directory"},
+		{"bad format", compile.Options{Config: shippedPath(t), Format: "xml"}, "--format"},
+		{"missing manifest", compile.Options{Config: shippedPath(t), Manifest: filepath.Join(dir, "m.json")}, "cannot read"},
+	}
+	for _, tt := range tests {
+		code, _, stderr := runCompile(t, tt.o)
+		if code != lint.ExitUsage || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "goroutine") {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", tt.name, code, stderr, tt.want)
+		}
+	}
+}
+
+// TestRunStdoutMatchesFile: without -o the policy goes to stdout, the same
+// bytes as -o writes.
+func TestRunStdoutMatchesFile(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "p.json")
+	_, stdout, _ := runCompile(t, compile.Options{Config: shippedPath(t)})
+	runCompile(t, compile.Options{Config: shippedPath(t), Output: out})
+	if stdout != mustRead(t, out) {
+		t.Error("stdout and -o differ")
+	}
+}
+
+func TestRunAgentsView(t *testing.T) {
+	code, stdout, _ := runCompile(t, compile.Options{Config: shippedPath(t), Agents: true})
+	for _, want := range []string{
+		"assistant (entry agent)",
+		"  loads on demand: documents, skills, mcp, scheduling, benchmark",
+		"  resident: every available toolset",
+		"  review: run_command, execute_python, write_file, edit_file (inherited from [assistant.tools])",
+		"  confirm: add_skill_script (when skills loads), add_mcp_server (when mcp loads), update_config (inherited from [assistant.tools])",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the agents view lacks %q:\n%s", want, stdout)
+		}
+	}
+	if code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
