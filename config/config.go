@@ -145,6 +145,8 @@ type Config struct {
 	Floor   List
 	Auto    AutoApproval
 	Reviews []*Reviewer
+	// Comments are the file's comments, in order.
+	Comments []Comment
 	// MCPServers are in file order, which is their registration and trust
 	// order (R165, R166). Every table with a name is listed, even one the
 	// mcp-server-shape rule refuses.
@@ -171,6 +173,7 @@ func Load(file string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{File: file, Source: data, Root: root, byName: map[string]*Agent{}}
+	c.Comments = comments(newLines(file, data))
 	c.decode()
 	return c, nil
 }

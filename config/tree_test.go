@@ -108,3 +108,37 @@ func TestKeyPath(t *testing.T) {
 		}
 	}
 }
+
+func TestComments(t *testing.T) {
+	src := "# top\n" +
+		"[a] # after header\n" +
+		"x = [\"a\", # in array\n" +
+		"  \"b#\"] # trailing\n" +
+		"y = '''\n# not a comment\n''' # after a multi-line string\n" +
+		"z = \"say \\\"#\\\"\"  # é\n"
+	c, err := Load("c.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		text  string
+		at    diag.Position
+		alone bool
+	}{
+		{"# top", pos(1, 1), true},
+		{"# after header", pos(2, 5), false},
+		{"# in array", pos(3, 11), false},
+		{"# trailing", pos(4, 9), false},
+		{"# after a multi-line string", pos(7, 5), false},
+		{"# é", pos(8, 18), false},
+	}
+	if len(c.Comments) != len(want) {
+		t.Fatalf("found %d comments, want %d: %+v", len(c.Comments), len(want), c.Comments)
+	}
+	for i, w := range want {
+		got := c.Comments[i]
+		if got.Text != w.text || got.Span.Start != w.at || got.Alone != w.alone {
+			t.Errorf("comment %d = %q at %v alone=%v, want %q at %v alone=%v", i, got.Text, got.Span.Start, got.Alone, w.text, w.at, w.alone)
+		}
+	}
+}

@@ -43,7 +43,9 @@ type Rule struct {
 	// Summary is the one line --list-rules prints.
 	Summary string
 	Needs   Needs
-	Check   func(*Pass)
+	// Check runs the rule; nil for the rules about suppression comments,
+	// which are applied after every other rule (suppress.go).
+	Check func(*Pass)
 }
 
 // Input is what a pass looks at. Config is nil when the file is not valid
@@ -109,12 +111,14 @@ func All() []*Rule {
 // ByID returns the rule of that ID, or nil.
 func ByID(id string) *Rule { return registry[id] }
 
-// Run runs every rule the input allows and returns their findings, unsorted.
+// Run runs every rule the input allows, applies the config's suppression
+// comments, and returns the findings, unsorted.
 func Run(in *Input) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, r := range All() {
 		switch {
-		case r.Needs == NeedsConfig && in.Config == nil,
+		case r.Check == nil,
+			r.Needs == NeedsConfig && in.Config == nil,
 			r.Needs == NeedsWorld && in.World == nil:
 			continue
 		}
@@ -122,7 +126,7 @@ func Run(in *Input) []diag.Diagnostic {
 		r.Check(p)
 		out = append(out, p.out...)
 	}
-	return out
+	return suppress(in, out)
 }
 
 // q quotes a name from the config for a message, escaping anything that

@@ -1,0 +1,154 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/similar"
+)
+
+// This file is not a check: it applies the suppression comments of a
+// config to the findings of every check, and reports the suppressions
+// that do nothing (suppression-unused) or cannot work (suppression-invalid).
+//
+//	# kokua-lint: ignore[<rule-id>] <reason>
+//
+// on a finding's line, or alone on the line above it, hides that rule's
+// finding there. Several IDs may be listed, separated by commas. Only
+// warnings and information can be hidden: an error is a config Kokua
+// refuses, and hiding it would only move the surprise to startup.
+
+var (
+	suppressionMark = regexp.MustCompile(`kokua-lint\s*:`)
+	suppressionForm = regexp.MustCompile(`^#\s*kokua-lint\s*:\s*ignore\[([^\]]*)\]\s*(.*?)\s*$`)
+)
+
+// suppression is one parsed suppression comment.
+type suppression struct {
+	config.Comment
+	ids    []string
+	reason string
+	// line is the line whose findings it hides.
+	line int
+	// hit records, per rule ID, that the suppression matched a finding.
+	hit map[string]bool
+}
+
+// suppress applies the suppressions to the findings and adds the findings
+// about suppressions.
+func suppress(in *Input, found []diag.Diagnostic) []diag.Diagnostic {
+	if in.Config == nil {
+		return found
+	}
+	invalid := &Pass{Input: in, Rule: suppressionInvalid}
+	byLine := map[int][]*suppression{}
+	var all []*suppression
+	for _, c := range in.Config.Comments {
+		if !suppressionMark.MatchString(c.Text) {
+			continue
+		}
+		s := parseSuppression(c, invalid)
+		if s == nil {
+			continue
+		}
+		all = append(all, s)
+		byLine[s.line] = append(byLine[s.line], s)
+	}
+	if len(all) == 0 {
+		return append(found, invalid.out...)
+	}
+	kept := found[:0:0]
+	for _, d := range found {
+		if !hidden(d, in.ConfigFile, byLine[d.Span.Start.Line], invalid) {
+			kept = append(kept, d)
+		}
+	}
+	unused := &Pass{Input: in, Rule: suppressionUnused}
+	for _, s := range all {
+		for _, id := range s.ids {
+			if !s.hit[id] {
+				unused.Report(Finding{Span: s.Span, Key: "",
+					Message:    fmt.Sprintf("the suppression of %s hides nothing: no %s finding is on %s", id, id, lineWord(s)),
+					Suggestion: "delete the suppression, or move it next to the finding it is for"})
+			}
+		}
+	}
+	return append(append(kept, invalid.out...), unused.out...)
+}
+
+func lineWord(s *suppression) string {
+	if s.Alone {
+		return fmt.Sprintf("the line below it (line %d)", s.line)
+	}
+	return fmt.Sprintf("its line (line %d)", s.line)
+}
+
+// parseSuppression reads one comment that mentions kokua-lint; it reports
+// and returns nil for one that cannot suppress anything.
+func parseSuppression(c config.Comment, invalid *Pass) *suppression {
+	m := suppressionForm.FindStringSubmatch(c.Text)
+	if m == nil {
+		invalid.Report(Finding{Span: c.Span,
+			Message:    "this comment mentions kokua-lint but is not a suppression: write # kokua-lint: ignore[<rule-id>] <reason>",
+			Suggestion: "write # kokua-lint: ignore[<rule-id>] <why the finding does not apply here>"})
+		return nil
+	}
+	s := &suppression{Comment: c, reason: m[2], line: c.Span.Start.Line, hit: map[string]bool{}}
+	if c.Alone {
+		s.line++
+	}
+	for _, id := range strings.Split(m[1], ",") {
+		id = strings.TrimSpace(id)
+		if ByID(id) == nil || id == suppressionInvalid.ID || id == suppressionUnused.ID {
+			f := Finding{Span: c.Span, Message: fmt.Sprintf("the suppression names %s, which is no rule that can be suppressed", q(id))}
+			if close := similar.Suggest(id, ruleIDs()); len(close) > 0 {
+				f.Suggestion = "write ignore[" + close[0] + "]"
+			}
+			invalid.Report(f)
+			return nil
+		}
+		s.ids = append(s.ids, id)
+	}
+	if s.reason == "" {
+		invalid.Report(Finding{Span: c.Span,
+			Message:    fmt.Sprintf("the suppression of %s gives no reason; a suppression must say why the finding does not apply", strings.Join(s.ids, ", ")),
+			Suggestion: "add the reason after the brackets: # kokua-lint: ignore[" + strings.Join(s.ids, ",") + "] <reason>"})
+		return nil
+	}
+	return s
+}
+
+// hidden reports whether a suppression on the finding's line hides it. An
+// error is never hidden; trying is itself reported.
+func hidden(d diag.Diagnostic, file string, candidates []*suppression, invalid *Pass) bool {
+	if d.Span.File != file {
+		return false
+	}
+	for _, s := range candidates {
+		for _, id := range s.ids {
+			if id != d.Rule {
+				continue
+			}
+			s.hit[id] = true
+			if d.Severity == diag.Error {
+				invalid.Report(Finding{Span: s.Span,
+					Message:    fmt.Sprintf("%s reports an error, and errors cannot be suppressed: Kokua would still refuse this config (at startup, or at the toolset's every build)", id),
+					Suggestion: "fix the error; only warnings and information can be suppressed"})
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range All() {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
