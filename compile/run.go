@@ -2,6 +2,8 @@ package compile
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -25,6 +27,9 @@ type Options struct {
 	Color  string
 	// Agents asks for the human view of each agent instead of the policy.
 	Agents bool
+	// Check compares the policy with the one in Output instead of writing
+	// it, and fails when that one is missing or stale.
+	Check  bool
 	Stdout io.Writer
 	Stderr io.Writer
 }
@@ -79,8 +84,11 @@ func Run(o Options) (code int) {
 		}
 		return lint.ExitOK
 	}
-	doc := Compile(res.World, Input{Name: src.Name, Data: src.Data}, Input{Name: m.Source.Name, Data: m.Source.Data})
-	out, err := policy.Marshal(doc)
+	cfgIn, manIn := Input{Name: src.Name, Data: src.Data}, Input{Name: m.Source.Name, Data: m.Source.Data}
+	if o.Check {
+		return check(o, cfgIn, manIn, res.World)
+	}
+	out, err := policy.Marshal(Compile(res.World, cfgIn, manIn))
 	if err != nil {
 		fmt.Fprintf(o.Stderr, "kokua-compile: internal error: %v\n", err)
 		return lint.ExitInternal
@@ -95,6 +103,50 @@ func Run(o Options) (code int) {
 		return fail("%v", err)
 	}
 	return lint.ExitOK
+}
+
+// check compares the policy the config compiles to with the one committed
+// at o.Output. The file names the committed policy records are kept, so
+// that compiling from another folder does not make it look stale.
+func check(o Options, cfg, manifest Input, w *model.World) int {
+	if o.Output == "" {
+		fmt.Fprintln(o.Stderr, "kokua-compile: --check needs -o FILE, the committed policy to compare with")
+		return lint.ExitUsage
+	}
+	committed, err := os.ReadFile(o.Output)
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "kokua-compile: %s is missing (%v): run kokua-compile -o %s %s\n", o.Output, unwrapPath(err), o.Output, o.Config)
+		return lint.ExitFindings
+	}
+	var recorded struct {
+		Inputs policy.Inputs `json:"inputs"`
+	}
+	if json.Unmarshal(committed, &recorded) == nil {
+		if f := recorded.Inputs.Config.File; f != "" {
+			cfg.Name = f
+		}
+		if f := recorded.Inputs.Manifest.File; f != "" {
+			manifest.Name = f
+		}
+	}
+	want, err := policy.Marshal(Compile(w, cfg, manifest))
+	if err != nil {
+		fmt.Fprintf(o.Stderr, "kokua-compile: internal error: %v\n", err)
+		return lint.ExitInternal
+	}
+	if !bytes.Equal(want, committed) {
+		fmt.Fprintf(o.Stderr, "kokua-compile: %s is stale against %s: run kokua-compile -o %s %s\n", o.Output, o.Config, o.Output, o.Config)
+		return lint.ExitFindings
+	}
+	return lint.ExitOK
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // WriteAtomic writes data to path through a temporary file in the same

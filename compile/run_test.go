@@ -136,3 +136,33 @@ func mustRead(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// TestRunCheck: --check passes on a policy compiled from the same inputs,
+// wherever it was compiled from, and fails on a stale or missing one.
+func TestRunCheck(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "policy.json")
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte(mustRead(t, shippedPath(t))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCompile(t, compile.Options{Config: cfg, Output: out, Check: true}); code != lint.ExitFindings || !strings.Contains(stderr, "missing") {
+		t.Errorf("no policy yet: exit %d, %q", code, stderr)
+	}
+	runCompile(t, compile.Options{Config: cfg, Output: out})
+	// The same config under another path is the same policy.
+	if code, _, stderr := runCompile(t, compile.Options{Config: shippedPath(t), Output: out, Check: true}); code != lint.ExitOK {
+		t.Errorf("up to date: exit %d, %q", code, stderr)
+	}
+	edited := strings.Replace(mustRead(t, cfg), `"fs", "time", "messaging"]`, `"fs", "time"]`, 1)
+	if err := os.WriteFile(cfg, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := mustRead(t, out)
+	if code, _, stderr := runCompile(t, compile.Options{Config: cfg, Output: out, Check: true}); code != lint.ExitFindings || !strings.Contains(stderr, "stale") {
+		t.Errorf("stale: exit %d, %q", code, stderr)
+	}
+	if mustRead(t, out) != before {
+		t.Error("--check wrote the policy")
+	}
+}

@@ -25,7 +25,7 @@ func main() {
 		}
 		code = compile.Run(compile.Options{
 			Config: c.Args().First(), Manifest: c.String("manifest"), Output: c.String("output"),
-			Format: c.String("format"), Color: c.String("color"), Agents: agents,
+			Format: c.String("format"), Color: c.String("color"), Agents: agents, Check: c.Bool("check"),
 			Stdout: os.Stdout, Stderr: os.Stderr,
 		})
 		return nil
@@ -33,9 +33,10 @@ func main() {
 	app := &cli.App{
 		Name:      "kokua-compile",
 		Usage:     "write the resolved tool-access policy of a Kokua config.toml",
-		UsageText: "kokua-compile [--manifest FILE] [-o FILE] CONFIG\nkokua-compile agents [--manifest FILE] CONFIG",
+		UsageText: "kokua-compile [--manifest FILE] [-o FILE] CONFIG\nkokua-compile --check -o FILE [--manifest FILE] CONFIG\nkokua-compile agents [--manifest FILE] CONFIG",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the policy to `FILE` (atomically) instead of stdout"},
+			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG"},
 		}, flags...),
 		HideHelpCommand: true,
 		Action:          func(c *cli.Context) error { return run(c, false) },
