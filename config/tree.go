@@ -374,10 +374,10 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 func (b *builder) elementStart(at int) int {
 	d := b.lines.data
 	for at < len(d) {
-		switch c := d[at]; {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',':
+		switch d[at] {
+		case ' ', '\t', '\n', '\r', ',':
 			at++
-		case c == '#':
+		case '#':
 			for at < len(d) && d[at] != '\n' {
 				at++
 			}

@@ -57,10 +57,7 @@ func digestOfCanonical(c []byte) string {
 // encoding is already the canonical form; Marshal digests it and adds the
 // digest, without decoding anything.
 func Marshal(d *Document) ([]byte, error) {
-	canonical, err := compact(d)
-	if err != nil {
-		return nil, err
-	}
+	canonical := compact(d)
 	d.Digest = digestOfCanonical(canonical)
 	sealed := make([]byte, 0, len(canonical)+len(d.Digest)+16)
 	sealed = append(sealed, canonical[:len(canonical)-1]...) // drop the closing brace
@@ -148,8 +145,8 @@ func stringEnd(src []byte, i int) int {
 
 // compact encodes a document without white space and without its digest:
 // its canonical form.
-func compact(d *Document) ([]byte, error) {
+func compact(d *Document) []byte {
 	e := enc{b: make([]byte, 0, 16<<10)}
 	e.document(d)
-	return e.b, nil
+	return e.b
 }

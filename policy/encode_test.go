@@ -57,7 +57,7 @@ func TestEncoderMatchesEncodingJSON(t *testing.T) {
 	docs = append(docs, odd, &Document{}, &Document{AutoApproval: AutoApproval{TimeoutSeconds: 2.5}},
 		&Document{AutoApproval: AutoApproval{TimeoutSeconds: math.Copysign(0, -1)}})
 	for i, d := range docs {
-		got, _ := compact(d)
+		got := compact(d)
 		if want := viaEncodingJSON(t, d); !bytes.Equal(got, want) {
 			t.Errorf("document %d: the encoder writes\n%s\nencoding/json writes\n%s", i, got, want)
 		}
@@ -74,7 +74,7 @@ func FuzzEncoderStrings(f *testing.F) {
 		}
 		d := &Document{Compiler: s, EntryAgent: s, CoreTools: []string{s}, AutoApproval: AutoApproval{TimeoutSeconds: x},
 			Agents: map[string]*Agent{s: {GateLabel: s}}}
-		got, _ := compact(d)
+		got := compact(d)
 		if want := viaEncodingJSON(t, d); !bytes.Equal(got, want) {
 			t.Fatalf("the encoder writes %q, encoding/json %q", got, want)
 		}

@@ -93,7 +93,7 @@ func Parse(source string, data []byte) (*Policy, error) {
 	// Go's decoder forgives what a policy must not have: missing members,
 	// null for a list, a name in another case. Written back, such a
 	// document differs from its canonical form; a complete one does not.
-	if again, err := compact(&doc); err != nil || !bytes.Equal(again, canonical) {
+	if !bytes.Equal(compact(&doc), canonical) {
 		return refuse("it does not have the policy's shape: a member is missing, null, or named otherwise than policy.schema.json says")
 	}
 	p, err := index(&doc)

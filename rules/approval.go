@@ -72,7 +72,7 @@ func inScope(w *model.World, l approvalList, r model.Resolution) bool {
 }
 
 // deadFault writes why a dead entry matches nothing, in the forms of R131.
-func deadFault(w *model.World, r model.Resolution) string {
+func deadFault(r model.Resolution) string {
 	e := r.Entry
 	switch {
 	case r.Status == model.NoTools && e.IsCore():

@@ -39,7 +39,7 @@ var _ = register(&Rule{
 					remedy = "a resident MCP server that is not connected at startup builds empty; connect it, or check its [[mcp.server]] table"
 				}
 				p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: fixFor(r),
-					Message: fmt.Sprintf("%s has an entry that %s: %s. %s", l.Path, l.effect(), deadFault(w, r), capitalize(remedy))})
+					Message: fmt.Sprintf("%s has an entry that %s: %s. %s", l.Path, l.effect(), deadFault(r), capitalize(remedy))})
 			}
 		}
 	},

@@ -37,8 +37,8 @@ var _ = register(&Rule{
 				strings.Join(quoted(slices.Sorted(slices.Values(names))), ", ") + "."
 		}
 		f := Finding{Span: span, Key: "[assistant].agent", Message: msg}
-		if close := similar.Suggest(name, names); len(close) > 0 {
-			f.Suggestion = "write agent = " + fmt.Sprintf("%q", close[0])
+		if matches := similar.Suggest(name, names); len(matches) > 0 {
+			f.Suggestion = "write agent = " + fmt.Sprintf("%q", matches[0])
 		} else {
 			f.Suggestion = "set [assistant].agent to the agent the user talks to"
 		}

@@ -29,7 +29,7 @@ var _ = register(&Rule{
 				t := r.Toolset.Name
 				p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: fixFor(r),
 					Message: fmt.Sprintf("%s has an entry that %s once %s is built: %s. Kokua starts, but refuses every build of the %s toolset (Could not load %s) until the entry is fixed and Kokua restarted; agents that could load it: %s",
-						l.Path, l.effect(), q(t), deadFault(w, r), q(t), q(t), loaders(w, t))})
+						l.Path, l.effect(), q(t), deadFault(r), q(t), q(t), loaders(w, t))})
 			}
 		}
 	},

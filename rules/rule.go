@@ -143,14 +143,14 @@ func quoteAll(names []string) string {
 }
 
 // didYouMean writes " (did you mean 'x'?)" for close matches, or nothing.
-func didYouMean(close []string) string {
-	switch len(close) {
+func didYouMean(matches []string) string {
+	switch len(matches) {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf(" (did you mean %s?)", q(close[0]))
+		return fmt.Sprintf(" (did you mean %s?)", q(matches[0]))
 	}
-	return fmt.Sprintf(" (did you mean %s or %s?)", q(close[0]), q(close[1]))
+	return fmt.Sprintf(" (did you mean %s or %s?)", q(matches[0]), q(matches[1]))
 }
 
 // orList joins quoted names as "'a', 'b' or 'c'".

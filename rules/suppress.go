@@ -104,8 +104,8 @@ func parseSuppression(c config.Comment, invalid *Pass) *suppression {
 		id = strings.TrimSpace(id)
 		if ByID(id) == nil || id == suppressionInvalid.ID || id == suppressionUnused.ID {
 			f := Finding{Span: c.Span, Message: fmt.Sprintf("the suppression names %s, which is no rule that can be suppressed", q(id))}
-			if close := similar.Suggest(id, ruleIDs()); len(close) > 0 {
-				f.Suggestion = "write ignore[" + close[0] + "]"
+			if matches := similar.Suggest(id, ruleIDs()); len(matches) > 0 {
+				f.Suggestion = "write ignore[" + matches[0] + "]"
 			}
 			invalid.Report(f)
 			return nil

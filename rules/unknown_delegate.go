@@ -29,11 +29,11 @@ var _ = register(&Rule{
 				if p.Config.Agent(it.Value) != nil {
 					continue
 				}
-				close := similar.Suggest(it.Value, names)
+				matches := similar.Suggest(it.Value, names)
 				f := Finding{Span: it.Span, Key: a.DelegatesTo.Path,
-					Message: fmt.Sprintf("agent %s delegates to unknown agent %s%s. Configured agents: %s.", q(a.Name), q(it.Value), didYouMean(close), strings.Join(quoted(sorted), ", "))}
-				if len(close) > 0 {
-					f.Suggestion = "write " + q(close[0])
+					Message: fmt.Sprintf("agent %s delegates to unknown agent %s%s. Configured agents: %s.", q(a.Name), q(it.Value), didYouMean(matches), strings.Join(quoted(sorted), ", "))}
+				if len(matches) > 0 {
+					f.Suggestion = "write " + q(matches[0])
 				}
 				p.Report(f)
 			}

@@ -42,8 +42,8 @@ var _ = register(&Rule{
 				}
 			}
 			f := Finding{Span: v.Field.Value.Key, Key: config.KeyPath(table, name), Message: msg.String()}
-			if close := similar.Suggest(name, accepted); len(close) > 0 {
-				f.Suggestion = fmt.Sprintf("did you mean %s?", q(close[0]))
+			if matches := similar.Suggest(name, accepted); len(matches) > 0 {
+				f.Suggestion = fmt.Sprintf("did you mean %s?", q(matches[0]))
 			}
 			p.Report(f)
 		})

@@ -34,15 +34,15 @@ var _ = register(&Rule{
 				if w.Toolset(it.Value) != nil || config.IsAllWord(it.Value) {
 					continue
 				}
-				close := similar.Suggest(it.Value, names)
+				matches := similar.Suggest(it.Value, names)
 				msg := fmt.Sprintf("agent %s declares unknown toolset %s%s. Available toolsets: %s.",
-					q(a.Name), q(it.Value), didYouMean(close), strings.Join(sorted, ", "))
+					q(a.Name), q(it.Value), didYouMean(matches), strings.Join(sorted, ", "))
 				if it.Value == "core" {
 					msg += " The core tools belong to no toolset: spawn_subagent comes from delegates_to, available_tools and load_tools from deferring a toolset, activate_skill from an installed skill"
 				}
 				f := Finding{Span: it.Span, Key: a.Tools.Available.Path, Message: msg}
-				if len(close) > 0 {
-					f.Suggestion = "write " + q(close[0])
+				if len(matches) > 0 {
+					f.Suggestion = "write " + q(matches[0])
 				}
 				p.Report(f)
 			}

@@ -4,6 +4,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -49,11 +51,12 @@ func main() {
 		}},
 	}
 	if err := app.Run(os.Args); err != nil {
-		if ec, ok := err.(cli.ExitCoder); ok {
-			os.Stderr.WriteString(ec.Error() + "\n")
+		var ec cli.ExitCoder
+		if errors.As(err, &ec) {
+			fmt.Fprintln(os.Stderr, ec.Error())
 			os.Exit(ec.ExitCode())
 		}
-		os.Stderr.WriteString("kokua-compile: " + err.Error() + "\n")
+		fmt.Fprintln(os.Stderr, "kokua-compile: "+err.Error())
 		os.Exit(lint.ExitUsage)
 	}
 	os.Exit(code)

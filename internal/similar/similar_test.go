@@ -33,7 +33,7 @@ func TestSuggest(t *testing.T) {
 		{"fs_writ", names, []string{"fs_write"}},
 		{"plan", names, []string{"planning"}},
 		{"tim", names, []string{"time"}},
-		{"speach", names, []string{"speech"}},
+		{"speach", names, []string{"speech"}}, //nolint:misspell // a deliberate typo
 		{"imag", names, []string{"image"}},
 		{"wheel", []string{"while", "when", "whale", "wheat"}, []string{"when", "while"}},
 		{"zzzz", names, nil},
@@ -70,7 +70,7 @@ func TestClose(t *testing.T) {
 		{"fs_writ", names, 5, 0.0, []string{"fs_write", "fs", "transcription", "skills", "config"}},
 		{"plan", names, 5, 0.0, []string{"planning", "messaging", "scheduling", "mcp", "aimu_agents"}},
 		{"tim", names, 5, 0.0, []string{"time", "image", "mcp", "misc", "aimu_agents"}},
-		{"speach", names, 5, 0.0, []string{"speech", "misc", "benchmark", "scheduling", "planning"}},
+		{"speach", names, 5, 0.0, []string{"speech", "misc", "benchmark", "scheduling", "planning"}}, //nolint:misspell // a deliberate typo
 		{"imag", names, 5, 0.0, []string{"image", "aimu_agents", "time", "messaging", "config"}},
 		// Duplicates are kept, exact matches score 1.
 		{"abc", []string{"abc", "abd", "abc"}, 5, 1.0, []string{"abc", "abc"}},
@@ -154,7 +154,7 @@ func TestRatioPython(t *testing.T) {
 		{"aimu_agents", "agents", 0.705882353},
 		{"benchmark", "bench", 0.714285714},
 		{"messaging", "message", 0.750000000},
-		{"speech", "speach", 0.833333333},
+		{"speech", "speach", 0.833333333}, //nolint:misspell // a deliberate typo
 		{"image", "imag", 0.888888889},
 		{"time", "tim", 0.857142857},
 		{"planning", "plan", 0.666666667},
