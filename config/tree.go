@@ -142,6 +142,9 @@ func newLines(file string, data []byte) *lines {
 
 func (l *lines) pos(offset int) diag.Position {
 	offset = min(max(offset, 0), len(l.data))
+	for offset > 0 && offset < len(l.data) && !utf8.RuneStart(l.data[offset]) {
+		offset-- // inside a character: point at its start
+	}
 	line := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > offset }) - 1
 	return diag.Position{Line: line + 1, Column: utf8.RuneCount(l.data[l.starts[line]:offset]) + 1}
 }
