@@ -26,7 +26,7 @@ type Options struct {
 	Configs []string
 	// Manifest is the manifest's path; empty for the embedded default.
 	Manifest string
-	// Format is human or json.
+	// Format is human, json, sarif or github.
 	Format string
 	// Color is auto, always or never.
 	Color string
@@ -53,8 +53,10 @@ func Run(o Options) (code int) {
 	if err != nil || failOn == diag.Info {
 		return usage(o.Stderr, "--fail-on takes error or warning, not %q", o.FailOn)
 	}
-	if o.Format != "human" && o.Format != "json" {
-		return usage(o.Stderr, "--format takes human or json, not %q", o.Format)
+	switch o.Format {
+	case "human", "json", "sarif", "github":
+	default:
+		return usage(o.Stderr, "--format takes human, json, sarif or github, not %q", o.Format)
 	}
 	if _, err := colorWanted(o.Color, o.Stdout); err != nil {
 		return usage(o.Stderr, "%v", err)
@@ -101,8 +103,13 @@ func Run(o Options) (code int) {
 // Report writes diagnostics to o.Stdout in o.Format, coloured as o.Color
 // asks; sources are the files' bytes, for the quoted source lines.
 func Report(o Options, sources map[string][]byte, ds []diag.Diagnostic) error {
-	if o.Format == "json" {
+	switch o.Format {
+	case "json":
 		return WriteJSON(o.Stdout, ds)
+	case "sarif":
+		return WriteSARIF(o.Stdout, ds)
+	case "github":
+		return WriteGitHub(o.Stdout, ds)
 	}
 	useColor, err := colorWanted(o.Color, o.Stdout)
 	if err != nil {

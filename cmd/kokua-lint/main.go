@@ -16,10 +16,10 @@ func main() {
 	app := &cli.App{
 		Name:      "kokua-lint",
 		Usage:     "check Kokua's config.toml tool access offline",
-		UsageText: "kokua-lint [--manifest FILE] [--format human|json] [--color auto|always|never] [--fail-on error|warning] CONFIG...",
+		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] CONFIG...",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "manifest", Usage: "registry manifest `FILE` (default: the embedded default install)"},
-			&cli.StringFlag{Name: "format", Value: "human", Usage: "output format: human or json"},
+			&cli.StringFlag{Name: "format", Value: "human", Usage: "output format: human, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations)"},
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour: auto, always or never (auto honours NO_COLOR)"},
 			&cli.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 on findings of this severity or worse: error or warning"},
 			&cli.BoolFlag{Name: "list-rules", Usage: "print every rule with its severity, phase and summary"},

@@ -1,0 +1,87 @@
+package lint
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// githubCommands maps a severity to the workflow command that annotates it.
+var githubCommands = map[diag.Severity]string{
+	diag.Error:   "error",
+	diag.Warning: "warning",
+	diag.Info:    "notice",
+}
+
+// WriteGitHub writes one GitHub Actions workflow command per diagnostic,
+//
+//	::error file=config.toml,line=6,col=39,endLine=6,endColumn=58,title=pending-dead-entry::message
+//
+// which a workflow step turns into an annotation on that line. Columns
+// count Unicode characters and endColumn is the column just after the
+// span, as in the JSON output. A suggestion follows the message on a
+// "help:" line. The embedded default install is no file of the
+// repository, so its findings carry no file and name it in the message.
+// Nothing is written when there are no diagnostics.
+func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(GitHubCommand(d))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// GitHubCommand is the workflow command for one diagnostic, without the
+// final newline.
+func GitHubCommand(d diag.Diagnostic) string {
+	var props []string
+	add := func(name, value string) {
+		props = append(props, name+"="+GitHubEscapeProperty(value))
+	}
+	msg := d.Message
+	s := d.Span
+	switch {
+	case s.File == config.DefaultManifestName:
+		msg = s.String() + ": " + msg
+	case s.File != "":
+		add("file", s.File)
+		if s.Start.Line >= 1 {
+			add("line", fmt.Sprint(s.Start.Line))
+			if s.Start.Column >= 1 {
+				add("col", fmt.Sprint(s.Start.Column))
+			}
+			if s.End.Column >= 1 && s.End.Compare(s.Start) >= 0 {
+				add("endLine", fmt.Sprint(s.End.Line))
+				add("endColumn", fmt.Sprint(s.End.Column))
+			}
+		}
+	}
+	add("title", d.Rule)
+	if d.Suggestion != "" {
+		msg += "\nhelp: " + d.Suggestion
+	}
+	cmd, ok := githubCommands[d.Severity]
+	if !ok {
+		cmd = "error"
+	}
+	return "::" + cmd + " " + strings.Join(props, ",") + "::" + GitHubEscapeData(msg)
+}
+
+var (
+	githubData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	githubProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+// GitHubEscapeData escapes the message of a workflow command: '%', CR and
+// LF, which the runner decodes back.
+func GitHubEscapeData(s string) string { return githubData.Replace(s) }
+
+// GitHubEscapeProperty escapes a property value of a workflow command:
+// what GitHubEscapeData escapes, and ':' and ',', which would otherwise end
+// the properties or the value.
+func GitHubEscapeProperty(s string) string { return githubProperty.Replace(s) }

@@ -1,0 +1,208 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+
+	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/rules"
+)
+
+// Version is kokua-lint's version, as the SARIF output names it. It moves
+// with compile.Version, which package lint cannot import.
+const Version = "0.1.0"
+
+// The constant parts of the SARIF output.
+const (
+	// SARIFSchemaURI is the OASIS address of the SARIF 2.1.0 schema (errata
+	// 01), the "id" the schema gives itself.
+	SARIFSchemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+	// SARIFInformationURI is the project's home page.
+	SARIFInformationURI = "https://github.com/kokua-policy/kokua-policy"
+	// SARIFRuleDocBase is where the rules' pages are published: the page of
+	// a rule is SARIFRuleDocBase + id + ".md".
+	SARIFRuleDocBase = "https://github.com/kokua-policy/kokua-policy/blob/main/docs/rules/"
+	// SARIFDefaultManifestURI stands for the embedded default install,
+	// which is no file: SARIF needs a URI, and "<default install>" is none.
+	// It is a relative reference, as the configs' are, so that code scanning
+	// accepts it, and its location says what it is.
+	SARIFDefaultManifestURI = "kokua-default-install.manifest.json"
+)
+
+// sarifLevels maps a severity to its SARIF level.
+var sarifLevels = map[diag.Severity]string{
+	diag.Error:   sarif.LevelError,
+	diag.Warning: sarif.LevelWarning,
+	diag.Info:    sarif.LevelNote,
+}
+
+// ToSARIF converts diagnostics to a SARIF 2.1.0 log of one run. Every rule
+// is listed in tool.driver.rules, sorted by ID, and each result points at
+// its rule by ruleIndex. Nothing in it depends on the time or on where the
+// command runs, so the same input gives the same bytes.
+func ToSARIF(ds []diag.Diagnostic) *sarif.Report {
+	all := rules.All()
+	descriptors := make([]*sarif.ReportingDescriptor, 0, len(all))
+	index := map[string]int{}
+	for _, r := range all {
+		index[r.ID] = len(descriptors)
+		descriptors = append(descriptors, sarifRule(r.ID, r.Severity, r.Phase, r.Summary, r.Refs))
+	}
+	results := make([]*sarif.Result, 0, len(ds))
+	for _, d := range ds {
+		i, ok := index[d.Rule]
+		if !ok {
+			// A diagnostic from outside the rule set (none today): describe its
+			// rule from the diagnostic itself rather than leave it dangling.
+			i = len(descriptors)
+			index[d.Rule] = i
+			descriptors = append(descriptors, sarifRule(d.Rule, d.Severity, d.Phase, "", d.Refs))
+		}
+		results = append(results, sarifResult(d, i))
+	}
+	driver := sarif.NewToolComponent().
+		WithName("kokua-lint").
+		WithVersion(Version).
+		WithSemanticVersion(Version).
+		WithInformationURI(SARIFInformationURI).
+		WithRules(descriptors)
+	run := sarif.NewRun().
+		WithTool(sarif.NewTool().WithDriver(driver)).
+		WithColumnKind("unicodeCodePoints").
+		WithResults(results)
+	report := sarif.NewReport()
+	report.Schema = SARIFSchemaURI
+	return report.AddRun(run)
+}
+
+// WriteSARIF writes diagnostics as one indented SARIF 2.1.0 log.
+func WriteSARIF(w io.Writer, ds []diag.Diagnostic) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(ToSARIF(ds))
+}
+
+// SARIFRuleHelpURI is the address of a rule's page.
+func SARIFRuleHelpURI(id string) string { return SARIFRuleDocBase + id + ".md" }
+
+// sarifRule describes one rule: its summary, a help text that points at
+// its page, and its severity as the default level.
+func sarifRule(id string, sev diag.Severity, phase diag.Phase, summary string, refs []string) *sarif.ReportingDescriptor {
+	help := SARIFRuleHelpURI(id)
+	facts := fmt.Sprintf("%s, phase %s", sev, phase)
+	if len(refs) > 0 {
+		facts += ", rules.md " + strings.Join(refs, ", ")
+	}
+	if summary == "" {
+		summary = id
+	}
+	text := fmt.Sprintf("%s: %s (%s). What it catches, an example and the fix: %s", id, summary, facts, help)
+	markdown := fmt.Sprintf("**%s** · phase `%s`", sev, phase)
+	if len(refs) > 0 {
+		markdown += " · rules.md " + strings.Join(refs, ", ")
+	}
+	markdown += fmt.Sprintf("\n\n%s.\n\nSee [docs/rules/%s.md](%s) for what it catches, an example and the fix.", markdownEscape(summary), id, help)
+	return sarif.NewRule(id).
+		WithShortDescription(sarif.NewMultiformatMessageString().WithText(summary)).
+		WithHelp(sarif.NewMultiformatMessageString().WithText(text).WithMarkdown(markdown)).
+		WithHelpURI(help).
+		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevels[sev])).
+		WithProperties(sarif.NewPropertyBag().
+			Add("phase", string(phase)).
+			Add("refs", nonNil(refs)))
+}
+
+// sarifResult converts one diagnostic. A fix in SARIF must carry the edit
+// itself (artifactChanges), and a suggestion is words, so the suggestion
+// goes in the message, on a "help:" line as the human format prints it,
+// and in the result's properties.
+func sarifResult(d diag.Diagnostic, ruleIndex int) *sarif.Result {
+	text := d.Message
+	props := sarif.NewPropertyBag().
+		Add("phase", string(d.Phase)).
+		Add("refs", nonNil(d.Refs))
+	if d.Key != "" {
+		props.Add("key", d.Key)
+	}
+	if d.Suggestion != "" {
+		text += "\nhelp: " + d.Suggestion
+		props.Add("suggestion", d.Suggestion)
+	}
+	locations := make([]*sarif.Location, 0, 1)
+	if loc := sarifLocation(d.Span); loc != nil {
+		locations = append(locations, loc)
+	}
+	return sarif.NewRuleResult(d.Rule).
+		WithRuleIndex(ruleIndex).
+		WithLevel(sarifLevels[d.Severity]).
+		WithMessage(sarif.NewTextMessage(text)).
+		WithLocations(locations).
+		WithProperties(props)
+}
+
+// sarifLocation is where a diagnostic points: its file and, when it has
+// one, its region. A span with no file has no location.
+func sarifLocation(s diag.Span) *sarif.Location {
+	if s.File == "" {
+		return nil
+	}
+	artifact := sarif.NewSimpleArtifactLocation(SARIFURI(s.File))
+	if s.File == config.DefaultManifestName {
+		artifact.WithDescription(sarif.NewTextMessage("the manifest of a default Kokua install, built into kokua-lint (no --manifest was given); not a file of this repository"))
+	}
+	physical := sarif.NewPhysicalLocation().WithArtifactLocation(artifact)
+	if s.Start.Line >= 1 {
+		region := sarif.NewRegion().WithStartLine(s.Start.Line)
+		if s.Start.Column >= 1 {
+			region.WithStartColumn(s.Start.Column)
+		}
+		if s.End.Column >= 1 && s.End.Compare(s.Start) >= 0 {
+			region.WithEndLine(s.End.Line).WithEndColumn(s.End.Column)
+		}
+		physical.WithRegion(region)
+	}
+	return sarif.NewLocationWithPhysicalLocation(physical)
+}
+
+// SARIFURI turns a file name as the command line gave it into a URI
+// reference: the embedded manifest's stand-in name, a relative path with
+// forward slashes and its special characters percent-encoded, or a file://
+// URI for an absolute path.
+func SARIFURI(name string) string {
+	if name == config.DefaultManifestName {
+		return SARIFDefaultManifestURI
+	}
+	p := filepath.ToSlash(name)
+	if filepath.IsAbs(name) {
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p // a Windows drive: file:///C:/...
+		}
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	// url.URL writes "./" before a first segment holding a colon, so that
+	// it is not read as a scheme.
+	return (&url.URL{Path: p}).String()
+}
+
+// markdownEscape backslash-escapes the characters that Markdown would
+// read as markup, so that a summary such as "no [agents.<name>] table"
+// shows as written.
+var markdownEscape = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
+	"<", `\<`, ">", `\>`, "&", `\&`, "~", `\~`, "|", `\|`, "#", `\#`,
+).Replace
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
