@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Measures kokua-run serve's decide endpoints against the floor of
+# tools/loadclient: a bare net/http handler answering the same JSON from a
+# Go map of precomputed answers. The target (docs/api.md, issue 4): the
+# server answers at least 80% of the floor's decisions per second at
+# concurrency 32, and the batch endpoint well above the floor.
+#
+# Usage: scripts/loadtest.sh [loadclient flags]
+#        scripts/loadtest.sh -duration 10s -concurrency 64 -batch 1000
+#        CONFIG=path/to/config.toml scripts/loadtest.sh
+#
+# Compiles a policy from examples/shipped.config.toml (or $CONFIG), builds
+# the load client, and runs it; the server and the floor run inside the
+# client, on loopback. Builds into a temporary directory that is removed
+# on exit; changes nothing in the repository. The numbers depend on what
+# else the machine is doing: the client interleaves the two targets in
+# rounds so that outside load falls on both alike.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+config=${CONFIG:-examples/shipped.config.toml}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "== machine"
+echo "date:  $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "cpus:  $(nproc) ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || echo unknown))"
+echo "go:    $(go version)"
+echo "load:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+echo
+
+go build -o "$tmp/kokua-compile" ./cmd/kokua-compile
+go build -o "$tmp/loadclient" ./tools/loadclient
+"$tmp/kokua-compile" -o "$tmp/policy.json" "$config"
+
+echo "== loadclient $*"
+"$tmp/loadclient" -policy "$tmp/policy.json" "$@"

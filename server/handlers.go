@@ -1,0 +1,507 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// Routes, as the metrics label them.
+const (
+	routeDecide    = "/v1/decide"
+	routeBatch     = "/v1/decide/batch"
+	routeAgents    = "/v1/agents"
+	routeAgent     = "/v1/agents/{name}"
+	routeHealth    = "/healthz"
+	routeMetrics   = "/metrics"
+	routeUnmatched = "unmatched"
+)
+
+// DigestHeader carries the digest of the policy that answered.
+const DigestHeader = "Kokua-Policy-Digest"
+
+// Shared header values; net/http only reads them.
+var (
+	jsonType = []string{"application/json"}
+	noStore  = []string{"no-store"}
+	noSniff  = []string{"nosniff"}
+)
+
+// handler answers one request from one policy state and returns the
+// status it wrote.
+type handler func(w http.ResponseWriter, r *http.Request, st *state) int
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	post, get := "POST", "GET, HEAD"
+	for _, rt := range []struct {
+		method, path string
+		allow        string
+		h            handler
+	}{
+		{"POST", routeDecide, post, s.decide},
+		{"POST", routeBatch, post, s.batch},
+		{"GET", routeAgents, get, s.agents},
+		{"GET", routeAgent, get, s.agent},
+		{"GET", routeHealth, get, s.health},
+		{"GET", routeMetrics, get, s.metricsPage()},
+	} {
+		mux.Handle(rt.method+" "+rt.path, s.wrap(rt.path, rt.h))
+		// Any other method on a known path: 405 with Allow, as JSON.
+		mux.Handle(rt.path, s.wrap(rt.path, methodNotAllowed(rt.allow)))
+	}
+	mux.Handle("/", s.wrap(routeUnmatched, notFound))
+	return mux
+}
+
+// wrap counts and times a route's requests, and turns a panic into a 500
+// error object: a failure never answers a decision.
+func (s *Server) wrap(route string, h handler) http.Handler {
+	rm := s.metrics.route(route)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		code := http.StatusInternalServerError
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.Error("internal error", "route", route, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				code = writeError(w, &apiError{http.StatusInternalServerError, "internal", "internal error; see the server log"})
+			}
+			rm.observe(code, time.Since(start))
+		}()
+		code = h(w, r, s.cur.Load())
+	})
+}
+
+// decideRequest is one question.
+type decideRequest struct {
+	Agent      string `json:"agent"`
+	Tool       string `json:"tool"`
+	Unattended bool   `json:"unattended"`
+}
+
+// check refuses a request without an agent or a tool; i is its index in a
+// batch, or -1.
+func (q *decideRequest) check(i int) *apiError {
+	field := ""
+	switch {
+	case q.Agent == "":
+		field = "agent"
+	case q.Tool == "":
+		field = "tool"
+	default:
+		return nil
+	}
+	return badRequest("%smissing field %q: want a non-empty string", where(i), field)
+}
+
+// where prefixes a message about the i-th request of a batch.
+func where(i int) string {
+	if i < 0 {
+		return ""
+	}
+	return "requests[" + strconv.Itoa(i) + "]: "
+}
+
+// Buffers for bodies and answers, and slices for batches, recycled.
+var (
+	buffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+	batches = sync.Pool{New: func() any { return new([]decideRequest) }}
+)
+
+const maxPooled = 1 << 20
+
+func putBuffer(b *[]byte) {
+	if cap(*b) <= maxPooled {
+		*b = (*b)[:0]
+		buffers.Put(b)
+	}
+}
+
+// decide answers POST /v1/decide with exactly the JSON object kokua-run
+// decide --format json prints: read, one Decide call, write.
+func (s *Server) decide(w http.ResponseWriter, r *http.Request, st *state) int {
+	buf := buffers.Get().(*[]byte)
+	defer putBuffer(buf)
+	body, e := readBody(w, r, MaxDecideBytes, *buf)
+	*buf = body
+	if e != nil {
+		return writeError(w, e)
+	}
+	q, ok := parseRequest(body, st.intern)
+	if !ok {
+		if q, e = decodeRequest(body); e != nil {
+			return writeError(w, e)
+		}
+	}
+	if e := q.check(-1); e != nil {
+		return writeError(w, e)
+	}
+	a := st.p.Decide(q.Agent, q.Tool, policy.Turn{Unattended: q.Unattended})
+	s.metrics.decided(a.Decision, 1)
+	// The request's strings do not point into the body, so its buffer
+	// takes the answer.
+	out := append(appendAnswer(body[:0], &a), '\n')
+	*buf = out
+	h := w.Header()
+	h["Content-Type"] = jsonType
+	h[DigestHeader] = st.digestHeader
+	_, _ = w.Write(out)
+	return http.StatusOK
+}
+
+// decodeRequest reads a request the fast reader gave up on, with
+// encoding/json, and says what is wrong with it if anything is.
+func decodeRequest(body []byte) (decideRequest, *apiError) {
+	var q decideRequest
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if e := decodeErr(dec.Decode(&q), -1); e != nil {
+		return q, e
+	}
+	return q, endOfBody(dec)
+}
+
+// batch answers POST /v1/decide/batch: {"requests": [...]} gets
+// {"answers": [...]}, one answer per request in order, all from the same
+// policy. One bad request fails the whole batch.
+func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
+	buf := buffers.Get().(*[]byte)
+	defer putBuffer(buf)
+	body, e := readBody(w, r, MaxBatchBytes, *buf)
+	*buf = body
+	if e != nil {
+		return writeError(w, e)
+	}
+	qp := batches.Get().(*[]decideRequest)
+	defer func() {
+		if cap(*qp) <= 2*MaxBatch {
+			*qp = (*qp)[:0]
+			batches.Put(qp)
+		}
+	}()
+	qs, ok := parseBatch(body, st.intern, MaxBatch, (*qp)[:0])
+	*qp = qs
+	if ok {
+		for i := range qs {
+			if e := qs[i].check(i); e != nil {
+				return writeError(w, e)
+			}
+		}
+	} else if qs, e = decodeBatch(body); e != nil {
+		return writeError(w, e)
+	}
+	out := append(body[:0], `{"answers":[`...)
+	var counts [len(decisions)]int
+	for i := range qs {
+		a := st.p.Decide(qs[i].Agent, qs[i].Tool, policy.Turn{Unattended: qs[i].Unattended})
+		counts[decisionIndex(a.Decision)]++
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = appendAnswer(out, &a)
+	}
+	out = append(out, "]}\n"...)
+	*buf = out
+	for i, n := range counts {
+		s.metrics.decided(decisions[i], n)
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonType
+	h[DigestHeader] = st.digestHeader
+	h["Content-Length"] = []string{strconv.Itoa(len(out))}
+	_, _ = w.Write(out)
+	return http.StatusOK
+}
+
+// decodeBatch reads a batch the fast reader gave up on, with
+// encoding/json, request by request, and says what is wrong with it if
+// anything is.
+func decodeBatch(body []byte) ([]decideRequest, *apiError) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	shape := badRequest(`the body must be a JSON object {"requests": [{"agent": ..., "tool": ...}, ...]}`)
+	if e := delim(dec, '{', shape); e != nil {
+		return nil, e
+	}
+	var qs []decideRequest
+	seen := false
+	for dec.More() {
+		tok, err := dec.Token()
+		if e := decodeErr(err, -1); e != nil {
+			return nil, e
+		}
+		switch key, _ := tok.(string); {
+		case key != "requests":
+			return nil, badRequest("unknown field %q", key)
+		case seen:
+			return nil, badRequest("duplicate field \"requests\"")
+		}
+		seen = true
+		if e := delim(dec, '[', badRequest(`field "requests" must be an array of request objects`)); e != nil {
+			return nil, e
+		}
+		for dec.More() {
+			if len(qs) == MaxBatch {
+				return nil, &apiError{http.StatusRequestEntityTooLarge, "batch_too_large",
+					fmt.Sprintf("a batch holds at most %d requests", MaxBatch)}
+			}
+			qs = append(qs, decideRequest{})
+			i := len(qs) - 1
+			if e := decodeErr(dec.Decode(&qs[i]), i); e != nil {
+				return nil, e
+			}
+			if e := qs[i].check(i); e != nil {
+				return nil, e
+			}
+		}
+		if e := delim(dec, ']', shape); e != nil {
+			return nil, e
+		}
+	}
+	if e := delim(dec, '}', shape); e != nil {
+		return nil, e
+	}
+	if !seen {
+		return nil, badRequest("missing field \"requests\": want an array of request objects")
+	}
+	return qs, endOfBody(dec)
+}
+
+// delim reads the next token, which must be d; wrong says what the body
+// should look like when it is something else.
+func delim(dec *json.Decoder, d json.Delim, wrong *apiError) *apiError {
+	tok, err := dec.Token()
+	if err != nil {
+		e := decodeErr(err, -1)
+		if e.code == "empty_body" && d != '{' {
+			e = &apiError{http.StatusBadRequest, "invalid_json", "the JSON ends too early"}
+		}
+		return e
+	}
+	if got, ok := tok.(json.Delim); !ok || got != d {
+		return wrong
+	}
+	return nil
+}
+
+// readBody reads the body into buf, up to limit bytes.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64, buf []byte) ([]byte, *apiError) {
+	body := r.Body
+	switch {
+	case r.ContentLength > limit:
+		return buf, tooLarge(limit)
+	case r.ContentLength >= 0:
+		// net/http reads no more than the declared length. The buffer
+		// grows with what arrives, not with what is announced.
+		if n := int(min(r.ContentLength+1, 64<<10)); n > cap(buf) {
+			buf = make([]byte, 0, n)
+		}
+	default:
+		body = http.MaxBytesReader(w, r.Body, limit)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := body.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				return buf, tooLarge(limit)
+			}
+			return buf, badRequest("reading the body: %v", err)
+		}
+	}
+}
+
+// endOfBody makes sure nothing follows the JSON object.
+func endOfBody(dec *json.Decoder) *apiError {
+	if _, err := dec.Token(); err != io.EOF {
+		return badRequest("unexpected data after the JSON object")
+	}
+	return nil
+}
+
+// decodeErr turns a decoding error into an error object; i is the index
+// of the request in a batch, or -1.
+func decodeErr(err error, i int) *apiError {
+	if err == nil {
+		return nil
+	}
+	at := where(i)
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == io.EOF && i < 0:
+		return &apiError{http.StatusBadRequest, "empty_body", "empty body: want a JSON object"}
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		return &apiError{http.StatusBadRequest, "invalid_json", at + "the JSON ends too early"}
+	case errors.As(err, &syntax):
+		return &apiError{http.StatusBadRequest, "invalid_json", fmt.Sprintf("%sinvalid JSON at byte %d: %s", at, syntax.Offset,
+			strings.TrimPrefix(syntax.Error(), "json: "))}
+	case errors.As(err, &typ) && typ.Field == "":
+		return badRequest("%sa request must be a JSON object, not %s", at, typ.Value)
+	case errors.As(err, &typ):
+		return badRequest("%sfield %q must be a %s, not %s", at, typ.Field, jsonKind(typ.Type.Kind().String()), typ.Value)
+	}
+	// encoding/json reports an unknown field only as text.
+	return badRequest("%s%s", at, strings.TrimPrefix(err.Error(), "json: "))
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "string"
+	case "bool":
+		return "boolean (true or false)"
+	}
+	return goKind
+}
+
+func (s *Server) agents(w http.ResponseWriter, _ *http.Request, st *state) int {
+	return writeBody(w, st, st.agents)
+}
+
+func (s *Server) agent(w http.ResponseWriter, r *http.Request, st *state) int {
+	name := r.PathValue("name")
+	body, ok := st.agent[name]
+	if !ok {
+		return writeError(w, &apiError{http.StatusNotFound, "unknown_agent",
+			fmt.Sprintf("the policy declares no agent %q", name)})
+	}
+	return writeBody(w, st, body)
+}
+
+func writeBody(w http.ResponseWriter, st *state, body []byte) int {
+	h := w.Header()
+	h["Content-Type"] = jsonType
+	h[DigestHeader] = st.digestHeader
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	_, _ = w.Write(body)
+	return http.StatusOK
+}
+
+// health is the body of GET /healthz.
+type health struct {
+	Status     string        `json:"status"`
+	Policy     healthPolicy  `json:"policy"`
+	LastReload *reloadStatus `json:"last_reload"`
+}
+
+type healthPolicy struct {
+	File     string    `json:"file"`
+	Digest   string    `json:"digest"`
+	LoadedAt time.Time `json:"loaded_at"`
+}
+
+// health answers 200 while the server has a policy to answer from, which
+// is always: "degraded" says the last reload failed and an older policy
+// is still answering.
+func (s *Server) health(w http.ResponseWriter, _ *http.Request, st *state) int {
+	last := s.last.Load()
+	body := health{Status: "ok", Policy: healthPolicy{File: st.file, Digest: st.digest, LoadedAt: st.loadedAt}, LastReload: last}
+	if !last.OK {
+		body.Status = "degraded"
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonType
+	h["Cache-Control"] = noStore
+	h[DigestHeader] = st.digestHeader
+	_ = json.NewEncoder(w).Encode(body)
+	return http.StatusOK
+}
+
+func (s *Server) metricsPage() handler {
+	page := promhttp.HandlerFor(s.metrics.reg, promhttp.HandlerOpts{ErrorLog: slogPrinter{s}, Registry: s.metrics.reg})
+	return func(w http.ResponseWriter, r *http.Request, _ *state) int {
+		sw := &statusWriter{ResponseWriter: w, code: http.StatusOK}
+		page.ServeHTTP(sw, r)
+		return sw.code
+	}
+}
+
+type slogPrinter struct{ s *Server }
+
+func (p slogPrinter) Println(v ...any) { p.s.log.Error("metrics", "err", fmt.Sprint(v...)) }
+
+// statusWriter records the status of a handler that is not ours.
+type statusWriter struct {
+	http.ResponseWriter
+	code int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.code = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func methodNotAllowed(allow string) handler {
+	msg := "method not allowed: use " + allow
+	return func(w http.ResponseWriter, r *http.Request, _ *state) int {
+		w.Header().Set("Allow", allow)
+		return writeError(w, &apiError{http.StatusMethodNotAllowed, "method_not_allowed", msg})
+	}
+}
+
+func notFound(w http.ResponseWriter, r *http.Request, _ *state) int {
+	return writeError(w, &apiError{http.StatusNotFound, "not_found", "no such endpoint: see docs/api.md"})
+}
+
+// apiError is an error answer: {"error": {"status", "code", "message"}}.
+type apiError struct {
+	status  int
+	code    string
+	message string
+}
+
+func badRequest(format string, args ...any) *apiError {
+	return &apiError{http.StatusBadRequest, "invalid_request", fmt.Sprintf(format, args...)}
+}
+
+func tooLarge(limit int64) *apiError {
+	return &apiError{http.StatusRequestEntityTooLarge, "body_too_large",
+		fmt.Sprintf("the body is larger than the limit of %d bytes", limit)}
+}
+
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Status  int    `json:"status"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func writeError(w http.ResponseWriter, e *apiError) int {
+	h := w.Header()
+	h["Content-Type"] = jsonType
+	h["Cache-Control"] = noStore
+	h["X-Content-Type-Options"] = noSniff
+	delete(h, DigestHeader)
+	delete(h, "Content-Length")
+	w.WriteHeader(e.status)
+	_ = json.NewEncoder(w).Encode(errorBody{errorDetail{e.status, e.code, e.message}})
+	return e.status
+}

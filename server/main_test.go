@@ -1,0 +1,223 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// logBuffer is a log that tests read while the server writes it.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// served is a server started by serve in the background.
+type served struct {
+	url    string
+	log    *logBuffer
+	hup    chan os.Signal
+	cancel context.CancelFunc
+	code   chan int
+}
+
+func startServe(t *testing.T, path string, drain time.Duration) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	sv := &served{log: &logBuffer{}, hup: make(chan os.Signal, 1), cancel: cancel, code: make(chan int, 1)}
+	addr := make(chan net.Addr, 1)
+	go func() {
+		sv.code <- serve(ctx, Options{Policy: path, Addr: "127.0.0.1:0", Stderr: sv.log, DrainTimeout: drain}, sv.hup,
+			func(a net.Addr) { addr <- a })
+	}()
+	select {
+	case a := <-addr:
+		sv.url = "http://" + a.String()
+	case code := <-sv.code:
+		t.Fatalf("serve returned %d: %s", code, sv.log)
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-sv.code:
+		case <-time.After(15 * time.Second):
+		}
+	})
+	return sv
+}
+
+func (sv *served) stop(t *testing.T) int {
+	t.Helper()
+	sv.cancel()
+	select {
+	case code := <-sv.code:
+		sv.code <- code
+		return code
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	return -1
+}
+
+func TestServe(t *testing.T) {
+	path := policyFile(t, compilePolicy(t, configA))
+	sv := startServe(t, path, time.Second)
+	resp, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(askRunCommand))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), `"decision":"review"`) {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+
+	// SIGHUP reloads even when the file did not change.
+	sv.hup <- os.Interrupt
+	waitFor(t, "the SIGHUP reload in the log", func() bool {
+		return strings.Contains(sv.log.String(), "policy reloaded: unchanged") && strings.Contains(sv.log.String(), "trigger=sighup")
+	})
+
+	if code := sv.stop(t); code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"kokua-run serve: serving", "addr=127.0.0.1:", "shutting down", "kokua-run serve: stopped"} {
+		if !strings.Contains(sv.log.String(), want) {
+			t.Errorf("no %q in the log:\n%s", want, sv.log)
+		}
+	}
+}
+
+// TestGracefulShutdown sends a request whose body is still coming when the
+// shutdown starts: it is answered, and serve returns once it is.
+func TestGracefulShutdown(t *testing.T) {
+	path := policyFile(t, compilePolicy(t, configA))
+	sv := startServe(t, path, 10*time.Second)
+	body, feed := io.Pipe()
+	req, _ := http.NewRequest("POST", sv.url+"/v1/decide", body)
+	type reply struct {
+		status int
+		body   string
+		err    error
+	}
+	replies := make(chan reply, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			replies <- reply{err: err}
+			return
+		}
+		b, err := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		replies <- reply{resp.StatusCode, string(b), err}
+	}()
+	if _, err := feed.Write([]byte(`{"agent": "coder", `)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the request is in the handler
+	sv.cancel()
+	waitFor(t, "the shutdown to start", func() bool { return strings.Contains(sv.log.String(), "shutting down") })
+	select {
+	case code := <-sv.code:
+		t.Fatalf("serve returned %d before the request in flight was answered", code)
+	case <-time.After(100 * time.Millisecond):
+	}
+	// New connections are refused during the drain.
+	if _, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(askRunCommand)); err == nil {
+		t.Error("a new request was accepted during the drain")
+	}
+	if _, err := feed.Write([]byte(`"tool": "compute.run_command"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_ = feed.Close()
+	r := <-replies
+	if r.err != nil || r.status != 200 || !strings.Contains(r.body, `"decision":"review"`) {
+		t.Fatalf("the request in flight: %+v", r)
+	}
+	if code := sv.stop(t); code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+}
+
+// TestDrainTimeout checks that the drain is bounded: a request that never
+// ends does not hold the shutdown past the drain timeout.
+func TestDrainTimeout(t *testing.T) {
+	path := policyFile(t, compilePolicy(t, configA))
+	sv := startServe(t, path, 200*time.Millisecond)
+	body, feed := io.Pipe()
+	defer func() { _ = feed.Close() }()
+	req, _ := http.NewRequest("POST", sv.url+"/v1/decide", body)
+	go func() {
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			_ = resp.Body.Close()
+		}
+	}()
+	_, _ = feed.Write([]byte(`{"agent": `))
+	time.Sleep(100 * time.Millisecond)
+	start := time.Now()
+	if code := sv.stop(t); code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the shutdown took %s", d)
+	}
+	if !strings.Contains(sv.log.String(), "the drain timed out") {
+		t.Errorf("no drain timeout in the log:\n%s", sv.log)
+	}
+}
+
+func TestServeRefuses(t *testing.T) {
+	dir := t.TempDir()
+	tampered := filepath.Join(dir, "tampered.json")
+	if err := os.WriteFile(tampered, tamper(t, compilePolicy(t, configA)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ path, msg string }{
+		{filepath.Join(dir, "missing.json"), "no such file or directory"},
+		{tampered, "its digest does not match its content"},
+	} {
+		var log logBuffer
+		code := serve(context.Background(), Options{Policy: c.path, Addr: "127.0.0.1:0", Stderr: &log}, nil, nil)
+		if code != ExitRefused {
+			t.Errorf("%s: exit %d, want %d", c.path, code, ExitRefused)
+		}
+		for _, want := range []string{"no valid policy, not starting", c.path, c.msg} {
+			if !strings.Contains(log.String(), want) {
+				t.Errorf("%s: no %q in the log:\n%s", c.path, want, log.String())
+			}
+		}
+	}
+}
+
+func TestServeCannotListen(t *testing.T) {
+	path := policyFile(t, compilePolicy(t, configA))
+	var log logBuffer
+	if code := serve(context.Background(), Options{Policy: path, Addr: "127.0.0.1:99999", Stderr: &log}, nil, nil); code != ExitListen {
+		t.Errorf("exit %d, want %d", code, ExitListen)
+	}
+	if !strings.Contains(log.String(), "cannot listen") {
+		t.Errorf("log:\n%s", log.String())
+	}
+}

@@ -1,0 +1,252 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/kokua-policy/kokua-policy/compile"
+)
+
+const askRunCommand = `{"agent":"coder","tool":"compute.run_command"}`
+
+func decisionOf(t testing.TB, s *Server) string {
+	t.Helper()
+	w := do(t, s.Handler(), "POST", "/v1/decide", askRunCommand)
+	if w.Code != 200 {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	for _, d := range decisions {
+		if strings.Contains(w.Body.String(), `"decision":"`+string(d)+`"`) {
+			return string(d)
+		}
+	}
+	t.Fatalf("no decision in %s", w.Body)
+	return ""
+}
+
+func healthStatus(t testing.TB, s *Server) string {
+	t.Helper()
+	body := do(t, s.Handler(), "GET", "/healthz", "").Body.String()
+	switch {
+	case strings.Contains(body, `"status":"ok"`):
+		return "ok"
+	case strings.Contains(body, `"status":"degraded"`):
+		return "degraded"
+	}
+	t.Fatalf("healthz: %s", body)
+	return ""
+}
+
+func TestReload(t *testing.T) {
+	a, b := compilePolicy(t, configA), compilePolicy(t, configB)
+	s, path := newServer(t, a)
+	if got := decisionOf(t, s); got != "review" {
+		t.Fatalf("A: %s", got)
+	}
+
+	replace(t, path, b)
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if got := decisionOf(t, s); got != "confirm" {
+		t.Fatalf("after B was swapped in: %s", got)
+	}
+
+	// A tampered file, a truncated one, a missing one: each is refused and
+	// the last good policy, B, keeps answering.
+	for _, bad := range []func(){
+		func() { replace(t, path, tamper(t, a)) },
+		func() { replace(t, path, a[:len(a)-10]) },
+		func() { _ = os.Remove(path) },
+	} {
+		bad()
+		if err := s.Reload(); err == nil {
+			t.Fatal("a bad policy was swapped in")
+		}
+		if got := decisionOf(t, s); got != "confirm" {
+			t.Fatalf("after a refused reload: %s, want B's confirm", got)
+		}
+		if got := healthStatus(t, s); got != "degraded" {
+			t.Fatalf("healthz: %s", got)
+		}
+	}
+
+	replace(t, path, a)
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if got, h := decisionOf(t, s), healthStatus(t, s); got != "review" || h != "ok" {
+		t.Fatalf("back to A: %s, %s", got, h)
+	}
+	// The same policy again changes nothing but the reload status.
+	if err := s.Reload(); err != nil || s.cur.Load().digest != digestOf(t, a) {
+		t.Fatal(err)
+	}
+}
+
+// waitFor polls until cond holds or the time is up.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestWatch(t *testing.T) {
+	a, b := compilePolicy(t, configA), compilePolicy(t, configB)
+	s, path := newServer(t, a)
+	s.debounce = 20 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := s.Watch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cancel()
+		<-done
+	}()
+
+	// kokua-compile replaces the file by renaming a new one over it.
+	replace(t, path, b)
+	waitFor(t, "B by rename", func() bool { return decisionOf(t, s) == "confirm" })
+
+	// A tampered file is refused and shows in /healthz.
+	replace(t, path, tamper(t, a))
+	waitFor(t, "the failure in /healthz", func() bool { return healthStatus(t, s) == "degraded" })
+	if got := decisionOf(t, s); got != "confirm" {
+		t.Fatalf("the tampered policy changed the answer: %s", got)
+	}
+
+	// A write in place is seen too.
+	if err := os.WriteFile(path, a, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "A written in place", func() bool { return decisionOf(t, s) == "review" })
+	if got := healthStatus(t, s); got != "ok" {
+		t.Fatalf("healthz after a good reload: %s", got)
+	}
+
+	// A removed file is a failure; its return is a recovery.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the removal in /healthz", func() bool { return healthStatus(t, s) == "degraded" })
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "B again", func() bool { return decisionOf(t, s) == "confirm" && healthStatus(t, s) == "ok" })
+
+	// Other files in the directory cause no reload.
+	before := s.last.Load()
+	if err := os.WriteFile(path+".other", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * s.debounce)
+	if s.last.Load() != before {
+		t.Error("a file next to the policy caused a reload")
+	}
+}
+
+// TestReloadUnderLoad swaps the policy 50 times while 8 goroutines ask
+// for decisions: every answer must be whole and come from one of the
+// policies, the one its digest header names. Run it with -race.
+func TestReloadUnderLoad(t *testing.T) {
+	a, b := compilePolicy(t, configA), compilePolicy(t, configB)
+	s, path := newServer(t, a)
+	h := s.Handler()
+	want := map[string]string{}
+	for _, data := range [][]byte{a, b} {
+		replace(t, path, data)
+		if err := s.Reload(); err != nil {
+			t.Fatal(err)
+		}
+		want[digestOf(t, data)] = do(t, h, "POST", "/v1/decide", askRunCommand).Body.String()
+	}
+	if len(want) != 2 || want[digestOf(t, a)] == want[digestOf(t, b)] {
+		t.Fatal("the two policies should answer differently")
+	}
+
+	const workers, requests, reloads = 8, 2000, 50
+	tampered := tamper(t, a)
+	var wg, asking sync.WaitGroup
+	var asked atomic.Bool // the workers are done
+	var seenMu sync.Mutex
+	seen := map[string]int{}
+	errs := make(chan error, workers+1)
+	for w := 0; w < workers; w++ {
+		asking.Add(1)
+		go func() {
+			defer asking.Done()
+			local := map[string]int{}
+			defer func() {
+				seenMu.Lock()
+				for d, n := range local {
+					seen[d] += n
+				}
+				seenMu.Unlock()
+			}()
+			for i := 0; i < requests; i++ {
+				r := do(t, h, "POST", "/v1/decide", askRunCommand)
+				digest := r.Header().Get(DigestHeader)
+				if r.Code != 200 || r.Body.String() != want[digest] {
+					errs <- fmt.Errorf("answer %d %q from %q", r.Code, r.Body, digest)
+					return
+				}
+				local[digest]++
+				if i%100 == 0 {
+					if r := do(t, h, "GET", "/healthz", ""); r.Code != 200 {
+						errs <- fmt.Errorf("healthz %d", r.Code)
+						return
+					}
+					if r := do(t, h, "GET", "/v1/agents/coder", ""); r.Code != 200 {
+						errs <- fmt.Errorf("agents %d", r.Code)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		// At least 50 reloads, and on until the workers are done.
+		for i := 0; i < reloads || !asked.Load(); i++ {
+			data := a
+			if i%2 == 1 {
+				data = b
+			}
+			if i%10 == 5 {
+				data = tampered
+			}
+			if err := compile.WriteAtomic(path, data); err != nil {
+				errs <- err
+				return
+			}
+			err := s.Reload()
+			if (i%10 == 5) != (err != nil) {
+				errs <- fmt.Errorf("reload %d: %v", i, err)
+				return
+			}
+		}
+	}()
+	asking.Wait()
+	asked.Store(true)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if seen[digestOf(t, a)] == 0 || seen[digestOf(t, b)] == 0 {
+		t.Errorf("answers by policy %v: both policies should have answered", seen)
+	}
+}

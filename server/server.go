@@ -1,0 +1,278 @@
+// Package server is kokua-run's JSON HTTP API over a compiled policy, for
+// hosts in other languages. docs/api.md describes the API and
+// docs/openapi.yaml specifies it.
+//
+// A Server holds the policy it answers from behind an atomic pointer. A
+// reload reads and verifies the file whole before it swaps the pointer, so
+// a request is answered by one policy from start to end, and a file that
+// fails verification never replaces the last good one. Every error path
+// answers an error object with a 4xx or 5xx status, never a decision.
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// DefaultAddr is where the server listens unless told otherwise: loopback.
+const DefaultAddr = "127.0.0.1:8181"
+
+// Limits of the API.
+const (
+	// MaxDecideBytes bounds the body of POST /v1/decide.
+	MaxDecideBytes = 1 << 20
+	// MaxBatchBytes bounds the body of POST /v1/decide/batch.
+	MaxBatchBytes = 8 << 20
+	// MaxBatch bounds the number of requests in one batch.
+	MaxBatch = 10_000
+)
+
+// Timeouts of the HTTP server, and the default bound of the drain at
+// shutdown.
+const (
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 30 * time.Second
+	WriteTimeout      = 30 * time.Second
+	IdleTimeout       = 120 * time.Second
+	MaxHeaderBytes    = 64 << 10
+	DrainTimeout      = 10 * time.Second
+	// Debounce is how long the file watcher waits for the directory to be
+	// quiet before it looks at the file again.
+	Debounce = 100 * time.Millisecond
+)
+
+// Server answers the API from the last good policy it loaded.
+type Server struct {
+	path     string
+	log      *slog.Logger
+	metrics  *metrics
+	handler  http.Handler
+	debounce time.Duration
+
+	cur  atomic.Pointer[state]
+	last atomic.Pointer[reloadStatus]
+
+	// reloadMu serialises reloads; stamp is the file as the last reload
+	// (or the start) saw it, so that a watch event that did not touch the
+	// file causes no reload.
+	reloadMu sync.Mutex
+	stamp    os.FileInfo
+}
+
+// state is one loaded policy with the bodies precomputed from it.
+type state struct {
+	p            *policy.Policy
+	file         string
+	digest       string
+	digestHeader []string
+	loadedAt     time.Time
+	agents       []byte            // GET /v1/agents
+	agent        map[string][]byte // GET /v1/agents/{name}
+	// intern holds the agent and tool names the policy knows, so that
+	// reading them from a request does not allocate.
+	intern map[string]string
+}
+
+// reloadStatus is the outcome of the last load or reload.
+type reloadStatus struct {
+	OK      bool      `json:"ok"`
+	Error   *string   `json:"error"`
+	At      time.Time `json:"at"`
+	Trigger string    `json:"trigger"`
+}
+
+// Reload triggers.
+const (
+	triggerStart  = "start"
+	triggerAPI    = "reload"
+	triggerWatch  = "watch"
+	triggerSIGHUP = "sighup"
+)
+
+// New loads and verifies the policy at path. With no valid policy there is
+// no server: the error says why the policy was refused. A nil logger
+// discards the log.
+func New(path string, logger *slog.Logger) (*Server, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{path: path, log: logger, metrics: newMetrics(), debounce: Debounce}
+	stamp, _ := os.Stat(path)
+	st, err := load(path)
+	if err != nil {
+		return nil, err
+	}
+	s.stamp = stamp
+	s.cur.Store(st)
+	s.last.Store(&reloadStatus{OK: true, At: st.loadedAt, Trigger: triggerStart})
+	s.metrics.swapped(nil, st)
+	s.metrics.reloadOutcome(true)
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Handler is the API.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// HTTPServer is an http.Server for the API with the timeouts and limits of
+// kokua-run serve.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+}
+
+// Policy is the policy the server answers from now.
+func (s *Server) Policy() *policy.Policy { return s.cur.Load().p }
+
+// Reload reads and verifies the policy file and swaps it in. On failure
+// the last good policy stays, the error is returned, logged, and shown by
+// /healthz until a later reload succeeds.
+func (s *Server) Reload() error { return s.reload(triggerAPI, true) }
+
+// reload loads the file again. Unless forced, it does nothing when the
+// file looks as it did at the last attempt (same file, size and time).
+func (s *Server) reload(trigger string, force bool) error {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	stamp, _ := os.Stat(s.path)
+	if !force && sameStamp(s.stamp, stamp) {
+		return nil
+	}
+	s.stamp = stamp
+	old := s.cur.Load()
+	st, err := load(s.path)
+	if err != nil {
+		msg := err.Error()
+		s.last.Store(&reloadStatus{OK: false, Error: &msg, At: time.Now().UTC(), Trigger: trigger})
+		s.metrics.reloaded("error")
+		s.metrics.reloadOutcome(false)
+		s.log.Error("policy reload failed; keeping the last good policy",
+			"trigger", trigger, "err", msg, "digest", old.digest)
+		return err
+	}
+	s.last.Store(&reloadStatus{OK: true, At: st.loadedAt, Trigger: trigger})
+	s.metrics.reloadOutcome(true)
+	if st.digest == old.digest {
+		s.metrics.reloaded("unchanged")
+		s.log.Info("policy reloaded: unchanged", "trigger", trigger, "digest", old.digest)
+		return nil
+	}
+	s.cur.Store(st)
+	s.metrics.swapped(old, st)
+	s.metrics.reloaded("ok")
+	s.log.Info("policy reloaded", "trigger", trigger, "digest", st.digest, "previous", old.digest)
+	return nil
+}
+
+func sameStamp(a, b os.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return os.SameFile(a, b) && a.Size() == b.Size() && a.ModTime().Equal(b.ModTime())
+}
+
+// load reads and verifies a policy and precomputes the bodies of the
+// agents endpoints.
+func load(path string) (*state, error) {
+	p, err := policy.Load(path)
+	if err != nil {
+		return nil, err
+	}
+	doc := p.Document()
+	st := &state{p: p, file: path, digest: doc.Digest, digestHeader: []string{doc.Digest},
+		loadedAt: time.Now().UTC(), agent: make(map[string][]byte, len(doc.Agents))}
+	st.intern = internTable(doc)
+	list := agentList{Digest: doc.Digest, EntryAgent: doc.EntryAgent, Agents: make([]agentSummary, 0, len(doc.Agents))}
+	for name, a := range doc.Agents {
+		body, err := marshalBody(a)
+		if err != nil {
+			return nil, fmt.Errorf("policy %s: agent %q: %w", path, name, err)
+		}
+		st.agent[name] = body
+		deferred := a.Deferred
+		if deferred == nil {
+			deferred = []string{}
+		}
+		list.Agents = append(list.Agents, agentSummary{Name: name, GateLabel: a.GateLabel, Entry: a.Entry,
+			Reachable: a.Reachable, AvailableCount: a.Available.Count, Deferred: deferred})
+	}
+	slices.SortFunc(list.Agents, func(a, b agentSummary) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	if st.agents, err = marshalBody(list); err != nil {
+		return nil, fmt.Errorf("policy %s: agents: %w", path, err)
+	}
+	return st, nil
+}
+
+// internTable maps each agent name and each way to write a tool name
+// (bare, toolset.tool, core.tool) to itself.
+func internTable(doc *policy.Document) map[string]string {
+	t := map[string]string{}
+	add := func(s string) { t[s] = s }
+	for name := range doc.Agents {
+		add(name)
+	}
+	for name, ts := range doc.Toolsets {
+		if ts == nil {
+			continue
+		}
+		for _, tool := range ts.Tools {
+			add(tool.Name)
+			add(name + "." + tool.Name)
+		}
+	}
+	for _, c := range doc.CoreTools {
+		add(c)
+		add(policy.CoreToolset + "." + c)
+	}
+	return t
+}
+
+// agentList is the body of GET /v1/agents.
+type agentList struct {
+	Digest     string         `json:"digest"`
+	EntryAgent string         `json:"entry_agent"`
+	Agents     []agentSummary `json:"agents"`
+}
+
+type agentSummary struct {
+	Name           string   `json:"name"`
+	GateLabel      string   `json:"gate_label"`
+	Entry          bool     `json:"entry"`
+	Reachable      bool     `json:"reachable"`
+	AvailableCount int      `json:"available_count"`
+	Deferred       []string `json:"deferred"`
+}
+
+// marshalBody encodes a response body as the decide endpoint does: one
+// line of JSON ending in a newline.
+func marshalBody(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
