@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -297,8 +298,35 @@ func quoteKey(k string) string {
 	}
 	for _, r := range k {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(k) + `"`
+			return basicString(k)
 		}
 	}
 	return k
+}
+
+// basicString writes a key as a TOML basic string, escaping what a
+// terminal would act on (control characters, bidirectional overrides) as
+// TOML escapes, so that a key path both prints safely and reads back as
+// the same key.
+func basicString(k string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range k {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 ||
+			r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

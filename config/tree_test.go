@@ -142,3 +142,21 @@ func TestComments(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyPathEscapesControls: a key path prints no control character a
+// terminal would act on, and stays valid TOML for the same key.
+func TestKeyPathEscapesControls(t *testing.T) {
+	key := "x\x1b[31mRED\nfake.toml:1:1: error\u202e"
+	got := KeyPath([]string{"agents", key, "tools"}, "bogus")
+	want := `[agents."x\u001B[31mRED\nfake.toml:1:1: error\u202E".tools].bogus`
+	if got != want {
+		t.Fatalf("KeyPath = %s, want %s", got, want)
+	}
+	root, err := Parse("k.toml", []byte(`[agents.`+got[len("[agents."):len(got)-len(".bogus")]+"\nx = 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root.Lookup("agents", key, "tools", "x") == nil {
+		t.Error("the escaped key path does not read back as the same key")
+	}
+}

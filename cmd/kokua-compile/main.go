@@ -41,7 +41,10 @@ func main() {
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG"},
 		}, flags...),
 		HideHelpCommand: true,
-		Action:          func(c *cli.Context) error { return run(c, false) },
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return cli.Exit("kokua-compile: "+err.Error()+" (see --help)", lint.ExitUsage)
+		},
+		Action: func(c *cli.Context) error { return run(c, false) },
 		Commands: []*cli.Command{{
 			Name:      "agents",
 			Usage:     "show each agent's availability, residency and approval, and where they come from",
@@ -49,6 +52,9 @@ func main() {
 			Flags:     flags,
 			Action:    func(c *cli.Context) error { return run(c, true) },
 		}},
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = app.OnUsageError
 	}
 	if err := app.Run(os.Args); err != nil {
 		var ec cli.ExitCoder

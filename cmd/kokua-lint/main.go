@@ -4,6 +4,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -25,6 +27,9 @@ func main() {
 			&cli.BoolFlag{Name: "list-rules", Usage: "print every rule with its severity, phase and summary"},
 		},
 		HideHelpCommand: true,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return cli.Exit("kokua-lint: "+err.Error()+" (see --help)", lint.ExitUsage)
+		},
 		Action: func(c *cli.Context) error {
 			code = lint.Run(lint.Options{
 				Configs: c.Args().Slice(), Manifest: c.String("manifest"), Format: c.String("format"),
@@ -35,7 +40,12 @@ func main() {
 		},
 	}
 	if err := app.Run(os.Args); err != nil {
-		os.Stderr.WriteString("kokua-lint: " + err.Error() + "\n")
+		var ec cli.ExitCoder
+		if errors.As(err, &ec) {
+			fmt.Fprintln(os.Stderr, ec.Error())
+			os.Exit(ec.ExitCode())
+		}
+		fmt.Fprintln(os.Stderr, "kokua-lint: "+err.Error())
 		os.Exit(lint.ExitUsage)
 	}
 	os.Exit(code)

@@ -21,6 +21,9 @@ func main() {
 		Name:            "kokua-run",
 		Usage:           "decide tool calls from a compiled Kokua policy",
 		HideHelpCommand: true,
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return cli.Exit("kokua-run: "+err.Error()+" (see --help)", run.ExitUsage)
+		},
 		Commands: []*cli.Command{
 			{
 				Name:      "decide",
@@ -75,6 +78,9 @@ func main() {
 				},
 			},
 		},
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = app.OnUsageError
 	}
 	if err := app.Run(os.Args); err != nil {
 		var ec cli.ExitCoder

@@ -1,0 +1,448 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/lint"
+	"github.com/kokua-policy/kokua-policy/rules"
+)
+
+// binary is kokua-lint, built once by TestMain.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "kokua-lint-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "kokua-lint")
+	build := exec.Command("go", "build", "-o", binary, ".")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building kokua-lint:", err)
+		_ = os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// shipped is the config Kokua ships: it lints clean.
+func shipped(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "lint", "shipped", "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// withError adds an unknown toolset (an error) to the shipped config.
+func withError(t *testing.T) string {
+	return strings.Replace(shipped(t), `available = ["web", "misc"`, `available = ["webb", "misc"`, 1)
+}
+
+// withWarning adds a section of a toolset no agent declares (a warning, and
+// nothing else) to the shipped config.
+func withWarning(t *testing.T) string {
+	return shipped(t) + "\n[github_backup]\nrepo = \"me/kokua-state\"\n"
+}
+
+// result is what one run of the binary did.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// run runs kokua-lint in dir with args, with extra environment variables
+// (NAME=value) on top of a clean one without NO_COLOR.
+func run(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Dir = dir
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "NO_COLOR=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("running kokua-lint: %v", err)
+	}
+	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
+}
+
+// files writes name -> content into a fresh directory and returns it.
+func files(t *testing.T, contents map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range contents {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func wantCode(t *testing.T, r result, code int) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	}
+}
+
+// wantUsageError checks a refusal: exit 2, one line on stderr that names
+// what it is about, nothing on stdout, and no Go panic or stack trace.
+func wantUsageError(t *testing.T, r result, mentions ...string) {
+	t.Helper()
+	wantCode(t, r, lint.ExitUsage)
+	if r.stdout != "" {
+		t.Errorf("stdout should be empty, got:\n%s", r.stdout)
+	}
+	if n := strings.Count(r.stderr, "\n"); n != 1 || !strings.HasSuffix(r.stderr, "\n") {
+		t.Errorf("stderr should be one line, got %d:\n%s", n, r.stderr)
+	}
+	if !strings.HasPrefix(r.stderr, "kokua-lint: ") {
+		t.Errorf("stderr should start with 'kokua-lint: ', got %q", r.stderr)
+	}
+	for _, s := range []string{"panic", "goroutine ", ".go:"} {
+		if strings.Contains(r.stderr, s) {
+			t.Errorf("stderr looks like a Go crash (%q):\n%s", s, r.stderr)
+		}
+	}
+	for _, m := range mentions {
+		if !strings.Contains(r.stderr, m) {
+			t.Errorf("stderr should mention %q, got %q", m, r.stderr)
+		}
+	}
+}
+
+const embeddedNote = "kokua-lint: no --manifest given: checking against the embedded default Kokua install (23 toolsets)\n"
+
+func TestShippedConfigIsClean(t *testing.T) {
+	dir := files(t, map[string]string{"config.toml": shipped(t)})
+	r := run(t, dir, nil, "config.toml")
+	wantCode(t, r, lint.ExitOK)
+	if r.stdout != "" {
+		t.Errorf("stdout should be empty for the shipped config, got:\n%s", r.stdout)
+	}
+	if r.stderr != embeddedNote {
+		t.Errorf("stderr should be the embedded-manifest note, got %q", r.stderr)
+	}
+}
+
+func TestErrorExitsOne(t *testing.T) {
+	dir := files(t, map[string]string{"config.toml": withError(t)})
+	r := run(t, dir, nil, "--color", "never", "config.toml")
+	wantCode(t, r, lint.ExitFindings)
+	for _, s := range []string{"config.toml:24:", "error:", "'webb'", "[unknown-toolset]", "1 error, 0 warnings, 0 info\n"} {
+		if !strings.Contains(r.stdout, s) {
+			t.Errorf("stdout should contain %q, got:\n%s", s, r.stdout)
+		}
+	}
+	// --fail-on warning fails on errors too.
+	wantCode(t, run(t, dir, nil, "--fail-on", "warning", "config.toml"), lint.ExitFindings)
+}
+
+func TestFailOn(t *testing.T) {
+	dir := files(t, map[string]string{"config.toml": withWarning(t)})
+	r := run(t, dir, nil, "--color", "never", "config.toml")
+	wantCode(t, r, lint.ExitOK)
+	if !strings.Contains(r.stdout, "[unused-section]") || !strings.HasSuffix(r.stdout, "0 errors, 1 warning, 0 info\n") {
+		t.Errorf("want exactly the unused-section warning, got:\n%s", r.stdout)
+	}
+	wantCode(t, run(t, dir, nil, "--fail-on", "warning", "config.toml"), lint.ExitFindings)
+	wantCode(t, run(t, dir, nil, "--fail-on", "error", "config.toml"), lint.ExitOK)
+	wantUsageError(t, run(t, dir, nil, "--fail-on", "info", "config.toml"), "--fail-on")
+	wantUsageError(t, run(t, dir, nil, "--fail-on", "bogus", "config.toml"), "--fail-on", "bogus")
+}
+
+func TestUnreadableInputs(t *testing.T) {
+	dir := files(t, map[string]string{"config.toml": shipped(t), "sub/keep": ""})
+	t.Run("missing", func(t *testing.T) {
+		wantUsageError(t, run(t, dir, nil, "nosuch.toml"), "nosuch.toml", "no such file")
+	})
+	t.Run("missing-after-a-good-one", func(t *testing.T) {
+		wantUsageError(t, run(t, dir, nil, "config.toml", "nosuch.toml"), "nosuch.toml")
+	})
+	t.Run("directory", func(t *testing.T) {
+		wantUsageError(t, run(t, dir, nil, "sub"), "sub", "directory")
+	})
+	t.Run("no-config", func(t *testing.T) {
+		wantUsageError(t, run(t, dir, nil), "config")
+	})
+	t.Run("too-large", func(t *testing.T) {
+		path := filepath.Join(dir, "huge.toml")
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A sparse file one byte over the limit: it reads as zeros.
+		if err := f.Truncate(lint.MaxInputBytes + 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		wantUsageError(t, run(t, dir, nil, "huge.toml"), "huge.toml", "16 MiB")
+	})
+	t.Run("exactly-the-limit", func(t *testing.T) {
+		// A config of exactly 16 MiB is read (and linted: padding is a comment).
+		data := []byte(shipped(t))
+		pad := lint.MaxInputBytes - len(data) - 1
+		data = append(data, '#')
+		data = append(data, bytes.Repeat([]byte{' '}, pad)...)
+		path := filepath.Join(dir, "big.toml")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := run(t, dir, nil, "big.toml")
+		wantCode(t, r, lint.ExitOK)
+	})
+}
+
+func TestBadFlags(t *testing.T) {
+	dir := files(t, map[string]string{"config.toml": shipped(t)})
+	wantUsageError(t, run(t, dir, nil, "--format", "bogus", "config.toml"), "--format", "bogus")
+	wantUsageError(t, run(t, dir, nil, "--color", "sometimes", "config.toml"), "--color", "sometimes")
+	r := run(t, dir, nil, "--no-such-flag", "config.toml")
+	wantCode(t, r, lint.ExitUsage)
+	if strings.Contains(r.stderr, "goroutine ") {
+		t.Errorf("an unknown flag crashed:\n%s", r.stderr)
+	}
+}
+
+func TestJSONOutput(t *testing.T) {
+	dir := files(t, map[string]string{"config.toml": withError(t)})
+	r := run(t, dir, nil, "--format", "json", "config.toml")
+	wantCode(t, r, lint.ExitFindings)
+	if r.stderr != "" {
+		t.Errorf("stderr should be empty with --format json, got %q", r.stderr)
+	}
+	var report struct {
+		Diagnostics []map[string]any `json:"diagnostics"`
+	}
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	dec.UseNumber()
+	if err := dec.Decode(&report); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, r.stdout)
+	}
+	if len(report.Diagnostics) != 1 {
+		t.Fatalf("want one diagnostic, got %d:\n%s", len(report.Diagnostics), r.stdout)
+	}
+	d := report.Diagnostics[0]
+	fields := []string{"rule", "severity", "phase", "message", "file", "line", "column", "end_line", "end_column", "key", "suggestion", "refs"}
+	for _, f := range fields {
+		if _, ok := d[f]; !ok {
+			t.Errorf("diagnostic lacks the field %q: %v", f, d)
+		}
+	}
+	if len(d) != len(fields) {
+		t.Errorf("diagnostic has %d fields, want the %d documented ones: %v", len(d), len(fields), d)
+	}
+	want := map[string]any{"rule": "unknown-toolset", "severity": "error", "phase": "validate", "file": "config.toml",
+		"line": json.Number("24"), "column": json.Number("14"), "end_line": json.Number("24"), "end_column": json.Number("20"),
+		"key": "[agents.researcher.tools].available"}
+	for k, v := range want {
+		if d[k] != v {
+			t.Errorf("%s = %v, want %v", k, d[k], v)
+		}
+	}
+	if refs, ok := d["refs"].([]any); !ok || len(refs) == 0 {
+		t.Errorf("refs should be a non-empty list, got %v", d["refs"])
+	}
+
+	clean := files(t, map[string]string{"config.toml": shipped(t)})
+	r = run(t, clean, nil, "--format", "json", "config.toml")
+	wantCode(t, r, lint.ExitOK)
+	if r.stdout != "{\n  \"diagnostics\": []\n}\n" {
+		t.Errorf("a clean config should give an empty diagnostics list, got %q", r.stdout)
+	}
+}
+
+// TestSeveralConfigs lints two files in one call, as pre-commit passes them:
+// both files' findings, sorted by file whatever the argument order.
+func TestSeveralConfigs(t *testing.T) {
+	dir := files(t, map[string]string{"a/config.toml": withError(t), "b/config.toml": withWarning(t), "c/config.toml": shipped(t)})
+	r := run(t, dir, nil, "--color", "never", "b/config.toml", "c/config.toml", "a/config.toml")
+	wantCode(t, r, lint.ExitFindings)
+	a := strings.Index(r.stdout, "a/config.toml:24:14: error:")
+	b := strings.Index(r.stdout, "b/config.toml:41:1: warning:")
+	if a < 0 || b < 0 || a > b {
+		t.Errorf("want a/config.toml's error before b/config.toml's warning, got:\n%s", r.stdout)
+	}
+	if strings.Contains(r.stdout, "c/config.toml") {
+		t.Errorf("the clean config should report nothing:\n%s", r.stdout)
+	}
+	if !strings.HasSuffix(r.stdout, "1 error, 1 warning, 0 info\n") {
+		t.Errorf("want one summary line for the whole run, got:\n%s", r.stdout)
+	}
+
+	r = run(t, dir, nil, "--format", "json", "b/config.toml", "a/config.toml")
+	var report lint.JSONReport
+	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range report.Diagnostics {
+		got = append(got, d.File)
+	}
+	if strings.Join(got, " ") != "a/config.toml b/config.toml" {
+		t.Errorf("JSON diagnostics in file order %v, want a/config.toml then b/config.toml", got)
+	}
+}
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+func TestColor(t *testing.T) {
+	dir := files(t, map[string]string{"config.toml": withError(t)})
+	for _, c := range []struct {
+		name  string
+		env   []string
+		args  []string
+		color bool
+	}{
+		{"auto-on-a-pipe", nil, nil, false},
+		{"NO_COLOR", []string{"NO_COLOR=1"}, nil, false},
+		{"NO_COLOR-auto", []string{"NO_COLOR=1"}, []string{"--color", "auto"}, false},
+		{"never", nil, []string{"--color", "never"}, false},
+		{"always", nil, []string{"--color", "always"}, true},
+		// An explicit flag outranks the environment (no-color.org).
+		{"always-beats-NO_COLOR", []string{"NO_COLOR=1"}, []string{"--color", "always"}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := run(t, dir, c.env, append(c.args, "config.toml")...)
+			wantCode(t, r, lint.ExitFindings)
+			if got := ansi.MatchString(r.stdout); got != c.color {
+				t.Errorf("ANSI colour in output: %v, want %v:\n%q", got, c.color, r.stdout)
+			}
+			if strings.Contains(r.stderr, "\x1b") {
+				t.Errorf("stderr holds an escape sequence: %q", r.stderr)
+			}
+			plain := ansi.ReplaceAllString(r.stdout, "")
+			if strings.Contains(plain, "\x1b") {
+				t.Errorf("output holds an escape that is not a colour: %q", r.stdout)
+			}
+			if c.color {
+				never := run(t, dir, nil, "--color", "never", "config.toml")
+				if plain != never.stdout {
+					t.Errorf("coloured output differs from plain output beyond the colour:\n%s\n---\n%s", plain, never.stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestListRules(t *testing.T) {
+	r := run(t, t.TempDir(), nil, "--list-rules")
+	wantCode(t, r, lint.ExitOK)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	all := rules.All()
+	if len(lines) != len(all) {
+		t.Errorf("%d lines for %d rules:\n%s", len(lines), len(all), r.stdout)
+	}
+	for i, rule := range all {
+		if i >= len(lines) {
+			break
+		}
+		fields := strings.Fields(lines[i])
+		if len(fields) < 3 || fields[0] != rule.ID || fields[1] != rule.Severity.String() || fields[2] != string(rule.Phase) {
+			t.Errorf("line %d = %q, want rule %s (%s, %s)", i+1, lines[i], rule.ID, rule.Severity, rule.Phase)
+		}
+		for _, ref := range rule.Refs {
+			if !strings.Contains(lines[i], ref) {
+				t.Errorf("line %d does not cite %s: %q", i+1, ref, lines[i])
+			}
+		}
+	}
+}
+
+func TestManifestFlag(t *testing.T) {
+	defaultManifest, err := os.ReadFile(filepath.Join("..", "..", "config", "default.manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := files(t, map[string]string{
+		"config.toml":   shipped(t),
+		"good.json":     string(defaultManifest),
+		"broken.json":   `{"manifest_version": 1, "toolsets": [`,
+		"wrong.json":    `{"manifest_version": 1, "toolsets": [{"name": "web", "kind": "kokua", "tools": "many"}]}`,
+		"sub/keep.json": "",
+	})
+	t.Run("good", func(t *testing.T) {
+		r := run(t, dir, nil, "--manifest", "good.json", "config.toml")
+		wantCode(t, r, lint.ExitOK)
+		if r.stdout != "" || r.stderr != "" {
+			t.Errorf("a given manifest should give no note and no finding, got stdout %q stderr %q", r.stdout, r.stderr)
+		}
+	})
+	for _, name := range []string{"broken.json", "wrong.json"} {
+		t.Run(name, func(t *testing.T) {
+			r := run(t, dir, nil, "--color", "never", "--manifest", name, "config.toml")
+			wantCode(t, r, lint.ExitFindings)
+			if !strings.HasPrefix(r.stdout, name+":1:") || !strings.Contains(r.stdout, "[invalid-manifest]") {
+				t.Errorf("want invalid-manifest findings in %s, got:\n%s", name, r.stdout)
+			}
+			r = run(t, dir, nil, "--format", "json", "--manifest", name, "config.toml")
+			var report lint.JSONReport
+			if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range report.Diagnostics {
+				if d.File != name || d.Rule != "invalid-manifest" || d.Line < 1 {
+					t.Errorf("want only positioned invalid-manifest findings in %s, got %+v", name, d)
+				}
+			}
+		})
+	}
+	t.Run("missing", func(t *testing.T) {
+		wantUsageError(t, run(t, dir, nil, "--manifest", "nosuch.json", "config.toml"), "nosuch.json")
+	})
+	t.Run("directory", func(t *testing.T) {
+		wantUsageError(t, run(t, dir, nil, "--manifest", "sub", "config.toml"), "sub", "directory")
+	})
+}
+
+// TestDeterministic runs the same lint twice: byte-identical output.
+func TestDeterministic(t *testing.T) {
+	messy := withError(t) + "\n[github_backup]\nrepo = \"x\"\n\n[agents.coder.tools]\nconfirm = [\"compute.execute_pythn\", \"fs_write.*\"]\nreview = [\"fs_write\"]\n"
+	dir := files(t, map[string]string{"config.toml": messy, "other.toml": withWarning(t)})
+	for _, args := range [][]string{
+		{"--color", "never", "config.toml", "other.toml"},
+		{"--color", "always", "other.toml", "config.toml"},
+		{"--format", "json", "config.toml", "other.toml"},
+	} {
+		first := run(t, dir, nil, args...)
+		if first.stdout == "" {
+			t.Fatalf("%v: no output", args)
+		}
+		for range 2 {
+			if again := run(t, dir, nil, args...); again != first {
+				t.Errorf("%v: two runs differ:\n%+v\n---\n%+v", args, first, again)
+			}
+		}
+	}
+}

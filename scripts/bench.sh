@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Measures kokua-lint's speed against the targets of docs/benchmarks.md:
+#
+#   1. in process (Go benchmarks of ./lint): the shipped config in at most
+#      200 µs, and 1000 agents in at most 10 times the time of 100;
+#   2. as a whole process (hyperfine): kokua-lint on the shipped config
+#      within 3 times the time of an empty Go program.
+#
+# Usage: scripts/bench.sh            # both
+#        COUNT=10 scripts/bench.sh   # more benchmark runs (default 5)
+#        SKIP_GO=1 scripts/bench.sh  # only the whole-process comparison
+#
+# Installs hyperfine from the distribution when it is missing (Debian or
+# Ubuntu: apt-get, as root or through sudo). Builds into a temporary
+# directory that is removed on exit; changes nothing in the repository.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+count=${COUNT:-5}
+warmup=${WARMUP:-20}
+config="$root/testdata/lint/shipped/config.toml"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "== machine"
+echo "date:  $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "cpus:  $(nproc) ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || echo unknown))"
+echo "go:    $(go version)"
+echo "load:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+echo
+
+if [[ -z "${SKIP_GO:-}" ]]; then
+	echo "== in process: go test ./lint -run '^\$' -bench . -benchmem -count $count"
+	go test ./lint -run '^$' -bench . -benchmem -count "$count" | tee "$tmp/bench.txt"
+	echo
+	# Median and fastest ns/op per benchmark, and the agents=1000 / agents=100
+	# ratio of the medians. On a shared machine the fastest run is the better
+	# estimate of the code's own cost; the median shows what a user would see.
+	awk '
+		/^Benchmark/ { name = $1; sub(/-[0-9]+$/, "", name); v[name] = v[name] " " $3 }
+		END {
+			for (n in v) {
+				k = split(substr(v[n], 2), a, " ")
+				# insertion sort: k is small
+				for (i = 2; i <= k; i++) { x = a[i]; j = i - 1; while (j > 0 && a[j] + 0 > x + 0) { a[j + 1] = a[j]; j-- }; a[j + 1] = x }
+				med[n] = (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+				low[n] = a[1]
+				printf "%-36s median %12.0f ns/op   fastest %12.0f ns/op\n", n, med[n], low[n]
+			}
+			s = med["BenchmarkLintShipped"]
+			if (s != "") printf "shipped config: median %.1f µs, fastest %.1f µs (target <= 200 µs): %s\n", s / 1000, low["BenchmarkLintShipped"] / 1000, (s <= 200000 ? "met" : "MISSED")
+			lo = med["BenchmarkLintAgents/agents=100"]; hi = med["BenchmarkLintAgents/agents=1000"]
+			if (lo > 0) printf "agents=1000 / agents=100: %.1fx by medians, %.1fx by fastest runs (target <= 10x): %s\n", hi / lo, low["BenchmarkLintAgents/agents=1000"] / low["BenchmarkLintAgents/agents=100"], (hi / lo <= 10 ? "met" : "MISSED")
+		}' "$tmp/bench.txt" | sort
+	echo
+fi
+
+if ! command -v hyperfine >/dev/null; then
+	echo "== installing hyperfine"
+	if [[ $(id -u) -eq 0 ]]; then
+		apt-get update -qq && apt-get install -y -qq hyperfine
+	else
+		sudo apt-get update -qq && sudo apt-get install -y -qq hyperfine
+	fi
+	echo
+fi
+
+echo "== whole process: kokua-lint vs an empty Go program (hyperfine -N --warmup $warmup)"
+go build -o "$tmp/kokua-lint" ./cmd/kokua-lint
+mkdir "$tmp/empty"
+printf 'package main\n\nfunc main() {}\n' >"$tmp/empty/main.go"
+printf 'module empty\n\ngo 1.21\n' >"$tmp/empty/go.mod"
+(cd "$tmp/empty" && go build -o "$tmp/empty-go" .)
+cp "$config" "$tmp/config.toml"
+ls -l "$tmp/kokua-lint" "$tmp/empty-go" | awk '{ printf "%-12s %9d bytes\n", $NF, $5 }' | sed "s|$tmp/||"
+# The shipped config lints clean: exit 0 and nothing on stdout.
+if ! out=$("$tmp/kokua-lint" --color never "$tmp/config.toml" 2>/dev/null) || [[ -n $out ]]; then
+	echo "kokua-lint does not lint the shipped config clean:" >&2
+	printf '%s\n' "$out" >&2
+	exit 1
+fi
+
+hyperfine -N --warmup "$warmup" --export-csv "$tmp/hf.csv" \
+	-n empty-go "$tmp/empty-go" \
+	-n kokua-lint "$tmp/kokua-lint --color never $tmp/config.toml"
+echo
+awk -F, '
+	NR > 1 { mean[$1] = $2; median[$1] = $4 }
+	END {
+		printf "empty-go   mean %.2f ms, median %.2f ms\n", mean["empty-go"] * 1000, median["empty-go"] * 1000
+		printf "kokua-lint mean %.2f ms, median %.2f ms\n", mean["kokua-lint"] * 1000, median["kokua-lint"] * 1000
+		r = mean["kokua-lint"] / mean["empty-go"]
+		printf "kokua-lint / empty-go: %.2fx by means, %.2fx by medians (target <= 3x): %s\n", r, median["kokua-lint"] / median["empty-go"], (r <= 3 ? "met" : "MISSED")
+	}' "$tmp/hf.csv"
