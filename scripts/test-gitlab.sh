@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Tests the GitLab CI job of docs/ci.md (the block marked `<!-- test: gitlab -->`) without GitLab:
+# its `script:` lines run in one bash script under `set -eo pipefail`, as GitLab Runner's bash shell
+# runs them, with GOPATH/bin first on PATH as in the golang image, in a temporary folder holding a
+# broken or a fixed config.toml. The job must fail on the broken one (naming pending-dead-entry)
+# and pass on the fixed one, and leave its `artifacts:` paths in both cases (`when: always`).
+#
+# NOT TESTED AS WRITTEN: `go install github.com/kokua-policy/kokua-policy/cmd/kokua-lint@v0.1.0`.
+# That version is not published, so that one command is replaced (after checking that it is there)
+# by `go install ./cmd/kokua-lint` from this checkout's working tree. The image itself is not
+# pulled: its tag is only checked against the Go version in go.mod.
+#
+# Needs Go and python3 with PyYAML (python3-yaml is installed with apt-get if missing).
+# Run from anywhere: bash scripts/test-gitlab.sh. Nothing in this repository is changed.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+command -v go >/dev/null || { echo "FAIL: go is not on PATH" >&2; exit 1; }
+py=python3
+if ! "$py" -c 'import yaml' 2>/dev/null; then
+    echo "==> installing python3-yaml with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq python3 python3-yaml >/dev/null
+    # apt's module is for Debian's python3; a python3 of its own (pyenv, venv) may not see it.
+    "$py" -c 'import yaml' 2>/dev/null || py=/usr/bin/python3
+fi
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/kokua-gitlab.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+export GOMODCACHE GOCACHE
+GOMODCACHE="$(go env GOMODCACHE)"
+GOCACHE="$(go env GOCACHE)"
+unset GOBIN
+
+"$py" - "$repo_root" "$tmp" <<'EOF'
+import json, os, re, subprocess, sys, time
+import yaml
+
+REPO, TMP = sys.argv[1:]
+START = time.time()
+INSTALL = "go install github.com/kokua-policy/kokua-policy/cmd/kokua-lint@v0.1.0"
+LOCAL_INSTALL = 'go -C "$KOKUA_TEST_REPO" install -buildvcs=false ./cmd/kokua-lint'
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+def step(msg): print("==> " + msg, flush=True)
+class Fail(Exception): pass
+def check(ok, msg):
+    if not ok: raise Fail(msg)
+
+def doc_block(name):
+    lines = open(os.path.join(REPO, "docs/ci.md"), encoding="utf-8").read().split("\n")
+    marker = "<!-- test: %s -->" % name
+    check(lines.count(marker) == 1, "docs/ci.md: want exactly one line %r" % marker)
+    i = lines.index(marker) + 1
+    while i < len(lines) and not lines[i].strip(): i += 1
+    check(i < len(lines) and lines[i].startswith("```"), "docs/ci.md: no block after %r" % marker)
+    return "\n".join(lines[i + 1:lines.index("```", i + 1)]) + "\n"
+
+def config(tool):
+    return ("# assistant loads mcp on demand, and asks before adding a server.\n"
+            '[assistant]\nagent = "assistant"\n\n[assistant.tools]\nconfirm = ["mcp.%s"]\n'
+            'review = []\n\n[agents.assistant]\ndescription = "The assistant the user talks to."\n\n'
+            '[agents.assistant.tools]\navailable = ["memory", "mcp", "time"]\n'
+            'resident = ["memory", "time"]\n' % tool)
+
+try:
+    ci = yaml.safe_load(doc_block("gitlab"))
+    (name, job), = ci.items()
+    step("docs/ci.md's GitLab job %r" % name)
+    go_line = re.search(r"^go (\d+\.\d+)", open(os.path.join(REPO, "go.mod")).read(), re.M).group(1)
+    check(job.get("image") == "golang:" + go_line, "image %r, want golang:%s as in go.mod" % (job.get("image"), go_line))
+    check(set(job) <= {"image", "script", "artifacts"}, "keys not simulated: %s" % sorted(set(job) - {"image", "script", "artifacts"}))
+    lines = job["script"]
+    check(lines.count(INSTALL) == 1, "the script has no line %r" % INSTALL)
+    script = "set -eo pipefail\n" + "\n".join(LOCAL_INSTALL if l == INSTALL else l for l in lines) + "\n"
+    artifacts = job.get("artifacts", {})
+    check(artifacts.get("when") == "always", "artifacts are not kept when the job fails")
+
+    for n, (kind, src, want) in enumerate((("broken", config("add_mcp_servr"), 1),
+                                           ("fixed", config("add_mcp_server"), 0)), 1):
+        step("case %d: %s config" % (n, kind))
+        d = os.path.join(TMP, "case%d" % n)
+        build = os.path.join(d, "build")
+        os.makedirs(build)
+        open(os.path.join(build, "config.toml"), "w").write(src)
+        open(os.path.join(d, "script.sh"), "w").write(script)
+        gopath = os.path.join(d, "gopath")
+        inherited = [p for p in os.environ["PATH"].split(os.pathsep)
+                     if p and not os.path.exists(os.path.join(p, "kokua-lint"))]
+        env = dict(os.environ, CI="true", GITLAB_CI="true", CI_PROJECT_DIR=build, GOPATH=gopath,
+                   PATH=os.pathsep.join([os.path.join(gopath, "bin")] + inherited), KOKUA_TEST_REPO=REPO)
+        p = subprocess.run(["bash", os.path.join(d, "script.sh")], cwd=build, env=env,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in p.stdout.rstrip("\n").split("\n"):
+            print("    | " + line)
+        print("  - job exit %d" % p.returncode)
+        check(p.returncode == want, "%s config: exit %d, want %d" % (kind, p.returncode, want))
+        plain = ANSI.sub("", p.stdout)
+        if want:
+            check(plain != p.stdout, "--color always printed no colour")
+            check("config.toml:6:12: error:" in plain and "[pending-dead-entry]" in plain
+                  and "help: write 'mcp.add_mcp_server'" in plain, "the finding is not in the log")
+        else:
+            check("error" not in plain, "the clean run printed an error")
+        for path in artifacts.get("paths", []):
+            f = os.path.join(build, path)
+            check(os.path.isfile(f), "artifact %s was not written" % path)
+            if path.endswith(".sarif"):
+                log = json.load(open(f))
+                check(log.get("version") == "2.1.0", "%s: version %r" % (path, log.get("version")))
+                results = [r.get("ruleId") for run in log["runs"] for r in run.get("results", [])]
+                check(results == (["pending-dead-entry"] if want else []), "%s: results %r" % (path, results))
+            print("  - artifact %s kept" % path)
+    step("PASS: docs/ci.md's GitLab job (%ds)" % (time.time() - START))
+except Fail as e:
+    print("FAIL: %s" % e, file=sys.stderr)
+    sys.exit(1)
+EOF

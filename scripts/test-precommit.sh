@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Tests .pre-commit-hooks.yaml for real, with Debian's pre-commit (installed with apt-get if
+# missing), in throwaway git repositories under a temporary folder:
+#
+#   - the hook repository is a clone of this repository's COMMITTED HEAD: pre-commit fetches hooks
+#     by git URL and rev, so uncommitted changes (to the hooks, docs/ci.md or the Go code) are not
+#     tested. KOKUA_HOOKS_FROM_WORKTREE=1 tests the working tree instead: the clone gets the
+#     working tree's files (tracked and untracked, minus .gitignore'd ones) in one extra commit;
+#   - the project's .pre-commit-config.yaml is taken from docs/ci.md (the blocks marked
+#     `<!-- test: pre-commit -->` and `<!-- test: pre-commit-overrides -->`), with only `repo:`
+#     and `rev:` pointed at that clone, since v0.1.0 is not published;
+#   - `pre-commit run --all-files` must fail on a broken config (naming pending-dead-entry) and on
+#     a stale compiled policy, and pass once each is fixed; a real `git commit` through the
+#     installed hook must be refused, then accepted.
+#
+# Needs Go on PATH (pre-commit builds the hooks with `go install ./...`, through GOPROXY), git, and
+# python3. The pre-commit cache is temporary; the Go module and build caches are the usual ones.
+# Run from anywhere: bash scripts/test-precommit.sh. Nothing in this repository is changed.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SECONDS=0
+step() { printf '==> %s\n' "$*"; }
+fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
+
+command -v go >/dev/null || fail "go is not on PATH"
+if ! command -v pre-commit >/dev/null; then
+    step "installing pre-commit with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq pre-commit >/dev/null
+fi
+command -v git >/dev/null || { apt-get update -qq && apt-get install -y -qq git >/dev/null; }
+step "$(pre-commit --version), $(go version), $(git --version)"
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/kokua-precommit.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+
+# Keep the caller's git and pre-commit settings out (a global core.hooksPath stops
+# `pre-commit install`; commit signing would stop the throwaway commits), and Go's caches shared.
+export GIT_CONFIG_GLOBAL="$tmp/gitconfig" GIT_CONFIG_NOSYSTEM=1
+git config --global init.defaultBranch main
+git config --global user.name "kokua-policy test"
+git config --global user.email "test@kokua-policy.invalid"
+git config --global --add safe.directory "$repo_root"
+export PRE_COMMIT_HOME="$tmp/pre-commit-cache"
+export GOMODCACHE GOCACHE
+GOMODCACHE="$(go env GOMODCACHE)"
+GOCACHE="$(go env GOCACHE)"
+unset GOBIN
+
+# The hook repository.
+hooks="$tmp/hooks"
+git clone -q --no-local "$repo_root" "$hooks"
+if [[ "${KOKUA_HOOKS_FROM_WORKTREE:-}" == 1 ]]; then
+    step "KOKUA_HOOKS_FROM_WORKTREE=1: testing the working tree of $repo_root"
+    git -C "$hooks" ls-files -z | (cd "$hooks" && xargs -0 rm -f)
+    (cd "$repo_root" && git ls-files -z -c -o --exclude-standard | while IFS= read -r -d '' f; do
+        [[ -f "$f" ]] && printf '%s\0' "$f"
+    done | tar --null -T - -cf -) | tar -C "$hooks" -xf -
+    git -C "$hooks" add -A
+    git -C "$hooks" commit -q --allow-empty -m "working tree of $repo_root"
+fi
+rev="$(git -C "$hooks" rev-parse HEAD)"
+step "hook repository: $hooks at $rev ($(git -C "$hooks" log -1 --format=%s | cut -c1-60))"
+[[ -f "$hooks/.pre-commit-hooks.yaml" ]] ||
+    fail "the tested revision has no .pre-commit-hooks.yaml (commit it, or set KOKUA_HOOKS_FROM_WORKTREE=1)"
+
+# kokua-compile of the same revision, to write the policies a project would commit.
+step "building kokua-compile from the hook repository"
+go -C "$hooks" build -buildvcs=false -o "$tmp/bin/" ./cmd/kokua-compile
+compile() { # ARGS...: kokua-compile in the project, its output indented
+    (cd "$proj" && "$tmp/bin/kokua-compile" "$@") 2>&1 | sed 's/^/    | /'
+}
+
+# doc_block NAME: the fenced block after `<!-- test: NAME -->` in the tested revision's docs/ci.md,
+# with its repo: and rev: lines pointed at the clone (each must occur exactly once).
+doc_block() {
+    python3 - "$hooks/docs/ci.md" "$1" "$hooks" "$rev" <<'EOF'
+import re, sys
+doc, name, repo, rev = sys.argv[1:]
+lines = open(doc, encoding="utf-8").read().split("\n")
+marker = "<!-- test: %s -->" % name
+if lines.count(marker) != 1:
+    sys.exit("docs/ci.md: want exactly one line %r" % marker)
+i = lines.index(marker) + 1
+while i < len(lines) and not lines[i].strip():
+    i += 1
+if i == len(lines) or not lines[i].startswith("```"):
+    sys.exit("docs/ci.md: no fenced block after %r" % marker)
+end = lines.index("```", i + 1)
+text = "\n".join(lines[i + 1:end]) + "\n"
+for old, new in (("repo: https://github.com/kokua-policy/kokua-policy\n", "repo: %s\n" % repo),
+                 ("rev: v0.1.0\n", "rev: %s\n" % rev)):
+    if text.count(old) != 1:
+        sys.exit("docs/ci.md block %r: want exactly one %r" % (name, old.strip()))
+    text = text.replace(old, new)
+sys.stdout.write(text)
+EOF
+}
+
+# run_hooks NAME WANT [PATTERN...]: `pre-commit run --all-files` in the project must exit with
+# WANT (0 or 1) and its output must match each PATTERN (extended regex, one line).
+out="$tmp/out.txt"
+run_hooks() {
+    local name="$1" want="$2" status=0 p
+    shift 2
+    (cd "$proj" && pre-commit run --all-files --color never) >"$out" 2>&1 </dev/null || status=$?
+    sed 's/^/    | /' "$out"
+    [[ "$status" == "$want" ]] || fail "$name: pre-commit exited $status, want $want"
+    for p in "$@"; do
+        grep -Eq -- "$p" "$out" || fail "$name: the output does not match /$p/"
+    done
+    step "ok: $name (exit $status)"
+}
+commit_all() { git -C "$proj" add -A && git -C "$proj" commit -q --no-verify -m "$1"; }
+
+# A small config: the assistant may load mcp on demand, and confirms one of its tools.
+write_config() { # FILE TOOL [EXTRA-LINE]
+    mkdir -p "$(dirname "$1")"
+    cat >"$1" <<EOF
+# assistant loads mcp on demand, and asks before adding a server.
+[assistant]
+agent = "assistant"
+
+[assistant.tools]
+confirm = ["mcp.$2"]
+review = []
+${3:-}
+[agents.assistant]
+description = "The assistant the user talks to."
+
+[agents.assistant.tools]
+available = ["memory", "mcp", "time"]
+resident = ["memory", "time"]
+EOF
+}
+
+lint_failed='^kokua-lint\.+Failed$'
+lint_passed='^kokua-lint\.+Passed$'
+check_failed='^kokua-compile --check\.+Failed$'
+check_passed='^kokua-compile --check\.+Passed$'
+
+step "project 1: docs/ci.md's pre-commit block, config.toml at the top"
+proj="$tmp/project"
+git init -q "$proj"
+doc_block pre-commit >"$proj/.pre-commit-config.yaml"
+sed 's/^/    | /' "$proj/.pre-commit-config.yaml"
+write_config "$proj/config.toml" add_mcp_servr
+commit_all "broken config"
+
+step "broken config (mcp.add_mcp_servr): both hooks must fail (pre-commit builds the hooks first)"
+run_hooks "broken config" 1 "$lint_failed" "$check_failed" '\[pending-dead-entry\]' \
+    "config\.toml:6:12: error: .*'mcp\.add_mcp_servr'" "help: write 'mcp\.add_mcp_server'" \
+    'config.toml has errors; nothing was written'
+
+step "fixed config and its compiled policy: both hooks must pass"
+write_config "$proj/config.toml" add_mcp_server
+compile -o kokua-policy.json config.toml
+commit_all "fixed config, compiled"
+run_hooks "fixed config" 0 "$lint_passed" "$check_passed"
+
+step "config changed, policy not recompiled: kokua-compile-check must fail"
+write_config "$proj/config.toml" remove_mcp_server
+commit_all "config changed, policy stale"
+run_hooks "stale policy" 1 "$lint_passed" "$check_failed" \
+    'kokua-policy\.json is stale against config\.toml: run kokua-compile -o kokua-policy\.json config\.toml'
+
+step "policy recompiled: both hooks must pass"
+compile -o kokua-policy.json config.toml
+commit_all "policy recompiled"
+run_hooks "recompiled policy" 0 "$lint_passed" "$check_passed"
+
+step "a real commit through the installed hook"
+(cd "$proj" && pre-commit install) </dev/null | sed 's/^/    | /'
+before="$(git -C "$proj" rev-parse HEAD)"
+write_config "$proj/config.toml" add_mcp_servr
+git -C "$proj" add config.toml
+status=0
+git -C "$proj" commit -q -m "break the config" >"$out" 2>&1 </dev/null || status=$?
+sed 's/^/    | /' "$out"
+[[ "$status" != 0 ]] || fail "git commit of a broken config succeeded"
+[[ "$(git -C "$proj" rev-parse HEAD)" == "$before" ]] || fail "HEAD moved after a refused commit"
+grep -q '\[pending-dead-entry\]' "$out" || fail "the refused commit does not name pending-dead-entry"
+step "ok: commit of the broken config refused"
+write_config "$proj/config.toml" add_mcp_server
+compile -o kokua-policy.json config.toml
+git -C "$proj" add config.toml kokua-policy.json
+git -C "$proj" commit -q -m "fix the config" >"$out" 2>&1 </dev/null ||
+    { sed 's/^/    | /' "$out"; fail "git commit of the fixed config was refused"; }
+sed 's/^/    | /' "$out"
+[[ "$(git -C "$proj" rev-parse HEAD)" != "$before" ]] || fail "HEAD did not move"
+step "ok: commit of the fixed config accepted"
+
+step "project 2: docs/ci.md's overrides block, deploy/config.toml with its manifest"
+proj="$tmp/project2"
+git init -q "$proj"
+doc_block pre-commit-overrides >"$proj/.pre-commit-config.yaml"
+sed 's/^/    | /' "$proj/.pre-commit-config.yaml"
+mkdir -p "$proj/deploy"
+cp "$hooks/config/default.manifest.json" "$proj/deploy/kokua.manifest.json"
+# A warning and nothing else: a suppression that hides nothing (suppression-unused).
+write_config "$proj/deploy/config.toml" add_mcp_server \
+    '# kokua-lint: ignore[shadowed-tool] nothing is shadowed here any more'
+# A config.toml at the top that the overridden `files` must leave alone.
+write_config "$proj/config.toml" add_mcp_servr
+compile --manifest deploy/kokua.manifest.json -o deploy/kokua-policy.json deploy/config.toml
+commit_all "deploy config with a stale suppression"
+run_hooks "warning with --fail-on warning" 1 "$lint_failed" "$check_passed" \
+    'deploy/config\.toml:8:1: warning: .*\[suppression-unused\]'
+grep -q 'embedded default' "$out" && fail "kokua-lint ignored --manifest"
+grep -q '^config\.toml:' "$out" && fail "the top-level config.toml was checked despite files:"
+
+step "suppression removed, policy recompiled: both hooks must pass"
+write_config "$proj/deploy/config.toml" add_mcp_server
+compile --manifest deploy/kokua.manifest.json -o deploy/kokua-policy.json deploy/config.toml
+commit_all "suppression removed"
+run_hooks "overrides, clean" 0 "$lint_passed" "$check_passed"
+
+step "PASS: pre-commit hooks (${SECONDS}s)"
