@@ -63,8 +63,22 @@ type Node struct {
 	// Header marks a table defined by its own [header].
 	Header bool
 
+	def   definition
 	index map[string]int
 }
+
+// definition is how a table came to be, which decides what may still be
+// added to it (TOML 1.0: a table is defined once; dotted keys and headers
+// do not reopen each other's tables; inline tables are closed).
+type definition uint8
+
+const (
+	defValue    definition = iota // not a table, or a static array
+	defImplicit                   // made as a parent by a [header] path
+	defHeader                     // defined by its own [header], or the root
+	defDotted                     // made by dotted keys
+	defInline                     // an inline table, closed when written
+)
 
 // Field is one key of a table.
 type Field struct {
@@ -165,15 +179,21 @@ func (l *lines) atLineCol(line, byteCol int) int {
 // returned as a *SyntaxError at the parser's position.
 func Parse(file string, data []byte) (*Node, error) {
 	l := newLines(file, data)
-	// go-toml's decoder applies every TOML 1.0 rule (duplicate keys, tables
-	// defined twice, invalid UTF-8); the unstable parser below only gives the
-	// positions. The decoder runs first so that the tree is built from
-	// well-formed input only.
-	var sink map[string]any
-	if err := toml.Unmarshal(data, &sink); err != nil {
-		return nil, syntaxError(l, err)
+	if !utf8.Valid(data) {
+		off := 0
+		for off < len(data) {
+			r, w := utf8.DecodeRune(data[off:])
+			if r == utf8.RuneError && w == 1 {
+				break
+			}
+			off += w
+		}
+		return nil, &SyntaxError{Span: l.span(off, off+1), Message: "invalid UTF-8: a TOML document is UTF-8 text"}
 	}
-	b := builder{lines: l, root: &Node{Kind: KindTable, Span: l.span(0, 0)}}
+	// The unstable parser checks the syntax and gives every position; the
+	// builder applies the rest of TOML 1.0 (keys and tables defined once,
+	// values in range), each at the key or value at fault.
+	b := builder{lines: l, root: &Node{Kind: KindTable, Span: l.span(0, 0), def: defHeader}}
 	b.current = b.root
 	p := unstable.Parser{}
 	p.Reset(data)
@@ -202,7 +222,14 @@ func syntaxError(l *lines, err error) error {
 	}
 	var pe *unstable.ParserError
 	if errors.As(err, &pe) {
-		return &SyntaxError{Span: l.span(0, 0), Message: pe.Message}
+		// The highlight is a slice of the document: where it starts is
+		// where the parser stopped.
+		off := cap(l.data) - cap(pe.Highlight)
+		if pe.Highlight == nil || off < 0 || off > len(l.data) {
+			off = len(l.data)
+		}
+		end := min(off+max(len(pe.Highlight), 1), len(l.data))
+		return &SyntaxError{Span: l.span(off, end), Message: pe.Message}
 	}
 	return &SyntaxError{Span: l.span(0, 0), Message: err.Error()}
 }
@@ -250,28 +277,36 @@ func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
 			to = b.scanForward(to, ']')
 		}
 		header := b.lines.span(from, to)
-		parent := b.walk(b.root, names[:len(names)-1], ranges[:len(ranges)-1])
+		parent, err := b.walkHeader(names[:len(names)-1], ranges[:len(ranges)-1])
+		if err != nil {
+			return err
+		}
 		last := names[len(names)-1]
 		keySpan := b.lines.span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
 		path := append(append([]string(nil), parent.Path...), last)
+		existing := parent.Get(last)
 		if e.Kind == unstable.ArrayTable {
-			arr := parent.Get(last)
-			if arr == nil {
-				arr = &Node{Kind: KindArray, ArrayOfTables: true, Span: header, Key: keySpan, Path: path}
-				parent.add(last, arr)
+			switch {
+			case existing == nil:
+				existing = &Node{Kind: KindArray, ArrayOfTables: true, Span: header, Key: keySpan, Path: path}
+				parent.add(last, existing)
+			case !existing.ArrayOfTables:
+				return b.redefined(keySpan, path, existing)
 			}
-			t := &Node{Kind: KindTable, Header: true, Span: header, Key: keySpan, Path: path}
-			arr.Items = append(arr.Items, t)
+			t := &Node{Kind: KindTable, Header: true, Span: header, Key: keySpan, Path: path, def: defHeader}
+			existing.Items = append(existing.Items, t)
 			b.current = t
 			return nil
 		}
-		t := parent.Get(last)
-		if t == nil || t.Kind != KindTable {
-			t = &Node{Kind: KindTable, Path: path}
-			parent.add(last, t)
+		switch {
+		case existing == nil:
+			existing = &Node{Kind: KindTable, Path: path}
+			parent.add(last, existing)
+		case existing.Kind != KindTable || existing.def != defImplicit:
+			return b.redefined(keySpan, path, existing)
 		}
-		t.Header, t.Span, t.Key = true, header, keySpan
-		b.current = t
+		existing.Header, existing.Span, existing.Key, existing.def = true, header, keySpan, defHeader
+		b.current = existing
 		return nil
 	case unstable.KeyValue:
 		return b.keyValue(p, b.current, e)
@@ -279,22 +314,57 @@ func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
 	return nil
 }
 
-// walk descends through tables along names, creating the implicit ones, and
-// into the last element of an array of tables.
-func (b *builder) walk(t *Node, names []string, ranges [][2]int) *Node {
+// redefined is the error for a key or table written a second time.
+func (b *builder) redefined(at diag.Span, path []string, existing *Node) error {
+	what := "key"
+	switch {
+	case existing.ArrayOfTables:
+		what = "array of tables"
+	case existing.Kind == KindTable:
+		what = "table"
+	}
+	return &SyntaxError{Span: at, Message: fmt.Sprintf("%s %s is already defined", what, dotted(path))}
+}
+
+// walkHeader descends from the root along a [header]'s parent keys,
+// making the missing tables, into the last element of an array of tables.
+// It cannot go into a value or an inline table.
+func (b *builder) walkHeader(names []string, ranges [][2]int) (*Node, error) {
+	t := b.root
 	for i, name := range names {
+		sp := b.lines.span(ranges[i][0], ranges[i][1])
 		next := t.Get(name)
-		if next == nil {
-			sp := b.lines.span(ranges[i][0], ranges[i][1])
-			next = &Node{Kind: KindTable, Span: sp, Key: sp, Path: append(append([]string(nil), t.Path...), name)}
+		switch {
+		case next == nil:
+			next = &Node{Kind: KindTable, Span: sp, Key: sp, Path: append(append([]string(nil), t.Path...), name), def: defImplicit}
 			t.add(name, next)
-		}
-		if next.Kind == KindArray && len(next.Items) > 0 {
+		case next.ArrayOfTables:
 			next = next.Items[len(next.Items)-1]
+		case next.Kind != KindTable || next.def == defInline:
+			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is a value, not a table a header can extend", dotted(append(append([]string(nil), t.Path...), name)))}
 		}
 		t = next
 	}
-	return t
+	return t, nil
+}
+
+// walkDotted descends along a dotted key's parent keys from the table the
+// key is written in, making the missing tables. Dotted keys only extend
+// tables that dotted keys made.
+func (b *builder) walkDotted(t *Node, names []string, ranges [][2]int, def definition) (*Node, error) {
+	for i, name := range names {
+		sp := b.lines.span(ranges[i][0], ranges[i][1])
+		next := t.Get(name)
+		switch {
+		case next == nil:
+			next = &Node{Kind: KindTable, Span: sp, Key: sp, Path: append(append([]string(nil), t.Path...), name), def: def}
+			t.add(name, next)
+		case next.Kind != KindTable || next.def != def:
+			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is already defined; dotted keys cannot add to it", dotted(next.Path))}
+		}
+		t = next
+	}
+	return t, nil
 }
 
 func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node) error {
@@ -302,15 +372,27 @@ func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node) error
 	if len(names) == 0 {
 		return nil
 	}
-	parent := b.walk(t, names[:len(names)-1], ranges[:len(ranges)-1])
-	_, kvEnd := b.offset(kv.Raw)
-	valueStart := b.skipSpace(b.scanForward(ranges[len(ranges)-1][1], '='))
-	last := names[len(names)-1]
-	v, err := b.value(p, kv.Value(), valueStart, kvEnd, append(append([]string(nil), parent.Path...), last))
+	def := defDotted
+	if t.def == defInline {
+		def = defInline // dotted keys inside an inline table stay inside it
+	}
+	parent, err := b.walkDotted(t, names[:len(names)-1], ranges[:len(ranges)-1], def)
 	if err != nil {
 		return err
 	}
-	v.Key = b.lines.span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
+	_, kvEnd := b.offset(kv.Raw)
+	valueStart := b.skipSpace(b.scanForward(ranges[len(ranges)-1][1], '='))
+	last := names[len(names)-1]
+	keySpan := b.lines.span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
+	path := append(append([]string(nil), parent.Path...), last)
+	if existing := parent.Get(last); existing != nil {
+		return b.redefined(keySpan, path, existing)
+	}
+	v, err := b.value(p, kv.Value(), valueStart, kvEnd, path)
+	if err != nil {
+		return err
+	}
+	v.Key = keySpan
 	parent.add(last, v)
 	return nil
 }
@@ -326,18 +408,20 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 		n.Kind, n.Bool = KindBool, len(v.Data) == 4 // "true"
 	case unstable.Integer:
 		n.Kind = KindInteger
-		var x int64
-		if err := toml.Unmarshal(append([]byte("x = "), v.Data...), &struct{ X *int64 }{&x}); err == nil {
-			n.Int = x
+		if err := decodeScalar(v.Data, &n.Int); err != nil {
+			return nil, b.badValue(v, err)
 		}
 	case unstable.Float:
 		n.Kind = KindFloat
-		var x float64
-		if err := toml.Unmarshal(append([]byte("x = "), v.Data...), &struct{ X *float64 }{&x}); err == nil {
-			n.Float = x
+		if err := decodeScalar(v.Data, &n.Float); err != nil {
+			return nil, b.badValue(v, err)
 		}
 	case unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
 		n.Kind = KindDatetime
+		var when any
+		if err := decodeScalar(v.Data, &when); err != nil {
+			return nil, b.badValue(v, err)
+		}
 	case unstable.Array:
 		n.Kind = KindArray
 		n.Span = b.lines.span(from, to)
@@ -356,7 +440,7 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 		}
 		return n, nil
 	case unstable.InlineTable:
-		n.Kind = KindTable
+		n.Kind, n.def = KindTable, defInline
 		n.Span = b.lines.span(from, to)
 		it := v.Children()
 		for it.Next() {
@@ -371,6 +455,24 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 	vf, vt := b.offset(v.Raw)
 	n.Span = b.lines.span(vf, vt)
 	return n, nil
+}
+
+// decodeScalar reads one integer, float or date with go-toml's decoder,
+// which checks its range and calendar.
+func decodeScalar[T any](text []byte, into *T) error {
+	doc := make([]byte, 0, len(text)+4)
+	doc = append(append(doc, "x = "...), text...)
+	return toml.Unmarshal(doc, &struct{ X *T }{into})
+}
+
+func (b *builder) badValue(v *unstable.Node, err error) error {
+	from, to := b.offset(v.Raw)
+	msg := err.Error()
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		msg = trimTOMLPrefix(de.Error())
+	}
+	return &SyntaxError{Span: b.lines.span(from, to), Message: msg}
 }
 
 // elementStart skips white space, commas and comments between array elements.
