@@ -10,7 +10,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -75,7 +74,7 @@ func (s *Server) wrap(route string, h handler) http.Handler {
 		code := http.StatusInternalServerError
 		defer func() {
 			if p := recover(); p != nil {
-				if p == http.ErrAbortHandler {
+				if err, ok := p.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 					panic(p)
 				}
 				s.log.Error("internal error", "route", route, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -117,55 +116,33 @@ func where(i int) string {
 	return "requests[" + strconv.Itoa(i) + "]: "
 }
 
-// Buffers for bodies and answers, and slices for batches, recycled.
-var (
-	buffers = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
-	batches = sync.Pool{New: func() any { return new([]decideRequest) }}
-)
-
-const maxPooled = 1 << 20
-
-func putBuffer(b *[]byte) {
-	if cap(*b) <= maxPooled {
-		*b = (*b)[:0]
-		buffers.Put(b)
-	}
-}
-
 // decide answers POST /v1/decide with exactly the JSON object kokua-run
-// decide --format json prints: read, one Decide call, write.
+// decide --format json prints: decode, one Decide call, encode.
 func (s *Server) decide(w http.ResponseWriter, r *http.Request, st *state) int {
-	buf := buffers.Get().(*[]byte)
-	defer putBuffer(buf)
-	body, e := readBody(w, r, MaxDecideBytes, *buf)
-	*buf = body
+	body, e := readBody(w, r, MaxDecideBytes)
 	if e != nil {
 		return writeError(w, e)
 	}
-	q, ok := parseRequest(body, st.intern)
-	if !ok {
-		if q, e = decodeRequest(body); e != nil {
-			return writeError(w, e)
-		}
+	q, e := decodeRequest(body)
+	if e != nil {
+		return writeError(w, e)
 	}
 	if e := q.check(-1); e != nil {
 		return writeError(w, e)
 	}
 	a := st.p.Decide(q.Agent, q.Tool, policy.Turn{Unattended: q.Unattended})
 	s.metrics.decided(a.Decision, 1)
-	// The request's strings do not point into the body, so its buffer
-	// takes the answer.
-	out := append(appendAnswer(body[:0], &a), '\n')
-	*buf = out
 	h := w.Header()
 	h["Content-Type"] = jsonType
 	h[DigestHeader] = st.digestHeader
-	_, _ = w.Write(out)
+	// As kokua-run decide --format json writes it: HTML escaping on, one
+	// line ending in a newline.
+	_ = json.NewEncoder(w).Encode(&a)
 	return http.StatusOK
 }
 
-// decodeRequest reads a request the fast reader gave up on, with
-// encoding/json, and says what is wrong with it if anything is.
+// decodeRequest reads a decide request and says what is wrong with it if
+// anything is.
 func decodeRequest(body []byte) (decideRequest, *apiError) {
 	var q decideRequest
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -176,61 +153,43 @@ func decodeRequest(body []byte) (decideRequest, *apiError) {
 	return q, endOfBody(dec)
 }
 
+// batchAnswer is the body of a batch's answer.
+type batchAnswer struct {
+	Answers []policy.Answer `json:"answers"`
+}
+
 // batch answers POST /v1/decide/batch: {"requests": [...]} gets
 // {"answers": [...]}, one answer per request in order, all from the same
 // policy. One bad request fails the whole batch.
 func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
-	buf := buffers.Get().(*[]byte)
-	defer putBuffer(buf)
-	body, e := readBody(w, r, MaxBatchBytes, *buf)
-	*buf = body
+	body, e := readBody(w, r, MaxBatchBytes)
 	if e != nil {
 		return writeError(w, e)
 	}
-	qp := batches.Get().(*[]decideRequest)
-	defer func() {
-		if cap(*qp) <= 2*MaxBatch {
-			*qp = (*qp)[:0]
-			batches.Put(qp)
-		}
-	}()
-	qs, ok := parseBatch(body, st.intern, MaxBatch, (*qp)[:0])
-	*qp = qs
-	if ok {
-		for i := range qs {
-			if e := qs[i].check(i); e != nil {
-				return writeError(w, e)
-			}
-		}
-	} else if qs, e = decodeBatch(body); e != nil {
+	qs, e := decodeBatch(body)
+	if e != nil {
 		return writeError(w, e)
 	}
-	out := append(body[:0], `{"answers":[`...)
+	out := batchAnswer{Answers: make([]policy.Answer, len(qs))}
 	var counts [len(decisions)]int
-	for i := range qs {
-		a := st.p.Decide(qs[i].Agent, qs[i].Tool, policy.Turn{Unattended: qs[i].Unattended})
+	for i, q := range qs {
+		a := st.p.Decide(q.Agent, q.Tool, policy.Turn{Unattended: q.Unattended})
 		counts[decisionIndex(a.Decision)]++
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = appendAnswer(out, &a)
+		out.Answers[i] = a
 	}
-	out = append(out, "]}\n"...)
-	*buf = out
 	for i, n := range counts {
 		s.metrics.decided(decisions[i], n)
 	}
-	h := w.Header()
-	h["Content-Type"] = jsonType
-	h[DigestHeader] = st.digestHeader
-	h["Content-Length"] = []string{strconv.Itoa(len(out))}
-	_, _ = w.Write(out)
-	return http.StatusOK
+	answer, err := marshalBody(&out)
+	if err != nil {
+		s.log.Error("internal error", "route", routeBatch, "err", err)
+		return writeError(w, &apiError{http.StatusInternalServerError, "internal", "internal error; see the server log"})
+	}
+	return writeBody(w, st, answer)
 }
 
-// decodeBatch reads a batch the fast reader gave up on, with
-// encoding/json, request by request, and says what is wrong with it if
-// anything is.
+// decodeBatch reads a batch request by request and says what is wrong
+// with it if anything is.
 func decodeBatch(body []byte) ([]decideRequest, *apiError) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
@@ -299,38 +258,20 @@ func delim(dec *json.Decoder, d json.Delim, wrong *apiError) *apiError {
 	return nil
 }
 
-// readBody reads the body into buf, up to limit bytes.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64, buf []byte) ([]byte, *apiError) {
-	body := r.Body
-	switch {
-	case r.ContentLength > limit:
-		return buf, tooLarge(limit)
-	case r.ContentLength >= 0:
-		// net/http reads no more than the declared length. The buffer
-		// grows with what arrives, not with what is announced.
-		if n := int(min(r.ContentLength+1, 64<<10)); n > cap(buf) {
-			buf = make([]byte, 0, n)
-		}
-	default:
-		body = http.MaxBytesReader(w, r.Body, limit)
+// readBody reads the body, up to limit bytes.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *apiError) {
+	if r.ContentLength > limit {
+		return nil, tooLarge(limit)
 	}
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return nil, tooLarge(limit)
 		}
-		n, err := body.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		switch {
-		case err == io.EOF:
-			return buf, nil
-		case err != nil:
-			var tooBig *http.MaxBytesError
-			if errors.As(err, &tooBig) {
-				return buf, tooLarge(limit)
-			}
-			return buf, badRequest("reading the body: %v", err)
-		}
+		return nil, badRequest("reading the body: %v", err)
 	}
+	return body, nil
 }
 
 // endOfBody makes sure nothing follows the JSON object.
@@ -351,9 +292,9 @@ func decodeErr(err error, i int) *apiError {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
-	case err == io.EOF && i < 0:
+	case errors.Is(err, io.EOF) && i < 0:
 		return &apiError{http.StatusBadRequest, "empty_body", "empty body: want a JSON object"}
-	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 		return &apiError{http.StatusBadRequest, "invalid_json", at + "the JSON ends too early"}
 	case errors.As(err, &syntax):
 		return &apiError{http.StatusBadRequest, "invalid_json", fmt.Sprintf("%sinvalid JSON at byte %d: %s", at, syntax.Offset,
@@ -458,13 +399,13 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func methodNotAllowed(allow string) handler {
 	msg := "method not allowed: use " + allow
-	return func(w http.ResponseWriter, r *http.Request, _ *state) int {
+	return func(w http.ResponseWriter, _ *http.Request, _ *state) int {
 		w.Header().Set("Allow", allow)
 		return writeError(w, &apiError{http.StatusMethodNotAllowed, "method_not_allowed", msg})
 	}
 }
 
-func notFound(w http.ResponseWriter, r *http.Request, _ *state) int {
+func notFound(w http.ResponseWriter, _ *http.Request, _ *state) int {
 	return writeError(w, &apiError{http.StatusNotFound, "not_found", "no such endpoint: see docs/api.md"})
 }
 

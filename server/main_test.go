@@ -145,7 +145,8 @@ func TestGracefulShutdown(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 	// New connections are refused during the drain.
-	if _, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(askRunCommand)); err == nil {
+	if resp, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(askRunCommand)); err == nil {
+		_ = resp.Body.Close()
 		t.Error("a new request was accepted during the drain")
 	}
 	if _, err := feed.Write([]byte(`"tool": "compute.run_command"}`)); err != nil {

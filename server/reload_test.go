@@ -232,9 +232,12 @@ func TestReloadUnderLoad(t *testing.T) {
 				errs <- err
 				return
 			}
-			err := s.Reload()
-			if (i%10 == 5) != (err != nil) {
-				errs <- fmt.Errorf("reload %d: %v", i, err)
+			switch err := s.Reload(); {
+			case i%10 == 5 && err == nil:
+				errs <- fmt.Errorf("reload %d: the tampered file was accepted", i)
+				return
+			case i%10 != 5 && err != nil:
+				errs <- fmt.Errorf("reload %d: %w", i, err)
 				return
 			}
 		}

@@ -77,9 +77,6 @@ type state struct {
 	loadedAt     time.Time
 	agents       []byte            // GET /v1/agents
 	agent        map[string][]byte // GET /v1/agents/{name}
-	// intern holds the agent and tool names the policy knows, so that
-	// reading them from a request does not allocate.
-	intern map[string]string
 }
 
 // reloadStatus is the outcome of the last load or reload.
@@ -197,7 +194,6 @@ func load(path string) (*state, error) {
 	doc := p.Document()
 	st := &state{p: p, file: path, digest: doc.Digest, digestHeader: []string{doc.Digest},
 		loadedAt: time.Now().UTC(), agent: make(map[string][]byte, len(doc.Agents))}
-	st.intern = internTable(doc)
 	list := agentList{Digest: doc.Digest, EntryAgent: doc.EntryAgent, Agents: make([]agentSummary, 0, len(doc.Agents))}
 	for name, a := range doc.Agents {
 		body, err := marshalBody(a)
@@ -225,30 +221,6 @@ func load(path string) (*state, error) {
 		return nil, fmt.Errorf("policy %s: agents: %w", path, err)
 	}
 	return st, nil
-}
-
-// internTable maps each agent name and each way to write a tool name
-// (bare, toolset.tool, core.tool) to itself.
-func internTable(doc *policy.Document) map[string]string {
-	t := map[string]string{}
-	add := func(s string) { t[s] = s }
-	for name := range doc.Agents {
-		add(name)
-	}
-	for name, ts := range doc.Toolsets {
-		if ts == nil {
-			continue
-		}
-		for _, tool := range ts.Tools {
-			add(tool.Name)
-			add(name + "." + tool.Name)
-		}
-	}
-	for _, c := range doc.CoreTools {
-		add(c)
-		add(policy.CoreToolset + "." + c)
-	}
-	return t
 }
 
 // agentList is the body of GET /v1/agents.

@@ -157,7 +157,7 @@ func measure(o options) error {
 	var failed error
 	note := func(r result) result {
 		if r.err != nil && failed == nil {
-			failed = fmt.Errorf("%s: %v", r.name, r.err)
+			failed = fmt.Errorf("%s: %w", r.name, r.err)
 		}
 		return r
 	}
