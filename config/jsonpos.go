@@ -1,10 +1,9 @@
 package config
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
+	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 )
@@ -62,107 +61,142 @@ type jsonSyntaxError struct {
 
 func (e *jsonSyntaxError) Error() string { return e.msg }
 
-// parseJSON reads one JSON document into a positioned tree.
+// parseJSON reads one JSON document into a positioned tree. The standard
+// library checks that it is JSON (and says where it is not); a plain walk
+// over the valid bytes then records where each value is.
 func parseJSON(data []byte) (*jsonValue, error) {
-	p := &jsonParser{data: data, dec: json.NewDecoder(bytes.NewReader(data))}
-	p.dec.UseNumber()
-	v, err := p.value()
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &jsonSyntaxError{offset: max(int(se.Offset)-1, 0), msg: se.Error()}
+		}
+		return nil, &jsonSyntaxError{offset: len(data), msg: "unexpected end of JSON input"}
+	}
+	w := jsonWalker{data: data}
+	v, err := w.value()
 	if err != nil {
 		return nil, err
-	}
-	if _, err := p.dec.Token(); !errors.Is(err, io.EOF) {
-		return nil, &jsonSyntaxError{offset: p.start(), msg: "unexpected data after the top-level value"}
 	}
 	return v, nil
 }
 
-type jsonParser struct {
-	data []byte
-	dec  *json.Decoder
+// jsonWalker walks JSON already known to be valid.
+type jsonWalker struct {
+	data  []byte
+	at    int
+	depth int
 }
 
-// start is where the next token begins: past white space and separators.
-func (p *jsonParser) start() int {
-	at := int(p.dec.InputOffset())
-	for at < len(p.data) {
-		switch p.data[at] {
-		case ' ', '\t', '\n', '\r', ',', ':':
-			at++
+const maxJSONDepth = 10000
+
+func (w *jsonWalker) space() {
+	for w.at < len(w.data) {
+		switch w.data[w.at] {
+		case ' ', '\t', '\n', '\r':
+			w.at++
 		default:
-			return at
+			return
 		}
 	}
-	return at
 }
 
-func (p *jsonParser) token() (json.Token, int, error) {
-	from := p.start()
-	tok, err := p.dec.Token()
-	if err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			// The streaming decoder's offsets are not always at the bad
-			// byte; a whole-document decode says exactly how far it read.
-			var v any
-			if uerr := json.Unmarshal(p.data, &v); errors.As(uerr, &se) {
-				return nil, 0, &jsonSyntaxError{offset: max(int(se.Offset)-1, 0), msg: se.Error()}
-			}
-			return nil, from, &jsonSyntaxError{offset: from, msg: se.Error()}
+func (w *jsonWalker) value() (*jsonValue, error) {
+	w.space()
+	v := &jsonValue{from: w.at}
+	switch c := w.data[w.at]; {
+	case c == '{' || c == '[':
+		if w.depth++; w.depth > maxJSONDepth {
+			return nil, &jsonSyntaxError{offset: w.at, msg: "JSON nested too deeply"}
 		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, len(p.data), &jsonSyntaxError{offset: len(p.data), msg: "unexpected end of JSON input"}
-		}
-		return nil, from, &jsonSyntaxError{offset: from, msg: err.Error()}
-	}
-	return tok, from, nil
-}
-
-func (p *jsonParser) value() (*jsonValue, error) {
-	tok, from, err := p.token()
-	if err != nil {
-		return nil, err
-	}
-	v := &jsonValue{from: from}
-	switch t := tok.(type) {
-	case json.Delim:
-		if t == '[' {
+		w.at++
+		if c == '{' {
+			v.kind = jsonObject
+		} else {
 			v.kind = jsonArray
-			for p.dec.More() {
-				item, err := p.value()
+		}
+		for {
+			w.space()
+			if w.data[w.at] == '}' || w.data[w.at] == ']' {
+				w.at++
+				break
+			}
+			if w.data[w.at] == ',' {
+				w.at++
+				w.space()
+			}
+			if v.kind == jsonArray {
+				item, err := w.value()
 				if err != nil {
 					return nil, err
 				}
 				v.items = append(v.items, item)
+				continue
 			}
-		} else {
-			v.kind = jsonObject
-			for p.dec.More() {
-				key, kfrom, err := p.token()
-				if err != nil {
-					return nil, err
-				}
-				kto := int(p.dec.InputOffset())
-				val, err := p.value()
-				if err != nil {
-					return nil, err
-				}
-				v.members = append(v.members, jsonMember{name: key.(string), from: kfrom, to: kto, value: val})
+			kfrom := w.at
+			name, err := w.str()
+			if err != nil {
+				return nil, err
 			}
+			kto := w.at
+			w.space()
+			w.at++ // the colon
+			val, err := w.value()
+			if err != nil {
+				return nil, err
+			}
+			v.members = append(v.members, jsonMember{name: name, from: kfrom, to: kto, value: val})
 		}
-		if _, _, err := p.token(); err != nil { // the closing delimiter
+		w.depth--
+	case c == '"':
+		v.kind = jsonString
+		str, err := w.str()
+		if err != nil {
 			return nil, err
 		}
-	case string:
-		v.kind, v.str = jsonString, t
-	case json.Number:
-		v.kind, v.num = jsonNumber, t
-	case bool:
-		v.kind, v.boolean = jsonBool, t
-	case nil:
+		v.str = str
+	case c == 't' || c == 'f':
+		v.kind, v.boolean = jsonBool, c == 't'
+		w.at += map[bool]int{true: 4, false: 5}[v.boolean]
+	case c == 'n':
 		v.kind = jsonNull
+		w.at += 4
+	default:
+		v.kind = jsonNumber
+		end := w.at
+		for end < len(w.data) && strings.IndexByte("+-0123456789.eE", w.data[end]) >= 0 {
+			end++
+		}
+		v.num = json.Number(w.data[w.at:end])
+		w.at = end
 	}
-	v.to = int(p.dec.InputOffset())
+	v.to = w.at
 	return v, nil
+}
+
+// str reads a string at w.at, unescaping it when it holds escapes.
+func (w *jsonWalker) str() (string, error) {
+	start := w.at
+	w.at++
+	escaped := false
+	for w.data[w.at] != '"' {
+		if w.data[w.at] == '\\' {
+			escaped = true
+			w.at++
+		}
+		w.at++
+	}
+	w.at++
+	raw := w.data[start:w.at]
+	if !escaped {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", &jsonSyntaxError{offset: start, msg: err.Error()}
+	}
+	return s, nil
 }
 
 func (l *lines) jsonSpan(v *jsonValue) diag.Span { return l.span(v.from, v.to) }

@@ -140,19 +140,36 @@ func (r *manifestReader) object(v *jsonValue, where string, fields ...string) bo
 		r.fail(v, "%s must be an object, not %s", where, jsonKindNames[v.kind])
 		return false
 	}
-	seen := map[string]bool{}
-	for _, m := range v.members {
-		span := r.lines.span(m.from, m.to)
+	for i, m := range v.members {
 		switch {
-		case seen[m.name]:
-			r.problems = append(r.problems, ManifestProblem{Span: span, Message: fmt.Sprintf("%s has %q twice", where, m.name)})
+		case containsSeq(names(v.members[:i]), m.name):
+			r.problems = append(r.problems, ManifestProblem{Span: r.lines.span(m.from, m.to), Message: fmt.Sprintf("%s has %q twice", where, m.name)})
 		case !contains(fields, m.name):
-			r.problems = append(r.problems, ManifestProblem{Span: span,
+			r.problems = append(r.problems, ManifestProblem{Span: r.lines.span(m.from, m.to),
 				Message: fmt.Sprintf("%s has unknown field %q (accepted: %s)", where, m.name, strings.Join(fields, ", "))})
 		}
-		seen[m.name] = true
 	}
 	return true
+}
+
+// names iterates over members' names without building a slice.
+func names(members []jsonMember) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for _, m := range members {
+			if !yield(m.name) {
+				return
+			}
+		}
+	}
+}
+
+func containsSeq(seq func(func(string) bool), s string) bool {
+	for x := range seq {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(list []string, s string) bool {
@@ -221,7 +238,7 @@ func (r *manifestReader) manifest(root *jsonValue) *Manifest {
 	}
 	m.About, _ = r.str(root, "the manifest", "source", false)
 	for i, tv := range r.array(root, "the manifest", "toolsets", true) {
-		if ts := r.toolset(tv, fmt.Sprintf("toolsets[%d]", i)); ts != nil {
+		if ts := r.toolset(tv, "toolsets["+strconv.Itoa(i)+"]"); ts != nil {
 			m.Toolsets = append(m.Toolsets, ts)
 		}
 	}
@@ -243,7 +260,7 @@ func (r *manifestReader) toolset(v *jsonValue, where string) *Toolset {
 		r.fail(nv, "%s.name is empty", where)
 	}
 	if name != "" {
-		where = fmt.Sprintf("toolset %q", name)
+		where = "toolset " + strconv.Quote(name)
 	}
 	ts := &Toolset{Name: name, Span: r.lines.jsonSpan(v), Connected: true}
 	if nv != nil {
@@ -286,7 +303,7 @@ func (r *manifestReader) toolset(v *jsonValue, where string) *Toolset {
 		}
 	}
 	for i, tv := range r.array(v, where, "tools", true) {
-		if t := r.tool(tv, fmt.Sprintf("%s.tools[%d]", where, i)); t != nil {
+		if t := r.tool(tv, where+".tools["+strconv.Itoa(i)+"]"); t != nil {
 			ts.Tools = append(ts.Tools, t)
 		}
 	}
