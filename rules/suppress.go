@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
@@ -21,10 +22,11 @@ import (
 // warnings and information can be hidden: an error is a config Kokua
 // refuses, and hiding it would only move the surprise to startup.
 
-var (
-	suppressionMark = regexp.MustCompile(`kokua-lint\s*:`)
-	suppressionForm = regexp.MustCompile(`^#\s*kokua-lint\s*:\s*ignore\[([^\]]*)\]\s*(.*?)\s*$`)
-)
+// suppressionForm is compiled on first use: most configs hold no
+// suppression, and a process that lints one file should not pay for it.
+var suppressionForm = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^#\s*kokua-lint\s*:\s*ignore\[([^\]]*)\]\s*(.*?)\s*$`)
+})
 
 // suppression is one parsed suppression comment.
 type suppression struct {
@@ -47,7 +49,7 @@ func suppress(in *Input, found []diag.Diagnostic) []diag.Diagnostic {
 	byLine := map[int][]*suppression{}
 	var all []*suppression
 	for _, c := range in.Config.Comments {
-		if !suppressionMark.MatchString(c.Text) {
+		if !directive(c.Text) {
 			continue
 		}
 		s := parseSuppression(c, invalid)
@@ -79,6 +81,21 @@ func suppress(in *Input, found []diag.Diagnostic) []diag.Diagnostic {
 	return append(append(kept, invalid.out...), unused.out...)
 }
 
+// directive reports a comment addressed to kokua-lint: "kokua-lint:",
+// spaces allowed before the colon. Prose that names kokua-lint is not one.
+func directive(text string) bool {
+	for {
+		i := strings.Index(text, "kokua-lint")
+		if i < 0 {
+			return false
+		}
+		text = text[i+len("kokua-lint"):]
+		if strings.HasPrefix(strings.TrimLeft(text, " \t"), ":") {
+			return true
+		}
+	}
+}
+
 func lineWord(s *suppression) string {
 	if s.Alone {
 		return fmt.Sprintf("the line below it (line %d)", s.line)
@@ -89,7 +106,7 @@ func lineWord(s *suppression) string {
 // parseSuppression reads one comment that mentions kokua-lint; it reports
 // and returns nil for one that cannot suppress anything.
 func parseSuppression(c config.Comment, invalid *Pass) *suppression {
-	m := suppressionForm.FindStringSubmatch(c.Text)
+	m := suppressionForm().FindStringSubmatch(c.Text)
 	if m == nil {
 		invalid.Report(Finding{Span: c.Span,
 			Message:    "this comment mentions kokua-lint but is not a suppression: write # kokua-lint: ignore[<rule-id>] <reason>",
