@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
+	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
@@ -38,15 +38,20 @@ const (
 
 // sarifLevels maps a severity to its SARIF level.
 var sarifLevels = map[diag.Severity]string{
-	diag.Error:   sarif.LevelError,
-	diag.Warning: sarif.LevelWarning,
-	diag.Info:    sarif.LevelNote,
+	diag.Error:   "error",
+	diag.Warning: "warning",
+	diag.Info:    "note",
 }
 
 // ToSARIF converts diagnostics to a SARIF 2.1.0 log of one run. Every rule
 // is listed in tool.driver.rules, sorted by ID, and each result points at
 // its rule by ruleIndex. Nothing in it depends on the time or on where the
 // command runs, so the same input gives the same bytes.
+//
+// The rules and results are set on the structs directly rather than
+// through go-sarif's WithRules and WithResults, which look every rule and
+// result up by ID again (and would write ruleIndex uint(-1) for a rule
+// they do not find): the indexes are the ones computed here.
 func ToSARIF(ds []diag.Diagnostic) *sarif.Report {
 	all := rules.All()
 	descriptors := make([]*sarif.ReportingDescriptor, 0, len(all))
@@ -67,19 +72,17 @@ func ToSARIF(ds []diag.Diagnostic) *sarif.Report {
 		}
 		results = append(results, sarifResult(d, i))
 	}
-	driver := sarif.NewToolComponent().
-		WithName("kokua-lint").
-		WithVersion(Version).
+	driver := sarif.NewVersionedDriver("kokua-lint", Version).
 		WithSemanticVersion(Version).
-		WithInformationURI(SARIFInformationURI).
-		WithRules(descriptors)
-	run := sarif.NewRun().
-		WithTool(sarif.NewTool().WithDriver(driver)).
-		WithColumnKind("unicodeCodePoints").
-		WithResults(results)
-	report := sarif.NewReport()
-	report.Schema = SARIFSchemaURI
-	return report.AddRun(run)
+		WithInformationURI(SARIFInformationURI)
+	driver.Rules = descriptors
+	run := sarif.NewRun(*sarif.NewTool(driver)).WithColumnKind("unicodeCodePoints")
+	run.Results = results
+	return &sarif.Report{
+		Version: string(sarif.Version210),
+		Schema:  SARIFSchemaURI,
+		Runs:    []*sarif.Run{run},
+	}
 }
 
 // WriteSARIF writes diagnostics as one indented SARIF 2.1.0 log.
@@ -111,45 +114,47 @@ func sarifRule(id string, sev diag.Severity, phase diag.Phase, summary string, r
 	}
 	markdown += fmt.Sprintf("\n\n%s.\n\nSee [docs/rules/%s.md](%s) for what it catches, an example and the fix.", markdownEscape(summary), id, help)
 	return sarif.NewRule(id).
-		WithShortDescription(sarif.NewMultiformatMessageString().WithText(summary)).
-		WithHelp(sarif.NewMultiformatMessageString().WithText(text).WithMarkdown(markdown)).
+		WithShortDescription(sarif.NewMultiformatMessageString(summary)).
+		WithHelp(sarif.NewMultiformatMessageString(text).WithMarkdown(markdown)).
 		WithHelpURI(help).
 		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevels[sev])).
-		WithProperties(sarif.NewPropertyBag().
-			Add("phase", string(phase)).
-			Add("refs", nonNil(refs)))
+		WithProperties(sarif.Properties{
+			"phase": string(phase),
+			"refs":  nonNil(refs),
+		})
 }
 
 // sarifResult converts one diagnostic. A fix in SARIF must carry the edit
 // itself (artifactChanges), and a suggestion is words, so the suggestion
 // goes in the message, on a "help:" line as the human format prints it,
-// and in the result's properties.
+// and in the result's properties; the result has no fixes.
 func sarifResult(d diag.Diagnostic, ruleIndex int) *sarif.Result {
 	text := d.Message
-	props := sarif.NewPropertyBag().
-		Add("phase", string(d.Phase)).
-		Add("refs", nonNil(d.Refs))
+	props := sarif.Properties{
+		"phase": string(d.Phase),
+		"refs":  nonNil(d.Refs),
+	}
 	if d.Key != "" {
-		props.Add("key", d.Key)
+		props["key"] = d.Key
 	}
 	if d.Suggestion != "" {
 		text += "\nhelp: " + d.Suggestion
-		props.Add("suggestion", d.Suggestion)
+		props["suggestion"] = d.Suggestion
 	}
-	locations := make([]*sarif.Location, 0, 1)
-	if loc := sarifLocation(d.Span); loc != nil {
-		locations = append(locations, loc)
-	}
-	return sarif.NewRuleResult(d.Rule).
+	result := sarif.NewRuleResult(d.Rule).
 		WithRuleIndex(ruleIndex).
 		WithLevel(sarifLevels[d.Severity]).
-		WithMessage(sarif.NewTextMessage(text)).
-		WithLocations(locations).
-		WithProperties(props)
+		WithMessage(sarif.NewTextMessage(text))
+	if loc := sarifLocation(d.Span); loc != nil {
+		result.AddLocation(loc)
+	}
+	result.Properties = props
+	return result
 }
 
 // sarifLocation is where a diagnostic points: its file and, when it has
-// one, its region. A span with no file has no location.
+// one, its region. A span with no file has no location (the result then
+// has no "locations").
 func sarifLocation(s diag.Span) *sarif.Location {
 	if s.File == "" {
 		return nil
