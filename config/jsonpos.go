@@ -105,8 +105,8 @@ func (w *jsonWalker) space() {
 func (w *jsonWalker) value() (*jsonValue, error) {
 	w.space()
 	v := &jsonValue{from: w.at}
-	switch c := w.data[w.at]; {
-	case c == '{' || c == '[':
+	switch c := w.data[w.at]; c {
+	case '{', '[':
 		if w.depth++; w.depth > maxJSONDepth {
 			return nil, &jsonSyntaxError{offset: w.at, msg: "JSON nested too deeply"}
 		}
@@ -149,17 +149,20 @@ func (w *jsonWalker) value() (*jsonValue, error) {
 			v.members = append(v.members, jsonMember{name: name, from: kfrom, to: kto, value: val})
 		}
 		w.depth--
-	case c == '"':
+	case '"':
 		v.kind = jsonString
 		str, err := w.str()
 		if err != nil {
 			return nil, err
 		}
 		v.str = str
-	case c == 't' || c == 'f':
+	case 't', 'f':
 		v.kind, v.boolean = jsonBool, c == 't'
-		w.at += map[bool]int{true: 4, false: 5}[v.boolean]
-	case c == 'n':
+		w.at += len("false")
+		if v.boolean {
+			w.at -= len("false") - len("true")
+		}
+	case 'n':
 		v.kind = jsonNull
 		w.at += 4
 	default:
