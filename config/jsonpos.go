@@ -158,9 +158,10 @@ func (w *jsonWalker) value() (*jsonValue, error) {
 		v.str = str
 	case 't', 'f':
 		v.kind, v.boolean = jsonBool, c == 't'
-		w.at += len("false")
 		if v.boolean {
-			w.at -= len("false") - len("true")
+			w.at += len("true")
+		} else {
+			w.at += len("false")
 		}
 	case 'n':
 		v.kind = jsonNull
