@@ -127,18 +127,22 @@ func appendMargin(out []byte, depth int) []byte {
 // structural marks the bytes indent acts on outside strings.
 var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true, ':': true}
 
-// stringEnd returns the offset just past the string that starts at i.
+// stringEnd returns the offset just past the string that starts at i: the
+// first quote not escaped by an odd run of backslashes.
 func stringEnd(src []byte, i int) int {
-	for j := i + 1; j < len(src); {
-		k := bytes.IndexAny(src[j:], `"\\`)
+	for j := i + 1; j < len(src); j++ {
+		k := bytes.IndexByte(src[j:], '"')
 		if k < 0 {
 			return len(src)
 		}
 		j += k
-		if src[j] == '"' {
+		backslashes := 0
+		for b := j - 1; b > i && src[b] == '\\'; b-- {
+			backslashes++
+		}
+		if backslashes%2 == 0 {
 			return j + 1
 		}
-		j += 2 // an escape and the character it escapes
 	}
 	return len(src)
 }
