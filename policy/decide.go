@@ -74,11 +74,9 @@ type Policy struct {
 	agents   map[string]*view
 	composed *view
 	floor    map[string]bool
-	// answers are the decisions of a conversation that has loaded nothing,
-	// precomputed for every tool each label can reach, by bare name and as
-	// toolset.tool: index 0 for an attended turn, 1 for an unattended one.
-	// Composed workers share the label ComposedPrefix.
-	answers map[question]stored
+	// byLabel indexes every view by gate label: the declared agents, and
+	// ComposedPrefix for composed workers.
+	byLabel map[string]*view
 }
 
 // Document returns the compiled document the policy was loaded from.
@@ -96,6 +94,10 @@ type gate struct {
 // view is one gate label's index: what it holds at turn start, what it can
 // load, and the gates of its pair.
 type view struct {
+	// answers are the decisions of a conversation that has loaded nothing,
+	// precomputed for every tool the label can reach, by bare name and as
+	// toolset.tool.
+	answers  map[string]stored
 	doc      *Document
 	label    string
 	agent    *Agent
@@ -106,9 +108,6 @@ type view struct {
 	gates   map[string]*gate
 	pending map[string][]*gate // toolset -> entries its build resolves
 }
-
-// question is what Decide is asked: a gate label and a tool.
-type question struct{ label, tool string }
 
 // stored is a precomputed answer, small enough to sit in the map itself.
 type stored struct {
@@ -145,9 +144,10 @@ func index(d *Document) (*Policy, error) {
 		p.agents[name] = v
 	}
 	p.composed = p.composedView()
-	p.answers = map[question]stored{}
-	for _, v := range p.agents {
+	p.byLabel = make(map[string]*view, len(p.agents)+1)
+	for name, v := range p.agents {
 		p.precompute(v)
+		p.byLabel[name] = v
 	}
 	p.precompute(p.composed)
 	return p, nil
@@ -156,15 +156,15 @@ func index(d *Document) (*Policy, error) {
 // precompute answers, once, every question Decide can be asked about a
 // label that has loaded nothing, so that Decide is one map lookup.
 func (p *Policy) precompute(v *view) {
+	v.answers = make(map[string]stored, 2*(len(v.held)+len(v.loadable)))
 	add := func(tool string) {
-		q := question{v.label, tool}
-		if _, done := p.answers[q]; done {
+		if _, done := v.answers[tool]; done {
 			return
 		}
 		a := p.decide(v, v.label, tool, Turn{}, nil)
 		u := p.decide(v, v.label, tool, Turn{Unattended: true}, nil)
 		if a.Decision != Unavailable {
-			p.answers[q] = stored{decision: a.Decision, tool: a.Tool, toolset: a.Toolset, reason: a.Reason,
+			v.answers[tool] = stored{decision: a.Decision, tool: a.Tool, toolset: a.Toolset, reason: a.Reason,
 				unattended: u.Decision, unattendedReason: u.Reason}
 		}
 	}
@@ -299,16 +299,13 @@ func (v *view) addGates(l List, list string, inherited bool, built func(string) 
 // tool is written toolset.tool or as the bare name the model calls. It
 // does not allocate. Loaded toolsets are in load order.
 func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
-	st, ok := p.answers[question{agent, tool}]
-	if !ok {
-		v := p.view(agent)
-		if v == nil {
+	v := p.byLabel[agent]
+	if v == nil {
+		if v = p.view(agent); v == nil {
 			return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: &unknownAgent}
 		}
-		if v == p.composed {
-			st, ok = p.answers[question{ComposedPrefix, tool}]
-		}
 	}
+	st, ok := v.answers[tool]
 	if !ok {
 		name := tool
 		if _, t, qualified := strings.Cut(tool, "."); qualified {
