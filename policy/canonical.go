@@ -68,11 +68,12 @@ func Marshal(d *Document) ([]byte, error) {
 }
 
 // indent lays out compact JSON written by encoding/json, two spaces a
-// level, the way json.Indent does, but in one plain pass that copies whole
-// runs: its input is known to be valid and to hold no white space outside
-// strings.
+// level as json.Indent does, except that an object or array holding no
+// other, up to maxInline bytes, stays on one line (a tool, a position, a
+// short list of names). One plain pass copies whole runs: its input is
+// known to be valid and to hold no white space outside strings.
 func indent(src []byte) []byte {
-	out := make([]byte, 0, 3*len(src)+64)
+	out := make([]byte, 0, 2*len(src)+64)
 	depth := 0
 	for i := 0; i < len(src); {
 		j := i
@@ -91,9 +92,10 @@ func indent(src []byte) []byte {
 			out = append(out, src[j:end]...)
 			i = end
 		case '{', '[':
-			if i < len(src) && (src[i] == '}' || src[i] == ']') {
-				out = append(out, c, src[i]) // an empty object or array stays on one line
-				i++
+			if end := leafEnd(src, j); end > 0 {
+				// An object or array holding no other stays on one line.
+				out = appendInline(out, src[j:end])
+				i = end
 				continue
 			}
 			depth++
@@ -111,6 +113,54 @@ func indent(src []byte) []byte {
 		}
 	}
 	return append(out, '\n')
+}
+
+// maxInline bounds the compact length of an object or array written on
+// one line.
+const maxInline = 100
+
+// leafEnd returns the offset just past the object or array that opens at
+// i when it holds no object or array and is short enough for one line, or
+// 0.
+func leafEnd(src []byte, i int) int {
+	limit := min(len(src), i+maxInline)
+	for j := i + 1; j < limit; j++ {
+		switch src[j] {
+		case '"':
+			j = stringEnd(src, j) - 1
+		case '{', '[':
+			return 0
+		case '}', ']':
+			return j + 1
+		}
+	}
+	return 0
+}
+
+// appendInline writes a leaf object or array with the spacing of the rest:
+// a space after each colon and comma.
+func appendInline(out, leaf []byte) []byte {
+	for i := 0; i < len(leaf); {
+		j := i
+		for j < len(leaf) && leaf[j] != '"' && leaf[j] != ',' && leaf[j] != ':' {
+			j++
+		}
+		out = append(out, leaf[i:j]...)
+		if j == len(leaf) {
+			break
+		}
+		switch leaf[j] {
+		case '"':
+			end := stringEnd(leaf, j)
+			out = append(out, leaf[j:end]...)
+			i = end
+			continue
+		default:
+			out = append(out, leaf[j], ' ')
+		}
+		i = j + 1
+	}
+	return out
 }
 
 // margin is a new line and the indentation of up to 64 levels.
@@ -150,7 +200,9 @@ func stringEnd(src []byte, i int) int {
 // compact encodes a document without white space and without its digest:
 // its canonical form.
 func compact(d *Document) []byte {
-	e := enc{b: make([]byte, 0, 16<<10)}
+	// Sized from the document, so that a large policy is not copied over
+	// and over as the buffer grows: a few kilobytes an agent and a toolset.
+	e := enc{b: make([]byte, 0, 4<<10*len(d.Agents)+1<<10*len(d.Toolsets)+8<<10)}
 	e.document(d)
 	return e.b
 }
