@@ -692,3 +692,32 @@ func TestPolicyDocDigestVector(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyDocExcerpts: every JSON excerpt of policy.md's worked example
+// stands, byte for byte, in the shipped config's compiled policy.
+func TestPolicyDocExcerpts(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "policy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	policyFile, err := os.ReadFile(filepath.Join("..", "testdata", "compile", "shipped", "want.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, example, ok := strings.Cut(string(doc), "## A worked example: the shipped config")
+	example, _, _ = strings.Cut(example, "\n## ")
+	if !ok {
+		t.Fatal("policy.md has no worked example")
+	}
+	n := 0
+	for _, block := range strings.Split(example, "```json\n")[1:] {
+		excerpt, _, _ := strings.Cut(block, "```")
+		n++
+		if !strings.Contains(string(policyFile), excerpt) {
+			t.Errorf("policy.md's excerpt is not in testdata/compile/shipped/want.json:\n%s", excerpt)
+		}
+	}
+	if n < 5 {
+		t.Errorf("found only %d excerpts", n)
+	}
+}
