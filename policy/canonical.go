@@ -197,12 +197,27 @@ func stringEnd(src []byte, i int) int {
 	return len(src)
 }
 
+// sizeHint guesses the compact size of a document from what it holds, so
+// that a large policy is not copied over and over as its buffer grows.
+func sizeHint(d *Document) int {
+	n := 4 << 10
+	for _, a := range d.Agents {
+		if a != nil {
+			n += 800 + 60*len(a.Tools) + 20*(2*len(a.Available.Expanded)+len(a.Resident)+len(a.Deferred))
+		}
+	}
+	for _, t := range d.Toolsets {
+		if t != nil {
+			n += 120 + 40*len(t.Tools)
+		}
+	}
+	return n
+}
+
 // compact encodes a document without white space and without its digest:
 // its canonical form.
 func compact(d *Document) []byte {
-	// Sized from the document, so that a large policy is not copied over
-	// and over as the buffer grows: a few kilobytes an agent and a toolset.
-	e := enc{b: make([]byte, 0, 4<<10*len(d.Agents)+1<<10*len(d.Toolsets)+8<<10)}
+	e := enc{b: make([]byte, 0, sizeHint(d))}
 	e.document(d)
 	return e.b
 }

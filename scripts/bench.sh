@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Measures kokua-lint's speed against the targets of docs/benchmarks.md:
+# Measures speed against the targets of docs/benchmarks.md:
 #
 #   1. in process (Go benchmarks of ./lint): the shipped config in at most
 #      200 µs, and 1000 agents in at most 10 times the time of 100;
-#   2. as a whole process (hyperfine): kokua-lint on the shipped config
+#   2. compiling (./compile) beside linting, and Decide (./policy) beside a
+#      map of precomputed answers, printed raw;
+#   3. as a whole process (hyperfine): kokua-lint on the shipped config
 #      within 3 times the time of an empty Go program.
+#
+# The HTTP server is measured by scripts/loadtest.sh.
 #
 # Usage: scripts/bench.sh            # both
 #        COUNT=10 scripts/bench.sh   # more benchmark runs (default 5)
@@ -54,6 +58,12 @@ if [[ -z "${SKIP_GO:-}" ]]; then
 			lo = med["BenchmarkLintAgents/agents=100"]; hi = med["BenchmarkLintAgents/agents=1000"]
 			if (lo > 0) printf "agents=1000 / agents=100: %.1fx by medians, %.1fx by fastest runs (target <= 10x): %s\n", hi / lo, low["BenchmarkLintAgents/agents=1000"] / low["BenchmarkLintAgents/agents=100"], (hi / lo <= 10 ? "met" : "MISSED")
 		}' "$tmp/bench.txt" | sort
+	echo
+	echo "== compiling beside linting: go test ./compile -run '^\$' -bench Compile -benchmem -count $count"
+	go test ./compile -run '^$' -bench Compile -benchmem -count "$count"
+	echo
+	echo "== deciding beside a map of answers: go test ./policy -run '^\$' -bench Decide -benchmem -count $count"
+	go test ./policy -run '^$' -bench Decide -benchmem -count "$count"
 	echo
 fi
 
