@@ -2,18 +2,16 @@ package compile_test
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/compile")
 
 // compileDir compiles a case folder's config.toml against its manifest.json
 // (or the embedded default install), naming the files as the folder does.
@@ -58,22 +56,8 @@ func TestGolden(t *testing.T) {
 			if _, err := policy.Parse("want.json", doc); err != nil {
 				t.Errorf("the runtime refuses the compiled policy: %v", err)
 			}
-			for file, got := range map[string][]byte{"want.json": doc, "want-agents.txt": []byte(agents)} {
-				path := filepath.Join(dir, file)
-				if *update {
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (go test ./compile -update creates it)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s differs from the compiler's output:\n--- got\n%s\n--- want\n%s", path, got, want)
-				}
-			}
+			golden.Check(t, filepath.Join(dir, "want.json"), doc)
+			golden.Check(t, filepath.Join(dir, "want-agents.txt"), []byte(agents))
 		})
 	}
 }

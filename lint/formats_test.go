@@ -22,6 +22,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
 
@@ -91,20 +92,7 @@ func TestFormats(t *testing.T) {
 				case "github":
 					checkGitHubLines(t, got, ds)
 				}
-				path := filepath.Join(dir, file)
-				if *update {
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test ./lint -run TestFormats -update to create it)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s differs from --format %s (if the change is meant, run go test ./lint -run TestFormats -update and read the diff):\n--- got\n%s\n--- want\n%s", path, format, got, want)
-				}
+				golden.Check(t, filepath.Join(dir, file), got)
 			}
 		})
 	}

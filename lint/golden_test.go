@@ -2,17 +2,15 @@ package lint
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/lint")
 
 // goldenCase is one folder of testdata/lint: config.toml, an optional
 // manifest.json (the embedded default install otherwise), and the expected
@@ -70,22 +68,8 @@ func TestGolden(t *testing.T) {
 	for _, c := range goldenCases(t) {
 		t.Run(c.name, func(t *testing.T) {
 			human, js := lintCase(t, c.dir)
-			for file, got := range map[string][]byte{"want.txt": human, "want.json": js} {
-				path := filepath.Join(c.dir, file)
-				if *update {
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run go test ./lint -update to create it)", err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s differs from the linter's output:\n--- got\n%s\n--- want\n%s", path, got, want)
-				}
-			}
+			golden.Check(t, filepath.Join(c.dir, "want.txt"), human)
+			golden.Check(t, filepath.Join(c.dir, "want.json"), js)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package run_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,13 +10,12 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/internal/reference"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/run"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files of testdata/run")
 
 // corpusCase is one folder of testdata/run: a config (and manifest), the
 // requests with their expected decisions, and session scripts.
@@ -114,7 +112,7 @@ func TestDecisionCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var golden bytes.Buffer
+			var answers bytes.Buffer
 			for _, r := range requests(t, c.dir) {
 				a := p.Decide(r.agent, r.tool, policy.Turn{Unattended: r.unattended})
 				if a.Decision != r.want {
@@ -133,9 +131,9 @@ func TestDecisionCorpus(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				fmt.Fprintf(&golden, "%s\n  %s\n", r.line, js)
+				fmt.Fprintf(&answers, "%s\n  %s\n", r.line, js)
 			}
-			compareGolden(t, filepath.Join(c.dir, "want.txt"), golden.Bytes())
+			golden.Check(t, filepath.Join(c.dir, "want.txt"), answers.Bytes())
 		})
 	}
 }
@@ -164,28 +162,11 @@ func TestSessionScripts(t *testing.T) {
 				if code != 0 {
 					t.Fatalf("exit %d: %s", code, errs.String())
 				}
-				compareGolden(t, script+".want", out.Bytes())
+				golden.Check(t, script+".want", out.Bytes())
 			})
 		}
 	}
 	if n == 0 {
 		t.Fatal("no session scripts under testdata/run")
-	}
-}
-
-func compareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./run -update creates it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }

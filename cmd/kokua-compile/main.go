@@ -4,13 +4,12 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/command"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -41,10 +40,7 @@ func main() {
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG"},
 		}, flags...),
 		HideHelpCommand: true,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return cli.Exit("kokua-compile: "+err.Error()+" (see --help)", lint.ExitUsage)
-		},
-		Action: func(c *cli.Context) error { return run(c, false) },
+		Action:          func(c *cli.Context) error { return run(c, false) },
 		Commands: []*cli.Command{{
 			Name:      "agents",
 			Usage:     "show each agent's availability, residency and approval, and where they come from",
@@ -53,17 +49,5 @@ func main() {
 			Action:    func(c *cli.Context) error { return run(c, true) },
 		}},
 	}
-	for _, c := range app.Commands {
-		c.OnUsageError = app.OnUsageError
-	}
-	if err := app.Run(os.Args); err != nil {
-		var ec cli.ExitCoder
-		if errors.As(err, &ec) {
-			fmt.Fprintln(os.Stderr, ec.Error())
-			os.Exit(ec.ExitCode())
-		}
-		fmt.Fprintln(os.Stderr, "kokua-compile: "+err.Error())
-		os.Exit(lint.ExitUsage)
-	}
-	os.Exit(code)
+	command.Run(app, &code)
 }

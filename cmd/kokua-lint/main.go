@@ -4,12 +4,11 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"os"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/kokua-policy/kokua-policy/internal/command"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -27,9 +26,6 @@ func main() {
 			&cli.BoolFlag{Name: "list-rules", Usage: "print every rule with its severity, phase and summary"},
 		},
 		HideHelpCommand: true,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return cli.Exit("kokua-lint: "+err.Error()+" (see --help)", lint.ExitUsage)
-		},
 		Action: func(c *cli.Context) error {
 			code = lint.Run(lint.Options{
 				Configs: c.Args().Slice(), Manifest: c.String("manifest"), Format: c.String("format"),
@@ -39,14 +35,5 @@ func main() {
 			return nil
 		},
 	}
-	if err := app.Run(os.Args); err != nil {
-		var ec cli.ExitCoder
-		if errors.As(err, &ec) {
-			fmt.Fprintln(os.Stderr, ec.Error())
-			os.Exit(ec.ExitCode())
-		}
-		fmt.Fprintln(os.Stderr, "kokua-lint: "+err.Error())
-		os.Exit(lint.ExitUsage)
-	}
-	os.Exit(code)
+	command.Run(app, &code)
 }

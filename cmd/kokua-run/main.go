@@ -4,13 +4,12 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/kokua-policy/kokua-policy/internal/command"
 	"github.com/kokua-policy/kokua-policy/run"
 	"github.com/kokua-policy/kokua-policy/server"
 )
@@ -21,9 +20,6 @@ func main() {
 		Name:            "kokua-run",
 		Usage:           "decide tool calls from a compiled Kokua policy",
 		HideHelpCommand: true,
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return cli.Exit("kokua-run: "+err.Error()+" (see --help)", run.ExitUsage)
-		},
 		Commands: []*cli.Command{
 			{
 				Name:      "decide",
@@ -79,17 +75,5 @@ func main() {
 			},
 		},
 	}
-	for _, c := range app.Commands {
-		c.OnUsageError = app.OnUsageError
-	}
-	if err := app.Run(os.Args); err != nil {
-		var ec cli.ExitCoder
-		if errors.As(err, &ec) {
-			fmt.Fprintln(os.Stderr, ec.Error())
-			os.Exit(ec.ExitCode())
-		}
-		fmt.Fprintln(os.Stderr, "kokua-run: "+err.Error())
-		os.Exit(run.ExitUsage)
-	}
-	os.Exit(code)
+	command.Run(app, &code)
 }
