@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kokua-policy/kokua-policy/diag"
 )
 
 // Type is the shape a tool-access key's value must have (rules.md R2, R105).
@@ -320,8 +322,9 @@ func basicString(k string) string {
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 || r == 0x2028 || r == 0x2029 ||
-			r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+		case diag.Unsafe(r) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08X`, r)
+		case diag.Unsafe(r):
 			fmt.Fprintf(&b, `\u%04X`, r)
 		default:
 			b.WriteRune(r)

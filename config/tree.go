@@ -522,36 +522,10 @@ func (b *builder) matchBracket(start int) int {
 				i++
 			}
 		case '"', '\'':
-			i = b.skipString(i)
+			i = skipTOMLString(d, i) - 1
 		}
 	}
 	return len(d)
-}
-
-// skipString returns the offset of the last byte of the string starting at i.
-func (b *builder) skipString(i int) int {
-	d := b.lines.data
-	q := d[i]
-	if bytes.HasPrefix(d[i:], []byte{q, q, q}) {
-		end := bytes.Index(d[i+3:], []byte{q, q, q})
-		if end < 0 {
-			return len(d) - 1
-		}
-		j := i + 3 + end + 2
-		for j+1 < len(d) && d[j+1] == q { // up to two quotes may end the content
-			j++
-		}
-		return j
-	}
-	for j := i + 1; j < len(d); j++ {
-		switch {
-		case d[j] == '\\' && q == '"':
-			j++
-		case d[j] == q, d[j] == '\n':
-			return j
-		}
-	}
-	return len(d) - 1
 }
 
 func (b *builder) scanForward(at int, c byte) int {

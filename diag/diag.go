@@ -197,7 +197,7 @@ func Escape(s string) string {
 			b.WriteString(`\t`)
 		case r == '\r':
 			b.WriteString(`\r`)
-		case unsafeRune(r):
+		case Unsafe(r):
 			if r < 0x10000 {
 				fmt.Fprintf(&b, `\u%04x`, r)
 			} else {
@@ -212,16 +212,17 @@ func Escape(s string) string {
 
 func needsEscape(s string) bool {
 	for _, r := range s {
-		if r == '\'' || r == '\\' || r == utf8.RuneError || unsafeRune(r) {
+		if r == '\'' || r == '\\' || r == utf8.RuneError || Unsafe(r) {
 			return true
 		}
 	}
 	return false
 }
 
-// unsafeRune reports runes that would not print as themselves: control
-// characters and the bidirectional overrides that can reorder a line.
-func unsafeRune(r rune) bool {
+// Unsafe reports runes that would not print as themselves: control
+// characters, invisible separators and the bidirectional overrides that
+// can reorder a line. Every output of the project escapes them.
+func Unsafe(r rune) bool {
 	switch {
 	case r == 0x200e || r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
 		return true

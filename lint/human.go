@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/fatih/color"
@@ -107,7 +106,7 @@ func sourceLine(data []byte, n int) (string, bool) {
 		switch {
 		case r == '\t':
 			b.WriteByte(' ')
-		case r == utf8.RuneError && w == 1, !unicode.IsPrint(r) && r != ' ':
+		case r == utf8.RuneError && w == 1, diag.Unsafe(r):
 			b.WriteByte('?')
 		default:
 			b.WriteRune(r)
