@@ -18,10 +18,6 @@ import (
 // Version is the compiler's version, written into every policy.
 const Version = "0.1.0"
 
-// NamesLinePrefix starts the system-prompt line that names what an agent
-// can load (R63).
-const NamesLinePrefix = "Also available, load before use: "
-
 // Input is a file the policy is compiled from.
 type Input struct {
 	Name string
@@ -55,7 +51,7 @@ func Compile(w *model.World, cfg, manifest Input) *policy.Document {
 			Confirm: c.list(w.Default.Confirm, false),
 			Review:  c.list(w.Default.Review, false),
 		},
-		Composed: policy.Composed{LabelPrefix: "composed:", Tier: "default_tier", Possible: w.Composes},
+		Composed: policy.Composed{LabelPrefix: policy.ComposedPrefix, Tier: "default_tier", Possible: w.Composes},
 		Toolsets: make(map[string]*policy.Toolset, len(w.Toolsets)),
 		Agents:   make(map[string]*policy.Agent, len(w.Agents)),
 	}
@@ -189,7 +185,7 @@ func (c *compiler) agent(a *model.Agent, toolsets map[string]*policy.Toolset) *p
 		}
 	}
 	if len(a.Deferred) > 0 {
-		line := NamesLinePrefix + strings.Join(names(a.Deferred), ", ") + "."
+		line := policy.NamesLinePrefix + strings.Join(names(a.Deferred), ", ") + "."
 		out.NamesLine = &line
 	}
 	out.Tools, out.Shadowed = policy.Presentation(toolsets, out, set(out.Resident), len(out.Deferred) > 0, c.coreSpec)

@@ -232,7 +232,7 @@ func Agents(w *model.World) string {
 		fmt.Fprintf(&b, "  review: %s (%s)\n", gated(w, a, a.Policy.Review.Values()), source)
 	}
 	if w.Composes {
-		fmt.Fprintf(&b, "\ncomposed workers (%s<label>, built by compose_subagent)\n", "composed:")
+		fmt.Fprintf(&b, "\ncomposed workers (%s<label>, built by compose_subagent)\n", policy.ComposedPrefix)
 		fmt.Fprintf(&b, "  available: the whole registry but capabilities and entry-point-only toolsets, built when composed\n")
 		fmt.Fprintf(&b, "  confirm: %s (default tier, always)\n", composedGated(w, w.Default.Confirm.Values()))
 		fmt.Fprintf(&b, "  review: %s (default tier, always)\n", composedGated(w, w.Default.Review.Values()))

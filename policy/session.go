@@ -79,7 +79,7 @@ func (s *Session) NamesLine() string {
 	if len(left) == 0 {
 		return ""
 	}
-	return "Also available, load before use: " + strings.Join(left, ", ") + "."
+	return NamesLinePrefix + strings.Join(left, ", ") + "."
 }
 
 // Decide answers for a call in this session: a loaded toolset's tools are
