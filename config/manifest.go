@@ -106,6 +106,9 @@ func ProviderLabel(kind string) string {
 // manifest: no check can trust a half-read install.
 func LoadManifest(file string, data []byte) (*Manifest, []ManifestProblem) {
 	l := newLines(file, data)
+	if off := invalidUTF8(data); off >= 0 {
+		return nil, []ManifestProblem{{Span: l.span(off, off+1), Message: "not valid UTF-8: a manifest is UTF-8 JSON"}}
+	}
 	root, err := parseJSON(data)
 	if err != nil {
 		off, msg := 0, err.Error()

@@ -179,15 +179,7 @@ func (l *lines) atLineCol(line, byteCol int) int {
 // returned as a *SyntaxError at the parser's position.
 func Parse(file string, data []byte) (*Node, error) {
 	l := newLines(file, data)
-	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, w := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && w == 1 {
-				break
-			}
-			off += w
-		}
+	if off := invalidUTF8(data); off >= 0 {
 		return nil, &SyntaxError{Span: l.span(off, off+1), Message: "invalid UTF-8: a TOML document is UTF-8 text"}
 	}
 	// The unstable parser checks the syntax and gives every position; the
@@ -206,6 +198,22 @@ func Parse(file string, data []byte) (*Node, error) {
 		return nil, syntaxError(l, err)
 	}
 	return b.root, nil
+}
+
+// invalidUTF8 returns the offset of the first byte that is not UTF-8, or -1.
+func invalidUTF8(data []byte) int {
+	if utf8.Valid(data) {
+		return -1
+	}
+	off := 0
+	for off < len(data) {
+		r, w := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && w == 1 {
+			return off
+		}
+		off += w
+	}
+	return -1
 }
 
 func syntaxError(l *lines, err error) error {

@@ -14,31 +14,113 @@ import (
 // golden policy and on fuzzed documents), several times faster, which
 // keeps writing a policy cheap next to linting its config.
 
-// enc appends JSON to a byte slice.
-type enc struct{ b []byte }
+// enc appends the compact JSON, the canonical form, to b and, when pretty
+// is set, the indented layout of the same document to p, in one pass.
+type enc struct {
+	b, p   []byte
+	pretty bool
+	depth  int
+	// inline counts the open containers being written on one line.
+	inline int
+}
 
-func (e *enc) raw(s string) { e.b = append(e.b, s...) }
+// mirror copies what was written to b since from into the layout.
+func (e *enc) mirror(from int) {
+	if e.pretty {
+		e.p = append(e.p, e.b[from:]...)
+	}
+}
+
+func (e *enc) raw(s string) {
+	e.b = append(e.b, s...)
+	if e.pretty {
+		e.p = append(e.p, s...)
+	}
+}
+
+// begin opens an object or an array; a leaf (one that will hold no
+// other) stays on one line.
+func (e *enc) begin(c byte, leaf bool) {
+	e.b = append(e.b, c)
+	if !e.pretty {
+		return
+	}
+	e.p = append(e.p, c)
+	if leaf || e.inline > 0 {
+		e.inline++
+		return
+	}
+	e.depth++
+	e.p = appendMargin(e.p, e.depth)
+}
+
+// sep separates two members or elements.
+func (e *enc) sep() {
+	e.b = append(e.b, ',')
+	if !e.pretty {
+		return
+	}
+	if e.inline > 0 {
+		e.p = append(e.p, ',', ' ')
+		return
+	}
+	e.p = appendMargin(append(e.p, ','), e.depth)
+}
+
+// end closes an object or an array; an empty one stays on one line.
+func (e *enc) end(c byte) {
+	if e.pretty {
+		switch last := e.b[len(e.b)-1]; {
+		case e.inline > 0:
+			e.inline--
+		case last == '{' || last == '[':
+			e.p = e.p[:len(e.p)-(1+2*e.depth)] // take back begin's new line
+			e.depth--
+		default:
+			e.depth--
+			e.p = appendMargin(e.p, e.depth)
+		}
+		e.p = append(e.p, c)
+	}
+	e.b = append(e.b, c)
+}
 
 func (e *enc) key(k string) {
 	if c := e.b[len(e.b)-1]; c != '{' {
-		e.b = append(e.b, ',')
+		e.sep()
 	}
 	e.str(k)
 	e.b = append(e.b, ':')
+	if e.pretty {
+		e.p = append(e.p, ':', ' ')
+	}
 }
 
-func (e *enc) open() { e.b = append(e.b, '{') }
+func (e *enc) open() { e.begin('{', false) }
 
-func (e *enc) close() { e.b = append(e.b, '}') }
+// openLeaf opens an object of scalars, written on one line.
+func (e *enc) openLeaf() { e.begin('{', true) }
 
-func (e *enc) boolean(v bool) { e.b = strconv.AppendBool(e.b, v) }
+func (e *enc) close() { e.end('}') }
 
-func (e *enc) integer(v int) { e.b = strconv.AppendInt(e.b, int64(v), 10) }
+func (e *enc) boolean(v bool) {
+	from := len(e.b)
+	e.b = strconv.AppendBool(e.b, v)
+	e.mirror(from)
+}
+
+func (e *enc) integer(v int) {
+	from := len(e.b)
+	e.b = strconv.AppendInt(e.b, int64(v), 10)
+	e.mirror(from)
+}
 
 // float writes a float64 the way encoding/json does.
 func (e *enc) float(f float64) {
+	from := len(e.b)
+	defer e.mirror(from)
 	if math.IsInf(f, 0) || math.IsNaN(f) {
-		e.raw("null") // encoding/json refuses these; a policy never holds one
+		e.b = append(e.b, "null"...) // encoding/json refuses these; a policy never holds one
 		return
 	}
 	abs := math.Abs(f)
@@ -61,6 +143,12 @@ const hexDigits = "0123456789abcdef"
 
 // str writes a string escaped as encoding/json does with SetEscapeHTML(false).
 func (e *enc) str(s string) {
+	from := len(e.b)
+	e.quoted(s)
+	e.mirror(from)
+}
+
+func (e *enc) quoted(s string) {
 	e.b = append(e.b, '"')
 	i := 0
 	for i < len(s) && plain[s[i]] {
@@ -117,7 +205,7 @@ func (e *enc) escaped(s string, i int) {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			e.b = append(e.b, s[start:i]...)
-			e.raw(`\ufffd`)
+			e.b = append(e.b, `\ufffd`...)
 			i += size
 			start = i
 			continue
@@ -140,14 +228,14 @@ func (e *enc) strs(list []string) {
 		e.raw("null")
 		return
 	}
-	e.b = append(e.b, '[')
+	e.begin('[', shortList(list))
 	for i, s := range list {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			e.sep()
 		}
 		e.str(s)
 	}
-	e.b = append(e.b, ']')
+	e.end(']')
 }
 
 // sortedKeys returns a map's keys in the order encoding/json writes them.
@@ -187,7 +275,7 @@ func (e *enc) document(d *Document) {
 	e.key("compiler")
 	e.str(d.Compiler)
 	e.key("composed")
-	e.open()
+	e.openLeaf()
 	e.key("label_prefix")
 	e.str(d.Composed.LabelPrefix)
 	e.key("possible")
@@ -243,7 +331,7 @@ func (e *enc) document(d *Document) {
 }
 
 func (e *enc) input(in Input) {
-	e.open()
+	e.openLeaf()
 	e.key("file")
 	e.str(in.File)
 	e.key("sha256")
@@ -263,14 +351,14 @@ func (e *enc) list(l *List) {
 	if l.Entries == nil {
 		e.raw("null")
 	} else {
-		e.b = append(e.b, '[')
+		e.begin('[', false)
 		for i := range l.Entries {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				e.sep()
 			}
 			e.entry(&l.Entries[i])
 		}
-		e.b = append(e.b, ']')
+		e.end(']')
 	}
 	e.key("key")
 	e.str(l.Key)
@@ -285,7 +373,7 @@ func (e *enc) entry(x *Entry) {
 	if p := x.Position; p == nil {
 		e.raw("null")
 	} else {
-		e.open()
+		e.openLeaf()
 		e.key("column")
 		e.integer(p.Column)
 		e.key("end_column")
@@ -337,12 +425,12 @@ func (e *enc) tools(tools []Tool) {
 		e.raw("null")
 		return
 	}
-	e.b = append(e.b, '[')
+	e.begin('[', false)
 	for i, t := range tools {
 		if i > 0 {
-			e.b = append(e.b, ',')
+			e.sep()
 		}
-		e.open()
+		e.openLeaf()
 		e.key("name")
 		e.str(t.Name)
 		e.key("spec_bytes")
@@ -357,7 +445,7 @@ func (e *enc) tools(tools []Tool) {
 		}
 		e.close()
 	}
-	e.b = append(e.b, ']')
+	e.end(']')
 }
 
 func (e *enc) agent(a *Agent) {
@@ -369,7 +457,11 @@ func (e *enc) agent(a *Agent) {
 	e.key("alerts")
 	e.strs(a.Alerts)
 	e.key("approval")
-	e.open()
+	if a.Approval.Confirm == nil && a.Approval.Review == nil {
+		e.openLeaf()
+	} else {
+		e.open()
+	}
 	e.key("confirm")
 	e.list(a.Approval.Confirm)
 	e.key("review")
@@ -416,12 +508,12 @@ func (e *enc) agent(a *Agent) {
 	if a.Shadowed == nil {
 		e.raw("null")
 	} else {
-		e.b = append(e.b, '[')
+		e.begin('[', false)
 		for i, s := range a.Shadowed {
 			if i > 0 {
-				e.b = append(e.b, ',')
+				e.sep()
 			}
-			e.open()
+			e.openLeaf()
 			e.key("by")
 			e.str(s.By)
 			e.key("name")
@@ -430,7 +522,7 @@ func (e *enc) agent(a *Agent) {
 			e.str(s.Toolset)
 			e.close()
 		}
-		e.b = append(e.b, ']')
+		e.end(']')
 	}
 	e.key("skills")
 	e.strs(a.Skills)
@@ -438,7 +530,7 @@ func (e *enc) agent(a *Agent) {
 	if tb := a.ToolBlock; tb == nil {
 		e.raw("null")
 	} else {
-		e.open()
+		e.openLeaf()
 		e.key("all_resident_bytes")
 		e.integer(tb.AllResidentBytes)
 		e.key("all_resident_tools")
@@ -454,4 +546,13 @@ func (e *enc) agent(a *Agent) {
 	e.key("tools")
 	e.tools(a.Tools)
 	e.close()
+}
+
+// shortList reports a list of strings short enough for one line.
+func shortList(list []string) bool {
+	n := 0
+	for _, s := range list {
+		n += len(s) + 4
+	}
+	return n <= 80
 }

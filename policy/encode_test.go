@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 )
 
 // viaEncodingJSON is what encoding/json writes for a document, the
@@ -61,6 +62,16 @@ func TestEncoderMatchesEncodingJSON(t *testing.T) {
 		if want := viaEncodingJSON(t, d); !bytes.Equal(got, want) {
 			t.Errorf("document %d: the encoder writes\n%s\nencoding/json writes\n%s", i, got, want)
 		}
+		if bytes.Contains(got, []byte(`\ufffd`)) {
+			continue // invalid UTF-8 reads back as U+FFFD itself; no input lets it in (see config)
+		}
+		laid, err := Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err := Canonical(laid); err != nil || !bytes.Equal(c, got) {
+			t.Errorf("document %d: Marshal's layout is not the canonical document (%v)", i, err)
+		}
 	}
 }
 
@@ -77,6 +88,17 @@ func FuzzEncoderStrings(f *testing.F) {
 		got := compact(d)
 		if want := viaEncodingJSON(t, d); !bytes.Equal(got, want) {
 			t.Fatalf("the encoder writes %q, encoding/json %q", got, want)
+		}
+		if !utf8.ValidString(s) {
+			return // invalid UTF-8 reads back as U+FFFD itself; no input lets it in (see config)
+		}
+		// The indented layout is the same document.
+		laid, err := Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, err := Canonical(laid); err != nil || !bytes.Equal(c, got) {
+			t.Fatalf("Marshal's layout is not the canonical document (%v):\n%s", err, laid)
 		}
 	})
 }
