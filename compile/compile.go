@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/config"
@@ -97,14 +98,6 @@ func (c *compiler) toolset(t *model.Toolset) *policy.Toolset {
 	return out
 }
 
-func set(names []string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
-}
-
 // coreSpec is a core tool's spec size from the manifest, nil when unknown.
 func (c *compiler) coreSpec(tool string) *int { return specBytes(c.w.Manifest.CoreTools, tool) }
 
@@ -188,7 +181,7 @@ func (c *compiler) agent(a *model.Agent, toolsets map[string]*policy.Toolset) *p
 		line := policy.NamesLinePrefix + strings.Join(names(a.Deferred), ", ") + "."
 		out.NamesLine = &line
 	}
-	out.Tools, out.Shadowed = policy.Presentation(toolsets, out, set(out.Resident), len(out.Deferred) > 0, c.coreSpec)
+	out.Tools, out.Shadowed = policy.Presentation(toolsets, out, func(t string) bool { return slices.Contains(out.Resident, t) }, len(out.Deferred) > 0, c.coreSpec)
 	out.CoreTools = []string{}
 	for _, t := range out.Tools {
 		if t.Toolset == "core" {
@@ -217,7 +210,7 @@ func (c *compiler) toolBlock(a *policy.Agent, toolsets map[string]*policy.Toolse
 	if !ok {
 		return nil
 	}
-	allTools, _ := policy.Presentation(toolsets, a, set(a.Available.Expanded), false, c.coreSpec)
+	allTools, _ := policy.Presentation(toolsets, a, func(string) bool { return true }, false, c.coreSpec)
 	all, ok := total(allTools)
 	if !ok || all == 0 {
 		return nil

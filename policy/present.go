@@ -24,11 +24,12 @@ const (
 //  4. available_tools and load_tools, when something is still deferred.
 //
 // It also returns the resident tools the first-wins rule hides (R137).
-// coreSpec gives a core tool's spec size; it may be nil.
-func Presentation(toolsets map[string]*Toolset, a *Agent, resident map[string]bool, stillDeferred bool, coreSpec func(string) *int) ([]Tool, []Shadowed) {
-	tools := []Tool{}
+// resident says which toolsets are held like resident ones; coreSpec gives
+// a core tool's spec size, and may be nil.
+func Presentation(toolsets map[string]*Toolset, a *Agent, resident func(string) bool, stillDeferred bool, coreSpec func(string) *int) ([]Tool, []Shadowed) {
+	tools := make([]Tool, 0, len(a.Tools)+8)
 	shadowed := []Shadowed{}
-	holder := make(map[string]string, 32)
+	holder := make(map[string]string, len(a.Tools)+8)
 	add := func(t Tool) {
 		if prev, taken := holder[t.Name]; taken {
 			if t.Toolset != CoreToolset && prev != CoreToolset {
@@ -46,13 +47,9 @@ func Presentation(toolsets map[string]*Toolset, a *Agent, resident map[string]bo
 		}
 		add(t)
 	}
-	skills := make(map[string]bool, len(a.Skills))
-	for _, s := range a.Skills {
-		skills[s] = true
-	}
 	for _, name := range a.Available.Expanded {
 		ts := toolsets[name]
-		if !resident[name] || skills[name] || ts == nil {
+		if ts == nil || !resident(name) || has(a.Skills, name) {
 			continue
 		}
 		if ts.Kind == "skill" {

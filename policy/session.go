@@ -50,7 +50,7 @@ func (s *Session) present() {
 			stillDeferred = true
 		}
 	}
-	s.tools, _ = Presentation(s.p.doc.Toolsets, s.v.agent, s.resident, stillDeferred, nil)
+	s.tools, _ = Presentation(s.p.doc.Toolsets, s.v.agent, func(t string) bool { return s.resident[t] }, stillDeferred, nil)
 	s.holder = make(map[string]string, len(s.tools))
 	for _, t := range s.tools {
 		s.holder[t.Name] = t.Toolset
