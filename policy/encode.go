@@ -31,10 +31,10 @@ func (e *enc) mirror(from int) {
 	}
 }
 
-func (e *enc) raw(s string) {
-	e.b = append(e.b, s...)
+func (e *enc) null() {
+	e.b = append(e.b, "null"...)
 	if e.pretty {
-		e.p = append(e.p, s...)
+		e.p = append(e.p, "null"...)
 	}
 }
 
@@ -225,7 +225,7 @@ func (e *enc) escaped(s string, i int) {
 
 func (e *enc) strs(list []string) {
 	if list == nil {
-		e.raw("null")
+		e.null()
 		return
 	}
 	e.begin('[', shortList(list))
@@ -252,7 +252,7 @@ func (e *enc) document(d *Document) {
 	e.open()
 	e.key("agents")
 	if d.Agents == nil {
-		e.raw("null")
+		e.null()
 	} else {
 		e.open()
 		for _, name := range sortedKeys(d.Agents) {
@@ -316,7 +316,7 @@ func (e *enc) document(d *Document) {
 	e.integer(d.PolicyVersion)
 	e.key("toolsets")
 	if d.Toolsets == nil {
-		e.raw("null")
+		e.null()
 	} else {
 		e.open()
 		for _, name := range sortedKeys(d.Toolsets) {
@@ -341,7 +341,7 @@ func (e *enc) input(in Input) {
 
 func (e *enc) list(l *List) {
 	if l == nil {
-		e.raw("null")
+		e.null()
 		return
 	}
 	e.open()
@@ -349,7 +349,7 @@ func (e *enc) list(l *List) {
 	e.boolean(l.Builtin)
 	e.key("entries")
 	if l.Entries == nil {
-		e.raw("null")
+		e.null()
 	} else {
 		e.begin('[', false)
 		for i := range l.Entries {
@@ -371,7 +371,7 @@ func (e *enc) entry(x *Entry) {
 	e.open()
 	e.key("position")
 	if p := x.Position; p == nil {
-		e.raw("null")
+		e.null()
 	} else {
 		e.openLeaf()
 		e.key("column")
@@ -401,7 +401,7 @@ func (e *enc) entry(x *Entry) {
 
 func (e *enc) toolset(t *Toolset) {
 	if t == nil {
-		e.raw("null")
+		e.null()
 		return
 	}
 	e.open()
@@ -422,7 +422,7 @@ func (e *enc) toolset(t *Toolset) {
 
 func (e *enc) tools(tools []Tool) {
 	if tools == nil {
-		e.raw("null")
+		e.null()
 		return
 	}
 	e.begin('[', false)
@@ -435,7 +435,7 @@ func (e *enc) tools(tools []Tool) {
 		e.str(t.Name)
 		e.key("spec_bytes")
 		if t.SpecBytes == nil {
-			e.raw("null")
+			e.null()
 		} else {
 			e.integer(*t.SpecBytes)
 		}
@@ -450,7 +450,7 @@ func (e *enc) tools(tools []Tool) {
 
 func (e *enc) agent(a *Agent) {
 	if a == nil {
-		e.raw("null")
+		e.null()
 		return
 	}
 	e.open()
@@ -494,7 +494,7 @@ func (e *enc) agent(a *Agent) {
 	e.str(a.GateLabel)
 	e.key("names_line")
 	if a.NamesLine == nil {
-		e.raw("null")
+		e.null()
 	} else {
 		e.str(*a.NamesLine)
 	}
@@ -506,7 +506,7 @@ func (e *enc) agent(a *Agent) {
 	e.boolean(a.ResidentDeclared)
 	e.key("shadowed")
 	if a.Shadowed == nil {
-		e.raw("null")
+		e.null()
 	} else {
 		e.begin('[', false)
 		for i, s := range a.Shadowed {
@@ -528,7 +528,7 @@ func (e *enc) agent(a *Agent) {
 	e.strs(a.Skills)
 	e.key("tool_block")
 	if tb := a.ToolBlock; tb == nil {
-		e.raw("null")
+		e.null()
 	} else {
 		e.openLeaf()
 		e.key("all_resident_bytes")
