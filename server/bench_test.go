@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/floor"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -47,30 +48,10 @@ func BenchmarkDecideFloor(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	type request struct {
-		Agent      string `json:"agent"`
-		Tool       string `json:"tool"`
-		Unattended bool   `json:"unattended"`
-	}
 	var ans bytes.Buffer
 	_ = json.NewEncoder(&ans).Encode(p.Decide("coder", "compute.run_command", policy.Turn{}))
-	answers := map[request][]byte{{Agent: "coder", Tool: "compute.run_command"}: ans.Bytes()}
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /decide", func(w http.ResponseWriter, r *http.Request) {
-		var q request
-		body, err := io.ReadAll(r.Body)
-		if err == nil {
-			err = json.Unmarshal(body, &q)
-		}
-		a, ok := answers[q]
-		if err != nil || !ok {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(a)
-	})
-	benchHandler(b, mux, "/decide", askRunCommand)
+	answers := map[floor.Request][]byte{{Agent: "coder", Tool: "compute.run_command"}: ans.Bytes()}
+	benchHandler(b, floor.Handler(answers), "/decide", askRunCommand)
 }
 
 func BenchmarkBatch100(b *testing.B) {

@@ -25,7 +25,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -38,6 +37,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kokua-policy/kokua-policy/internal/floor"
 	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/server"
 )
@@ -117,11 +117,7 @@ type question struct {
 	q      request
 }
 
-type request struct {
-	Agent      string `json:"agent"`
-	Tool       string `json:"tool"`
-	Unattended bool   `json:"unattended"`
-}
+type request = floor.Request
 
 func measure(o options) error {
 	srv, err := server.New(o.policy, nil)
@@ -140,7 +136,7 @@ func measure(o options) error {
 		return err
 	}
 	defer shutdown(ours)
-	floorSrv, floorURL, err := listen(&http.Server{Handler: floor(answers), ReadHeaderTimeout: 5 * time.Second})
+	floorSrv, floorURL, err := listen(&http.Server{Handler: floor.Handler(answers), ReadHeaderTimeout: 5 * time.Second})
 	if err != nil {
 		return err
 	}
@@ -251,56 +247,6 @@ func batchPayloads(qs []question, n int) []payload {
 		out = append(out, payload{body: body.Bytes(), answer: ans.Bytes(), decisions: n})
 	}
 	return out
-}
-
-// floor is the baseline: decode the request with encoding/json, look the
-// answer up, write it.
-func floor(answers map[request][]byte) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("POST /decide", func(w http.ResponseWriter, r *http.Request) {
-		var q request
-		body, err := io.ReadAll(r.Body)
-		if err == nil {
-			err = json.Unmarshal(body, &q)
-		}
-		ans, ok := answers[q]
-		if err != nil || !ok {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(ans)
-	})
-	mux.HandleFunc("POST /batch", func(w http.ResponseWriter, r *http.Request) {
-		var b struct {
-			Requests []request `json:"requests"`
-		}
-		body, err := io.ReadAll(r.Body)
-		if err == nil {
-			err = json.Unmarshal(body, &b)
-		}
-		if err != nil {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		out := make([]byte, 0, 512*len(b.Requests))
-		out = append(out, `{"answers":[`...)
-		for i, q := range b.Requests {
-			ans, ok := answers[q]
-			if !ok {
-				http.Error(w, "bad request", http.StatusBadRequest)
-				return
-			}
-			if i > 0 {
-				out = append(out, ',')
-			}
-			out = append(out, ans[:len(ans)-1]...)
-		}
-		out = append(out, "]}\n"...)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(out)
-	})
-	return mux
 }
 
 func listen(s *http.Server) (*http.Server, string, error) {
