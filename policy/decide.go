@@ -78,9 +78,6 @@ type Policy struct {
 	agents   map[string]*view
 	composed *view
 	floor    map[string]bool
-	// byLabel indexes every view by gate label: the declared agents, and
-	// ComposedPrefix for composed workers.
-	byLabel map[string]*view
 }
 
 // Document returns the compiled document the policy was loaded from.
@@ -148,10 +145,8 @@ func index(d *Document) (*Policy, error) {
 		p.agents[name] = v
 	}
 	p.composed = p.composedView()
-	p.byLabel = make(map[string]*view, len(p.agents)+1)
-	for name, v := range p.agents {
+	for _, v := range p.agents {
 		p.precompute(v)
-		p.byLabel[name] = v
 	}
 	p.precompute(p.composed)
 	return p, nil
@@ -301,13 +296,11 @@ func (v *view) addGates(l List, list string, inherited bool, built func(string) 
 // Decide answers whether the agent (or gate label) may call the tool, and
 // whom the call asks, for a conversation that has loaded nothing yet. The
 // tool is written toolset.tool or as the bare name the model calls. It
-// does not allocate. Loaded toolsets are in load order.
+// does not allocate.
 func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
-	v := p.byLabel[agent]
+	v := p.view(agent)
 	if v == nil {
-		if v = p.view(agent); v == nil {
-			return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: &unknownAgent}
-		}
+		return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: &unknownAgent}
 	}
 	st, ok := v.answers[tool]
 	if !ok {
