@@ -78,6 +78,9 @@ type Policy struct {
 	agents   map[string]*view
 	composed *view
 	floor    map[string]bool
+	// few lists the views when there are few enough agents that comparing
+	// labels beats hashing one; nil otherwise.
+	few []*view
 }
 
 // Document returns the compiled document the policy was loaded from.
@@ -147,6 +150,9 @@ func index(d *Document) (*Policy, error) {
 	p.composed = p.composedView()
 	for _, v := range p.agents {
 		p.precompute(v)
+		if len(p.agents) <= 8 {
+			p.few = append(p.few, v)
+		}
 	}
 	p.precompute(p.composed)
 	return p, nil
@@ -324,7 +330,13 @@ var (
 )
 
 func (p *Policy) view(label string) *view {
-	if v := p.agents[label]; v != nil {
+	if p.few != nil {
+		for _, v := range p.few {
+			if v.label == label {
+				return v
+			}
+		}
+	} else if v := p.agents[label]; v != nil {
 		return v
 	}
 	if strings.HasPrefix(label, ComposedPrefix) || label == p.doc.DefaultTier.Label {
