@@ -28,12 +28,9 @@ config="$root/testdata/lint/shipped/config.toml"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "== machine"
-echo "date:  $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "cpus:  $(nproc) ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || echo unknown))"
-echo "go:    $(go version)"
-echo "load:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-echo
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+print_machine
 
 if [[ -z "${SKIP_GO:-}" ]]; then
 	echo "== in process: go test ./lint -run '^\$' -bench . -benchmem -count $count"

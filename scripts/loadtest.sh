@@ -23,12 +23,9 @@ config=${CONFIG:-examples/shipped.config.toml}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "== machine"
-echo "date:  $(date -u +%Y-%m-%dT%H:%MZ)"
-echo "cpus:  $(nproc) ($(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || echo unknown))"
-echo "go:    $(go version)"
-echo "load:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
-echo
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+print_machine
 
 go build -o "$tmp/kokua-compile" ./cmd/kokua-compile
 go build -o "$tmp/loadclient" ./tools/loadclient

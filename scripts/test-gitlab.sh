@@ -16,21 +16,13 @@ set -euo pipefail
 
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 command -v go >/dev/null || { echo "FAIL: go is not on PATH" >&2; exit 1; }
-py=python3
-if ! "$py" -c 'import yaml' 2>/dev/null; then
-    echo "==> installing python3-yaml with apt-get"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq python3 python3-yaml >/dev/null
-    # apt's module is for Debian's python3; a python3 of its own (pyenv, venv) may not see it.
-    "$py" -c 'import yaml' 2>/dev/null || py=/usr/bin/python3
-fi
+# shellcheck source=scripts/lib.sh
+source "$repo_root/scripts/lib.sh"
+python_with_yaml
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/kokua-gitlab.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
-export GOMODCACHE GOCACHE
-GOMODCACHE="$(go env GOMODCACHE)"
-GOCACHE="$(go env GOCACHE)"
-unset GOBIN
+share_go_caches
 
 "$py" - "$repo_root" "$tmp" <<'EOF'
 import json, os, re, subprocess, sys, time
