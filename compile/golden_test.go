@@ -39,11 +39,7 @@ func compileDir(t testing.TB, dir string) (doc []byte, agents string) {
 
 func compileCases(t *testing.T) []string {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join("..", "testdata", "compile", "*"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no golden cases under testdata/compile (%v)", err)
-	}
-	return dirs
+	return golden.Cases(t, "compile")
 }
 
 // TestGolden compiles every case of testdata/compile and compares the

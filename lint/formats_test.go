@@ -35,20 +35,7 @@ var formatFiles = map[string]string{"sarif": "want.sarif.json", "github": "want.
 // expected output of each format of formatFiles.
 func formatCases(t *testing.T) []string {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join("..", "testdata", "formats", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, d := range dirs {
-		if info, err := os.Stat(d); err == nil && info.IsDir() {
-			out = append(out, d)
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no cases under testdata/formats")
-	}
-	return out
+	return golden.Cases(t, "formats")
 }
 
 // renderCase lints a case as the command does, with file names relative to

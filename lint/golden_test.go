@@ -21,18 +21,9 @@ type goldenCase struct {
 
 func goldenCases(t *testing.T) []goldenCase {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join("..", "testdata", "lint", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []goldenCase
-	for _, d := range dirs {
-		if info, err := os.Stat(d); err == nil && info.IsDir() {
-			out = append(out, goldenCase{name: filepath.Base(d), dir: d})
-		}
-	}
-	if len(out) == 0 {
-		t.Fatal("no golden cases under testdata/lint")
+	for _, d := range golden.Cases(t, "lint") {
+		out = append(out, goldenCase{name: filepath.Base(d), dir: d})
 	}
 	return out
 }

@@ -27,13 +27,11 @@ type corpusCase struct {
 
 func cases(t *testing.T) []*corpusCase {
 	t.Helper()
-	dirs, err := filepath.Glob(filepath.Join("..", "testdata", "run", "*"))
-	if err != nil || len(dirs) == 0 {
-		t.Fatalf("no cases under testdata/run (%v)", err)
-	}
+	dirs := golden.Cases(t, "run")
 	var out []*corpusCase
 	for _, dir := range dirs {
 		c := &corpusCase{dir: dir}
+		var err error
 		if c.config, err = os.ReadFile(filepath.Join(dir, "config.toml")); err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -29,4 +30,24 @@ func Check(t testing.TB, path string, got []byte) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs (if the change is meant, rerun with -update and read the diff):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
+}
+
+// Cases returns the case folders of testdata/<area>, as seen from a
+// package folder, and fails the test when there are none.
+func Cases(t testing.TB, area string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join("..", "testdata", area))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs = append(dirs, filepath.Join("..", "testdata", area, e.Name()))
+		}
+	}
+	if len(dirs) == 0 {
+		t.Fatalf("no cases under testdata/%s", area)
+	}
+	return dirs
 }
