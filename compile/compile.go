@@ -10,9 +10,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -102,7 +103,7 @@ func (c *compiler) toolset(t *model.Toolset) *policy.Toolset {
 func (c *compiler) coreSpec(tool string) *int { return specBytes(c.w.Manifest.CoreTools, tool) }
 
 // specBytes is a tool's spec size from the manifest, nil when unknown.
-func specBytes(specs []*config.Tool, tool string) *int {
+func specBytes(specs []*manifest.Tool, tool string) *int {
 	for _, s := range specs {
 		if s.Name == tool && s.SpecBytes >= 0 {
 			n := s.SpecBytes

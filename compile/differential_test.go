@@ -17,7 +17,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
-	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/reference"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -72,18 +72,18 @@ func diffCompile(t *testing.T, c diffCase) (p *policy.Policy, ok bool) {
 // reference's answers into seen. It returns the number of pairs compared.
 func diffCompare(t *testing.T, c diffCase, p *policy.Policy, seen map[string]int) int {
 	t.Helper()
-	manifest := c.manifest
-	if manifest == nil {
-		manifest = config.DefaultManifest()
+	m := c.manifest
+	if m == nil {
+		m = manifest.DefaultManifest()
 	}
-	ref, err := reference.New(c.config, manifest)
+	ref, err := reference.New(c.config, m)
 	if err != nil {
 		t.Fatalf("%s: the reference cannot read it: %v", c.name, err)
 	}
 	// Every tool name of every toolset in the manifest, the core tools and
 	// a made-up name.
 	var man manifestFile
-	if err := json.Unmarshal(manifest, &man); err != nil {
+	if err := json.Unmarshal(m, &man); err != nil {
 		t.Fatalf("%s: %v", c.name, err)
 	}
 	var tools []string
@@ -217,7 +217,7 @@ type diffToolset struct {
 // diffDefaultPool is the embedded default install's toolsets.
 func diffDefaultPool(t *testing.T) []diffToolset {
 	var man manifestFile
-	if err := json.Unmarshal(config.DefaultManifest(), &man); err != nil {
+	if err := json.Unmarshal(manifest.DefaultManifest(), &man); err != nil {
 		t.Fatal(err)
 	}
 	var out []diffToolset

@@ -20,9 +20,9 @@ import (
 	_ "github.com/owenrumney/go-sarif/v3/pkg/report/v210/sarif"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/golden"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
 
@@ -402,7 +402,7 @@ func TestSARIFEdges(t *testing.T) {
 		return diag.Span{File: file, Start: diag.Position{Line: l1, Column: c1}, End: diag.Position{Line: l2, Column: c2}}
 	}
 	ds := []diag.Diagnostic{
-		{Rule: "invalid-manifest", Severity: diag.Error, Phase: diag.PhaseInput, Message: "manifest: bad", Span: at(config.DefaultManifestName, 3, 5, 3, 9), Refs: []string{"R161"}},
+		{Rule: "invalid-manifest", Severity: diag.Error, Phase: diag.PhaseInput, Message: "manifest: bad", Span: at(manifest.DefaultManifestName, 3, 5, 3, 9), Refs: []string{"R161"}},
 		{Rule: "no-agents", Severity: diag.Error, Phase: diag.PhaseParse, Message: "no agents", Span: diag.Span{File: "config.toml"}, Key: "[agents]", Suggestion: "add one"},
 		{Rule: "invalid-toml", Severity: diag.Error, Phase: diag.PhaseParse, Message: "no file at all"},
 		{Rule: "duplicate-name", Severity: diag.Info, Phase: diag.PhaseParse, Message: "twice", Span: at(abs, 1, 1, 1, 1)},
@@ -518,7 +518,7 @@ func TestGitHubCommand(t *testing.T) {
 			"::notice file=a%2Cb%3Ac%25d.toml,line=1,col=1,endLine=1,endColumn=5,title=duplicate-name::m"},
 		{diag.Diagnostic{Rule: "no-agents", Severity: diag.Error, Message: "no agents: none, 100%", Span: diag.Span{File: "config.toml"}, Suggestion: "add\none"},
 			"::error file=config.toml,title=no-agents::no agents: none, 100%25%0Ahelp: add%0Aone"},
-		{diag.Diagnostic{Rule: "invalid-manifest", Severity: diag.Error, Message: "manifest: bad", Span: at(config.DefaultManifestName, 3, 5, 3, 9)},
+		{diag.Diagnostic{Rule: "invalid-manifest", Severity: diag.Error, Message: "manifest: bad", Span: at(manifest.DefaultManifestName, 3, 5, 3, 9)},
 			"::error title=invalid-manifest::<default install>:3:5: manifest: bad"},
 		{diag.Diagnostic{Rule: "invalid-toml", Severity: diag.Error, Message: "no file"},
 			"::error title=invalid-toml::no file"},
@@ -543,7 +543,7 @@ func TestSARIFURI(t *testing.T) {
 		"100%.toml":                  "100%25.toml",
 		"q?#.toml":                   "q%3F%23.toml",
 		"c:onfig.toml":               "./c:onfig.toml",
-		config.DefaultManifestName:   SARIFDefaultManifestURI,
+		manifest.DefaultManifestName: SARIFDefaultManifestURI,
 		"/etc/kokua/config.toml":     "file:///etc/kokua/config.toml",
 		"/tmp/my dir/config.toml":    "file:///tmp/my%20dir/config.toml",
 		"kokua/日本.toml":              "kokua/%E6%97%A5%E6%9C%AC.toml",
@@ -554,7 +554,7 @@ func TestSARIFURI(t *testing.T) {
 		}
 		checkURIReference(t, SARIFURI(in))
 	}
-	for _, bad := range []string{config.DefaultManifestName, "a b.toml", "100%.toml", "%zz", "日本.toml"} {
+	for _, bad := range []string{manifest.DefaultManifestName, "a b.toml", "100%.toml", "%zz", "日本.toml"} {
 		if uriReferenceError(bad) == nil {
 			t.Errorf("%q passed as a URI reference", bad)
 		}

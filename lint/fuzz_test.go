@@ -9,9 +9,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/gen"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
 )
 
 // Run a target for a minute with
@@ -166,7 +166,7 @@ func FuzzManifest(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add(config.DefaultManifest())
+	f.Add(manifest.DefaultManifest())
 	f.Add(gen.Manifest(3))
 	for _, s := range []string{
 		"", "null", "[]", "{}", `{"manifest_version": 1}`, `{"manifest_version": 1, "toolsets": []}`,

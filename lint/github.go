@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
 )
 
 // githubCommands maps a severity to the workflow command that annotates it.
@@ -46,7 +46,7 @@ func GitHubCommand(d diag.Diagnostic) string {
 	msg := d.Message
 	s := d.Span
 	switch {
-	case s.File == config.DefaultManifestName:
+	case s.File == manifest.DefaultManifestName:
 		msg = s.String() + ": " + msg
 	case s.File != "":
 		add("file", s.File)

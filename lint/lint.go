@@ -9,9 +9,11 @@ import (
 	"io"
 	"os"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
 
@@ -31,19 +33,19 @@ type Source struct {
 type Manifest struct {
 	Source   Source
 	Embedded bool
-	Manifest *config.Manifest
-	Problems []config.ManifestProblem
+	Manifest *manifest.Manifest
+	Problems []manifest.Problem
 }
 
 // LoadManifest reads a manifest's bytes.
 func LoadManifest(src Source) *Manifest {
-	m, problems := config.LoadManifest(src.Name, src.Data)
+	m, problems := manifest.Load(src.Name, src.Data)
 	return &Manifest{Source: src, Manifest: m, Problems: problems}
 }
 
 // DefaultManifest is the embedded manifest of a default Kokua install.
 func DefaultManifest() *Manifest {
-	m := LoadManifest(Source{Name: config.DefaultManifestName, Data: config.DefaultManifest()})
+	m := LoadManifest(Source{Name: manifest.DefaultManifestName, Data: manifest.DefaultManifest()})
 	m.Embedded = true
 	return m
 }
@@ -73,12 +75,12 @@ func (r *Result) HasErrors() bool {
 func Lint(cfg Source, m *Manifest) *Result {
 	in := &rules.Input{ConfigFile: cfg.Name, ManifestProblems: m.Problems}
 	c, err := config.Load(cfg.Name, cfg.Data)
-	var syntax *config.SyntaxError
+	var syntax *tomlpos.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
 		in.Syntax = syntax
 	case err != nil:
-		in.Syntax = &config.SyntaxError{Span: diag.Span{File: cfg.Name}, Message: err.Error()}
+		in.Syntax = &tomlpos.SyntaxError{Span: diag.Span{File: cfg.Name}, Message: err.Error()}
 	default:
 		in.Config = c
 		if m.Manifest != nil {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
 
@@ -160,7 +160,7 @@ func sarifLocation(s diag.Span) *sarif.Location {
 		return nil
 	}
 	artifact := sarif.NewSimpleArtifactLocation(SARIFURI(s.File))
-	if s.File == config.DefaultManifestName {
+	if s.File == manifest.DefaultManifestName {
 		artifact.WithDescription(sarif.NewTextMessage("the manifest of a default Kokua install, built into kokua-lint (no --manifest was given); not a file of this repository"))
 	}
 	physical := sarif.NewPhysicalLocation().WithArtifactLocation(artifact)
@@ -182,7 +182,7 @@ func sarifLocation(s diag.Span) *sarif.Location {
 // forward slashes and its special characters percent-encoded, or a file://
 // URI for an absolute path.
 func SARIFURI(name string) string {
-	if name == config.DefaultManifestName {
+	if name == manifest.DefaultManifestName {
 		return SARIFDefaultManifestURI
 	}
 	p := filepath.ToSlash(name)

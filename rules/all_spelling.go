@@ -1,8 +1,8 @@
 package rules
 
 import (
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // all-spelling: "all" written any way but the lowercase string: inside a

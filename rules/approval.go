@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/config"
-	"github.com/kokua-policy/kokua-policy/entry"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // This file is not a check: it holds what the approval-entry checks share.
@@ -156,7 +156,7 @@ func overlaps(w *model.World, first, second config.List) []overlap {
 			if ry.Shape() {
 				continue
 			}
-			if entry.Overlap(rx.Entry, ry.Entry) {
+			if kokua.EntriesOverlap(rx.Entry, ry.Entry) {
 				o := overlap{first: x, second: y, textual: true}
 				if !rx.Pending && !ry.Pending {
 					o.tools = intersect(rx.Tools, ry.Tools) // known at startup: name them

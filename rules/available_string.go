@@ -5,8 +5,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // available-string: available written as a string other than "all" (R48,

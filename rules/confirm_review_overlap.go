@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 )
 
 // confirm-review-overlap: a tool in both confirm and review of one policy,

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 )
 
 // dead-entry: an approval entry that matches no tool, on a toolset startup

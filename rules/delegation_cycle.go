@@ -3,8 +3,8 @@ package rules
 import (
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // delegation-cycle: agents that delegate to each other in a loop, an agent

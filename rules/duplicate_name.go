@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // duplicate-name: a toolset named twice in one available or resident list.

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // duplicate-toolset: two providers register one toolset name (R115, R168).
@@ -69,7 +69,7 @@ var _ = register(&Rule{
 		// which tools the server builds would depend on which entry is read.
 		described := map[string]bool{}
 		for _, t := range p.World.Manifest.Toolsets {
-			if t.Kind != config.KindMCP {
+			if t.Kind != kokua.KindMCP {
 				continue
 			}
 			if !described[t.Name] {
@@ -86,7 +86,7 @@ var _ = register(&Rule{
 // kindTrust ranks the provider kinds in trust order (R51), most trusted
 // first. Within a kind, array order is trust order, so of two same-kind
 // candidates the later one is the less trusted.
-var kindTrust = map[string]int{config.KindKokua: 0, config.KindPlugin: 1, config.KindSkill: 2, config.KindMCP: 3}
+var kindTrust = map[string]int{kokua.KindKokua: 0, kokua.KindPlugin: 1, kokua.KindSkill: 2, kokua.KindMCP: 3}
 
 func trimPeriod(s string) string { return strings.TrimSuffix(s, ".") }
 

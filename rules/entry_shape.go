@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/entry"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // entry-shape: an approval entry whose text cannot name anything: broken
@@ -49,11 +49,11 @@ func shapeFault(r model.Resolution) (fault, fix string) {
 			fix = "write " + q(r.Close[0]+strings.TrimPrefix(e.Text, e.Toolset))
 		}
 		return fmt.Sprintf("%s names no installed toolset %s%s", q(e.Text), q(e.Toolset), didYouMean(r.Close)), fix
-	case e.Fault == entry.TooManyDots:
+	case e.Fault == kokua.TooManyDots:
 		return fmt.Sprintf("%s has more than one '.'; %s", q(e.Text), forms), ""
-	case e.Fault == entry.BadStar:
+	case e.Fault == kokua.BadStar:
 		return fmt.Sprintf("%s uses '*' as a pattern; '*' may only stand for a whole toolset's tools (<toolset>.*), since a partial pattern is as silent a gap as a dead name", q(e.Text)), ""
-	case e.Fault == entry.EmptyTool:
+	case e.Fault == kokua.EmptyTool:
 		return fmt.Sprintf("%s names no tool after the '.'", q(e.Text)), fmt.Sprintf("write %s for the whole toolset", q(e.Toolset))
 	}
 	return fmt.Sprintf("%s names no toolset", q(e.Text)), ""

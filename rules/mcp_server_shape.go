@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // mcp-server-shape: a [[mcp.server]] table without the string url and the
@@ -26,7 +26,7 @@ var _ = register(&Rule{
 			url := t.Get("url")
 			if url == nil {
 				what := ""
-				if name := t.Get("name"); name != nil && name.Kind == config.KindString && name.Str != "" {
+				if name := t.Get("name"); name != nil && name.Kind == tomlpos.KindString && name.Str != "" {
 					what = " (server " + q(name.Str) + ")"
 				}
 				p.Report(Finding{Span: t.Span, Key: "[[mcp.server]].url",
@@ -34,7 +34,7 @@ var _ = register(&Rule{
 					Suggestion: "add url = \"https://...\", the address of the MCP server"})
 			}
 			where := "(server without a url)"
-			if url != nil && url.Kind == config.KindString {
+			if url != nil && url.Kind == tomlpos.KindString {
 				where = fmt.Sprintf("(server %s)", diag.Escape(url.Str))
 			}
 			switch name := t.Get("name"); {
@@ -42,7 +42,7 @@ var _ = register(&Rule{
 				p.Report(Finding{Span: t.Span, Key: "[[mcp.server]].name",
 					Message:    "[[mcp.server]] requires a string 'name' " + where + ": an agent names the server in its available list",
 					Suggestion: "add name = \"...\", the toolset name agents declare"})
-			case name.Kind == config.KindString && name.Str == "":
+			case name.Kind == tomlpos.KindString && name.Str == "":
 				p.Report(Finding{Span: name.Span, Key: "[[mcp.server]].name",
 					Message: "[[mcp.server]] requires a non-empty 'name' " + where + ": an agent names the server in its available list"})
 			}

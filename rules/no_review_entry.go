@@ -1,8 +1,8 @@
 package rules
 
 import (
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // no-review-entry: auto-approval enabled while no review list has an entry,

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // old-agent-tools: [agents.<name>].tools written as a list (or any value
@@ -19,12 +20,12 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		agents := p.Config.Root.Get("agents")
-		if agents == nil || agents.Kind != config.KindTable {
+		if agents == nil || agents.Kind != tomlpos.KindTable {
 			return
 		}
 		for _, f := range agents.Fields {
 			tools := f.Value.Get("tools")
-			if tools == nil || tools.Kind == config.KindTable {
+			if tools == nil || tools.Kind == tomlpos.KindTable {
 				continue
 			}
 			table := config.TablePath([]string{"agents", f.Name, "tools"})
@@ -43,7 +44,7 @@ var _ = register(&Rule{
 // oldToolsFix says what to write instead. tools = "all" (or a list naming
 // all) becomes available = "all", which needs a resident list (R47, R50);
 // available = ["all"] would only trade this error for all-spelling's.
-func oldToolsFix(table string, tools *config.Node) string {
+func oldToolsFix(table string, tools *tomlpos.Node) string {
 	if namesAll(tools) {
 		return fmt.Sprintf("replace it with a %s table: available = \"all\" and resident = [...], the toolsets it should hold from its first turn", table)
 	}
@@ -52,12 +53,12 @@ func oldToolsFix(table string, tools *config.Node) string {
 
 // namesAll reports whether a pre-split tools value is "all", or a list
 // naming it, in any casing.
-func namesAll(n *config.Node) bool {
-	if n.Kind == config.KindString {
+func namesAll(n *tomlpos.Node) bool {
+	if n.Kind == tomlpos.KindString {
 		return config.IsAllWord(n.Str)
 	}
 	for _, it := range n.Items {
-		if it.Kind == config.KindString && config.IsAllWord(it.Str) {
+		if it.Kind == tomlpos.KindString && config.IsAllWord(it.Str) {
 			return true
 		}
 	}
@@ -66,16 +67,16 @@ func namesAll(n *config.Node) bool {
 
 // listLiteral writes a list of strings back as TOML, or [...] for any
 // other value.
-func listLiteral(n *config.Node) string {
-	if n.Kind == config.KindString {
+func listLiteral(n *tomlpos.Node) string {
+	if n.Kind == tomlpos.KindString {
 		return fmt.Sprintf("[%q]", n.Str)
 	}
-	if n.Kind != config.KindArray {
+	if n.Kind != tomlpos.KindArray {
 		return "[...]"
 	}
 	parts := make([]string, 0, len(n.Items))
 	for _, it := range n.Items {
-		if it.Kind != config.KindString {
+		if it.Kind != tomlpos.KindString {
 			return "[...]"
 		}
 		parts = append(parts, fmt.Sprintf("%q", it.Str))

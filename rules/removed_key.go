@@ -1,8 +1,9 @@
 package rules
 
 import (
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // removed-key: a key Kokua removed, which now fails startup with a message
@@ -16,7 +17,7 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		root := p.Config.Root
-		report := func(n *config.Node, key, msg, fix string) {
+		report := func(n *tomlpos.Node, key, msg, fix string) {
 			p.Report(Finding{Span: n.Key, Key: key, Message: msg, Suggestion: fix})
 		}
 		if n := root.Lookup("security", "confirm_tools"); n != nil {
@@ -34,7 +35,7 @@ var _ = register(&Rule{
 				"the top-level [tools] section was removed: each agent declares its toolsets in [agents.<name>.tools].available",
 				"delete [tools] and list the toolsets in each agent's [agents.<name>.tools].available")
 		}
-		if agents := root.Get("agents"); agents != nil && agents.Kind == config.KindTable {
+		if agents := root.Get("agents"); agents != nil && agents.Kind == tomlpos.KindTable {
 			for _, f := range agents.Fields {
 				for _, old := range []string{"groups", "tool_packs", "mcp_servers"} {
 					if n := f.Value.Get(old); n != nil {
@@ -46,12 +47,12 @@ var _ = register(&Rule{
 				}
 			}
 		}
-		if sub := root.Get("subagents"); sub != nil && sub.Kind == config.KindTable {
+		if sub := root.Get("subagents"); sub != nil && sub.Kind == tomlpos.KindTable {
 			if n := sub.Get("concurrent"); n != nil {
 				report(n, "[subagents].concurrent", "[subagents].concurrent was removed: it is now [assistant].concurrent_tools",
 					"write concurrent_tools in [assistant]")
 			}
-			if roles := sub.Get("roles"); roles != nil && roles.Kind == config.KindTable {
+			if roles := sub.Get("roles"); roles != nil && roles.Kind == tomlpos.KindTable {
 				for _, f := range roles.Fields {
 					report(f.Value, config.TablePath([]string{"subagents", "roles", f.Name}),
 						config.TablePath([]string{"subagents", "roles", f.Name})+" was removed: declare each agent whole in "+config.TablePath([]string{"agents", f.Name}),

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 )
 
 // reserved-toolset-name: a toolset named core or all, from any provider

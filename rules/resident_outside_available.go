@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // resident-outside-available: a resident name the agent cannot hold. On a

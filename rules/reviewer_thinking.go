@@ -3,8 +3,8 @@ package rules
 import (
 	"fmt"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // reviewer-thinking: a reviewer that sets thinking in its own table (R143,
@@ -21,7 +21,7 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		for _, r := range namedReviewers(p.Config) {
 			t := r.Thinking
-			if t == nil || (t.Kind == config.KindBool && !t.Bool) {
+			if t == nil || (t.Kind == tomlpos.KindBool && !t.Bool) {
 				continue
 			}
 			p.Report(Finding{Span: t.Span, Key: fmt.Sprintf("[reviewers.%s].thinking", diag.Escape(r.Name)),

@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // This file is not a check: it holds what the reviewer checks share.

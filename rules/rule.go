@@ -12,9 +12,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // Needs says which inputs a rule reads. A rule runs only when what it needs
@@ -53,9 +55,9 @@ type Rule struct {
 // does not follow the format.
 type Input struct {
 	ConfigFile       string
-	Syntax           *config.SyntaxError
+	Syntax           *tomlpos.SyntaxError
 	Config           *config.Config
-	ManifestProblems []config.ManifestProblem
+	ManifestProblems []manifest.Problem
 	World            *model.World
 }
 

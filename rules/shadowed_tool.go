@@ -3,9 +3,9 @@ package rules
 import (
 	"fmt"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 )
 
 // shadowed-tool: a resident tool hidden by a same-named tool of an earlier

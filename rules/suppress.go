@@ -6,9 +6,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // This file is not a check: it applies the suppression comments of a
@@ -30,7 +30,7 @@ var suppressionForm = sync.OnceValue(func() *regexp.Regexp {
 
 // suppression is one parsed suppression comment.
 type suppression struct {
-	config.Comment
+	tomlpos.Comment
 	ids    []string
 	reason string
 	// line is the line whose findings it hides.
@@ -105,7 +105,7 @@ func lineWord(s *suppression) string {
 
 // parseSuppression reads one comment that mentions kokua-lint; it reports
 // and returns nil for one that cannot suppress anything.
-func parseSuppression(c config.Comment, invalid *Pass) *suppression {
+func parseSuppression(c tomlpos.Comment, invalid *Pass) *suppression {
 	m := suppressionForm().FindStringSubmatch(c.Text)
 	if m == nil {
 		invalid.Report(Finding{Span: c.Span,

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // unknown-key: a key that a tool-access table does not accept (R21,
@@ -53,7 +54,7 @@ var _ = register(&Rule{
 func tableTitle(v config.Visit) string {
 	path := v.Node.Path
 	if len(path) == 2 && path[0] == "mcp" && path[1] == "server" {
-		if url := v.Node.Get("url"); url != nil && url.Kind == config.KindString {
+		if url := v.Node.Get("url"); url != nil && url.Kind == tomlpos.KindString {
 			return fmt.Sprintf("[[mcp.server]] (server %s)", url.Str)
 		}
 		return "[[mcp.server]]"

@@ -6,7 +6,7 @@ import (
 	"unicode"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/model"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 )
 
 // reservedCommands are the entry agent's own slash commands, which no

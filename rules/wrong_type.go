@@ -1,8 +1,9 @@
 package rules
 
 import (
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // wrong-type: a tool-access key whose value has the wrong TOML type (R105,
@@ -20,7 +21,7 @@ var _ = register(&Rule{
 		// the keys inside them, so security = "strict" or agents = [...]
 		// is caught here.
 		for _, f := range p.Config.Root.Fields {
-			if config.SchemaFor([]string{f.Name}) == nil || f.Value.Kind == config.KindTable {
+			if config.SchemaFor([]string{f.Name}) == nil || f.Value.Kind == tomlpos.KindTable {
 				continue
 			}
 			key, got := config.TablePath([]string{f.Name}), f.Value.Kind.String()
@@ -34,7 +35,7 @@ var _ = register(&Rule{
 			if ks == nil || ks.Removed || ks.Type.Accepts(val) {
 				return
 			}
-			if ks.OldList && val.Kind != config.KindTable {
+			if ks.OldList && val.Kind != tomlpos.KindTable {
 				return // the pre-split list layout: old-agent-tools says more
 			}
 			key := config.KeyPath(v.Node.Path, v.Field.Name)
@@ -44,15 +45,15 @@ var _ = register(&Rule{
 				return
 			}
 			span, got := val.Span, val.Kind.String()
-			if val.Kind == config.KindArray && (ks.Type == config.TypeStrings || ks.Type == config.TypeAvailable) {
+			if val.Kind == tomlpos.KindArray && (ks.Type == config.TypeStrings || ks.Type == config.TypeAvailable) {
 				for _, it := range val.Items {
-					if it.Kind != config.KindString {
+					if it.Kind != tomlpos.KindString {
 						span, got = it.Span, "a list holding "+it.Kind.String()
 						break
 					}
 				}
 			}
-			if ks.Type == config.TypePosInt && val.Kind == config.KindInteger {
+			if ks.Type == config.TypePosInt && val.Kind == tomlpos.KindInteger {
 				got = "an integer below 1"
 			}
 			p.Reportf(span, key, "%s must be %s, not %s", key, ks.Type.Want(), got)

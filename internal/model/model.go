@@ -6,8 +6,10 @@
 package model
 
 import (
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // The core tools, in the order Kokua presents them (R36, R185).
@@ -40,9 +42,9 @@ type Toolset struct {
 	Tools []string
 	// Specs are the manifest's tool entries, for byte accounting; nil for
 	// an MCP server the manifest does not describe.
-	Specs    []*config.Tool
-	Workflow *config.Workflow
-	Settings []config.Setting
+	Specs    []*manifest.Tool
+	Workflow *manifest.Workflow
+	Settings []manifest.Setting
 	// Span is where the toolset is defined: its name in the manifest, or the
 	// name key of its [[mcp.server]] table in the config.
 	Span diag.Span
@@ -105,7 +107,7 @@ func (a *Agent) HoldsCore(tool string) bool {
 			return true
 		}
 		for _, t := range a.Avail {
-			if t.Kind == config.KindSkill {
+			if t.Kind == kokua.KindSkill {
 				return true
 			}
 		}
@@ -144,7 +146,7 @@ type Candidate struct {
 // World is a config seen against a manifest.
 type World struct {
 	Config   *config.Config
-	Manifest *config.Manifest
+	Manifest *manifest.Manifest
 
 	// Candidates are every toolset the providers offer, in registration
 	// order (R24): MCP servers, skills, Kokua's own, plugins.
@@ -166,7 +168,7 @@ type World struct {
 	// workers can build toolsets (R206).
 	Composes bool
 	// StaleMCP are the manifest's MCP entries no [[mcp.server]] names.
-	StaleMCP []*config.Toolset
+	StaleMCP []*manifest.Toolset
 	// UndescribedMCP are the configured MCP servers with no manifest entry.
 	UndescribedMCP []*Toolset
 

@@ -1,4 +1,4 @@
-package config
+package tomlpos
 
 import (
 	"os"
@@ -58,7 +58,7 @@ func FuzzParseAgreesWithDecoder(f *testing.F) {
 	for _, s := range tableRules {
 		f.Add([]byte(s))
 	}
-	paths, _ := filepath.Glob(filepath.Join("..", "testdata", "*", "*", "config.toml"))
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "*", "*", "config.toml"))
 	for _, p := range paths {
 		if data, err := os.ReadFile(p); err == nil {
 			f.Add(data)

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // Reserved toolset names (R16, R116).
@@ -16,7 +18,7 @@ var Reserved = map[string]string{
 // Build derives the world of a config and a manifest. It never fails: what
 // cannot be derived (an unreadable availability, an unknown name) is left
 // out, and the rules report why.
-func Build(cfg *config.Config, m *config.Manifest) *World {
+func Build(cfg *config.Config, m *manifest.Manifest) *World {
 	w := &World{Config: cfg, Manifest: m, toolsets: map[string]*Toolset{}, agents: map[string]*Agent{},
 		Built: map[string]bool{}, toolHome: map[string][]string{}}
 	w.register()
@@ -38,9 +40,9 @@ func Build(cfg *config.Config, m *config.Manifest) *World {
 
 func (w *World) register() {
 	byKind := map[string][]*Toolset{}
-	described := map[string]*config.Toolset{}
+	described := map[string]*manifest.Toolset{}
 	for _, mt := range w.Manifest.Toolsets {
-		if mt.Kind == config.KindMCP {
+		if mt.Kind == kokua.KindMCP {
 			if described[mt.Name] == nil {
 				described[mt.Name] = mt
 			}
@@ -50,7 +52,7 @@ func (w *World) register() {
 	}
 	named := map[string]bool{}
 	for _, s := range w.Config.MCPServers {
-		t := &Toolset{Name: s.Name.Value, Kind: config.KindMCP, Provider: config.ProviderLabel(config.KindMCP),
+		t := &Toolset{Name: s.Name.Value, Kind: kokua.KindMCP, Provider: kokua.ProviderLabel(kokua.KindMCP),
 			Description: s.Description.Value, Span: s.Name.Span}
 		if !s.Description.Set {
 			t.Description = fmt.Sprintf("Tools from the MCP server at %s.", s.URL.Value)
@@ -66,10 +68,10 @@ func (w *World) register() {
 			w.UndescribedMCP = append(w.UndescribedMCP, t)
 		}
 		named[t.Name] = true
-		byKind[config.KindMCP] = append(byKind[config.KindMCP], t)
+		byKind[kokua.KindMCP] = append(byKind[kokua.KindMCP], t)
 	}
 	for _, mt := range w.Manifest.Toolsets {
-		if mt.Kind == config.KindMCP && !named[mt.Name] {
+		if mt.Kind == kokua.KindMCP && !named[mt.Name] {
 			w.StaleMCP = append(w.StaleMCP, mt)
 		}
 	}
@@ -77,7 +79,7 @@ func (w *World) register() {
 	// Registration order (R24) decides which of two same-named toolsets is
 	// registered; trust order (R51) is the registry's own order.
 	accepted := map[*Toolset]bool{}
-	for _, kind := range []string{config.KindMCP, config.KindSkill, config.KindKokua, config.KindPlugin} {
+	for _, kind := range []string{kokua.KindMCP, kokua.KindSkill, kokua.KindKokua, kokua.KindPlugin} {
 		for _, t := range byKind[kind] {
 			w.Candidates = append(w.Candidates, Candidate{Name: t.Name, Kind: t.Kind, Provider: t.Provider,
 				Description: t.Description, Span: t.Span})
@@ -88,7 +90,7 @@ func (w *World) register() {
 			accepted[t] = true
 		}
 	}
-	for _, kind := range []string{config.KindKokua, config.KindPlugin, config.KindSkill, config.KindMCP} {
+	for _, kind := range []string{kokua.KindKokua, kokua.KindPlugin, kokua.KindSkill, kokua.KindMCP} {
 		for _, t := range byKind[kind] {
 			if accepted[t] {
 				t.Trust = len(w.Toolsets)
@@ -104,13 +106,13 @@ func (w *World) register() {
 	}
 }
 
-func fromManifest(mt *config.Toolset) *Toolset {
+func fromManifest(mt *manifest.Toolset) *Toolset {
 	return &Toolset{Name: mt.Name, Kind: mt.Kind, Provider: mt.Provider, Description: mt.Description,
 		Guidance: mt.Guidance, EntryPointOnly: mt.EntryPointOnly, Connected: true,
 		Tools: toolNames(mt.Tools), Specs: mt.Tools, Workflow: mt.Workflow, Settings: mt.Settings, Span: mt.Span}
 }
 
-func toolNames(tools []*config.Tool) []string {
+func toolNames(tools []*manifest.Tool) []string {
 	out := make([]string, 0, len(tools))
 	for _, t := range tools {
 		if t.Name != ActivateSkill {
@@ -185,11 +187,11 @@ func (w *World) availability(a *Agent) {
 
 	// The entry agent holds skills through SkillAgent: every skill when it
 	// declares the skills toolset, otherwise the ones it names (R42, A18).
-	viaSkillAgent := func(t *Toolset) bool { return a.Entry && t.Kind == config.KindSkill }
+	viaSkillAgent := func(t *Toolset) bool { return a.Entry && t.Kind == kokua.KindSkill }
 	if a.Entry {
 		every := a.avail["skills"]
 		for _, t := range w.Toolsets {
-			if t.Kind == config.KindSkill && (every || a.avail[t.Name]) {
+			if t.Kind == kokua.KindSkill && (every || a.avail[t.Name]) {
 				a.Skills = append(a.Skills, t)
 				a.avail[t.Name] = true
 			}
@@ -249,7 +251,7 @@ func (w *World) core() {
 		}
 	}
 	for _, t := range w.Toolsets {
-		if t.Kind == config.KindSkill {
+		if t.Kind == kokua.KindSkill {
 			exists[ActivateSkill] = true
 		}
 	}

@@ -1,23 +1,21 @@
-// Package entry reads the approval-entry vocabulary that confirm, review
-// and never_auto_approve share (rules.md R28, R29): <toolset>, <toolset>.*,
-// <toolset>.<tool>, core and core.<tool>.
-//
-// It depends on nothing but the standard library, so both the linter and
-// the policy runtime use it.
-package entry
+package kokua
+
+// The approval-entry grammar that confirm, review and never_auto_approve
+// share (rules.md R28, R29): <toolset>, <toolset>.*, <toolset>.<tool>, core
+// and core.<tool>.
 
 import "strings"
 
 // Core is the reserved prefix for the tools no toolset provides (R36).
 const Core = "core"
 
-// Fault is what is wrong with an entry's text, before any registry is
+// EntryFault is what is wrong with an entry's text, before any registry is
 // consulted.
-type Fault uint8
+type EntryFault uint8
 
 // The grammar faults of R29.
 const (
-	OK Fault = iota
+	EntryOK EntryFault = iota
 	// TooManyDots: more than one '.', as in compute.sub.execute_python.
 	TooManyDots
 	// BadStar: '*' anywhere but as the whole tool segment.
@@ -34,11 +32,11 @@ type Entry struct {
 	Toolset string
 	// Tool is the tool segment; empty when the entry names the whole toolset.
 	Tool  string
-	Fault Fault
+	Fault EntryFault
 }
 
-// Parse reads one entry. It never fails; a malformed entry carries a Fault.
-func Parse(text string) Entry {
+// ParseEntry reads one entry. It never fails; a malformed entry carries a fault.
+func ParseEntry(text string) Entry {
 	e := Entry{Text: text}
 	if strings.Count(text, ".") > 1 {
 		e.Fault = TooManyDots
@@ -61,16 +59,16 @@ func Parse(text string) Entry {
 }
 
 // Whole reports whether the entry names a whole toolset (bare or .*).
-func (e Entry) Whole() bool { return e.Fault == OK && e.Tool == "" }
+func (e Entry) Whole() bool { return e.Fault == EntryOK && e.Tool == "" }
 
 // IsCore reports whether the entry is in the reserved core namespace.
 func (e Entry) IsCore() bool { return e.Toolset == Core }
 
-// Overlap reports whether two well-formed entries' own text already settles
+// EntriesOverlap reports whether two well-formed entries' own text already settles
 // that they hold a tool in common, should that tool exist (R87): they name
 // the same toolset and one names it whole, or they name the same tool.
-func Overlap(a, b Entry) bool {
-	if a.Fault != OK || b.Fault != OK || a.Toolset != b.Toolset {
+func EntriesOverlap(a, b Entry) bool {
+	if a.Fault != EntryOK || b.Fault != EntryOK || a.Toolset != b.Toolset {
 		return false
 	}
 	return a.Whole() || b.Whole() || a.Tool == b.Tool

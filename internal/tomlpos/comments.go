@@ -1,9 +1,10 @@
-package config
+package tomlpos
 
 import (
 	"bytes"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 )
 
 // Comment is one TOML comment: its text from the '#' to the end of the
@@ -15,10 +16,10 @@ type Comment struct {
 	Alone bool
 }
 
-// comments finds every comment of a valid TOML document, skipping the '#'
+// Comments finds every comment of a valid TOML document, skipping the '#'
 // inside strings of all four kinds.
-func comments(l *lines) []Comment {
-	d := l.data
+func Comments(l *lineindex.Index) []Comment {
+	d := l.Data
 	var out []Comment
 	lineStart := 0
 	for i := 0; i < len(d); i++ {
@@ -39,7 +40,7 @@ func comments(l *lines) []Comment {
 				end += i
 			}
 			text := bytes.TrimRight(d[i:end], "\r")
-			out = append(out, Comment{Text: string(text), Span: l.span(i, i+len(text)),
+			out = append(out, Comment{Text: string(text), Span: l.Span(i, i+len(text)),
 				Alone: len(bytes.TrimSpace(d[lineStart:i])) == 0})
 			i = end - 1
 		}

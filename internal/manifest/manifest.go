@@ -1,4 +1,7 @@
-package config
+// Package manifest reads a registry manifest (rules.md section 7), the JSON
+// description of what a Kokua install registers, with a position for every
+// toolset and tool.
+package manifest
 
 import (
 	"bytes"
@@ -10,6 +13,9 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/jsonpos"
+	"github.com/kokua-policy/kokua-policy/internal/lineindex"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // DefaultManifestName is how diagnostics and notes name the embedded
@@ -22,14 +28,6 @@ var defaultManifest []byte
 // DefaultManifest returns the bytes of the embedded manifest of a default
 // Kokua install (its 23 own toolsets, rules.md R196).
 func DefaultManifest() []byte { return defaultManifest }
-
-// Toolset kinds (R23).
-const (
-	KindKokua  = "kokua"
-	KindPlugin = "plugin"
-	KindSkill  = "skill"
-	KindMCP    = "mcp"
-)
 
 // Manifest is a registry manifest (rules.md section 7): what an install
 // registers.
@@ -83,40 +81,28 @@ type Tool struct {
 	SpecBytes int
 }
 
-// ManifestProblem is a way in which a manifest does not follow the format.
-type ManifestProblem struct {
+// Problem is a way in which a manifest does not follow the format.
+type Problem struct {
 	Span    diag.Span
 	Message string
 }
 
-// ProviderLabel is how --list-toolsets names the provider of a toolset kind
-// (R23, R162).
-func ProviderLabel(kind string) string {
-	switch kind {
-	case KindKokua:
-		return "built-in toolset"
-	case KindMCP:
-		return "MCP server"
-	}
-	return kind
-}
-
-// LoadManifest reads a manifest. A manifest that does not follow the format
+// Load reads a manifest. A manifest that does not follow the format
 // comes back as problems, each at a position in the manifest file, and a nil
 // manifest: no check can trust a half-read install.
-func LoadManifest(file string, data []byte) (*Manifest, []ManifestProblem) {
-	l := newLines(file, data)
-	if off := invalidUTF8(data); off >= 0 {
-		return nil, []ManifestProblem{{Span: l.span(off, off+1), Message: "not valid UTF-8: a manifest is UTF-8 JSON"}}
+func Load(file string, data []byte) (*Manifest, []Problem) {
+	l := lineindex.New(file, data)
+	if off := lineindex.InvalidUTF8(data); off >= 0 {
+		return nil, []Problem{{Span: l.Span(off, off+1), Message: "not valid UTF-8: a manifest is UTF-8 JSON"}}
 	}
-	root, err := parseJSON(data)
+	root, err := jsonpos.Parse(data)
 	if err != nil {
 		off, msg := 0, err.Error()
-		var se *jsonSyntaxError
+		var se *jsonpos.SyntaxError
 		if errors.As(err, &se) {
-			off, msg = se.offset, se.msg
+			off, msg = se.Offset, se.Msg
 		}
-		return nil, []ManifestProblem{{Span: l.span(off, off), Message: "not valid JSON: " + msg}}
+		return nil, []Problem{{Span: l.Span(off, off), Message: "not valid JSON: " + msg}}
 	}
 	r := manifestReader{lines: l}
 	m := r.manifest(root)
@@ -128,38 +114,38 @@ func LoadManifest(file string, data []byte) (*Manifest, []ManifestProblem) {
 }
 
 type manifestReader struct {
-	lines    *lines
-	problems []ManifestProblem
+	lines    *lineindex.Index
+	problems []Problem
 }
 
-func (r *manifestReader) fail(v *jsonValue, format string, args ...any) {
-	r.problems = append(r.problems, ManifestProblem{Span: r.lines.jsonSpan(v), Message: fmt.Sprintf(format, args...)})
+func (r *manifestReader) fail(v *jsonpos.Value, format string, args ...any) {
+	r.problems = append(r.problems, Problem{Span: r.lines.Span(v.From, v.To), Message: fmt.Sprintf(format, args...)})
 }
 
 // object checks that v is an object whose member names are all in fields,
 // and reports the rest.
-func (r *manifestReader) object(v *jsonValue, where string, fields ...string) bool {
-	if v.kind != jsonObject {
-		r.fail(v, "%s must be an object, not %s", where, jsonKindNames[v.kind])
+func (r *manifestReader) object(v *jsonpos.Value, where string, fields ...string) bool {
+	if v.Kind != jsonpos.Object {
+		r.fail(v, "%s must be an object, not %s", where, v.Kind)
 		return false
 	}
-	for i, m := range v.members {
+	for i, m := range v.Members {
 		switch {
-		case containsSeq(names(v.members[:i]), m.name):
-			r.problems = append(r.problems, ManifestProblem{Span: r.lines.span(m.from, m.to), Message: fmt.Sprintf("%s has %q twice", where, m.name)})
-		case !contains(fields, m.name):
-			r.problems = append(r.problems, ManifestProblem{Span: r.lines.span(m.from, m.to),
-				Message: fmt.Sprintf("%s has unknown field %q (accepted: %s)", where, m.name, strings.Join(fields, ", "))})
+		case containsSeq(names(v.Members[:i]), m.Name):
+			r.problems = append(r.problems, Problem{Span: r.lines.Span(m.From, m.To), Message: fmt.Sprintf("%s has %q twice", where, m.Name)})
+		case !contains(fields, m.Name):
+			r.problems = append(r.problems, Problem{Span: r.lines.Span(m.From, m.To),
+				Message: fmt.Sprintf("%s has unknown field %q (accepted: %s)", where, m.Name, strings.Join(fields, ", "))})
 		}
 	}
 	return true
 }
 
 // names iterates over members' names without building a slice.
-func names(members []jsonMember) func(func(string) bool) {
+func names(members []jsonpos.Member) func(func(string) bool) {
 	return func(yield func(string) bool) {
 		for _, m := range members {
-			if !yield(m.name) {
+			if !yield(m.Name) {
 				return
 			}
 		}
@@ -184,58 +170,58 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func (r *manifestReader) str(obj *jsonValue, where, field string, required bool) (string, *jsonValue) {
-	v := obj.get(field)
+func (r *manifestReader) str(obj *jsonpos.Value, where, field string, required bool) (string, *jsonpos.Value) {
+	v := obj.Get(field)
 	if v == nil {
 		if required {
 			r.fail(obj, "%s is missing the required string %q", where, field)
 		}
 		return "", nil
 	}
-	if v.kind != jsonString {
-		r.fail(v, "%s.%s must be a string, not %s", where, field, jsonKindNames[v.kind])
+	if v.Kind != jsonpos.String {
+		r.fail(v, "%s.%s must be a string, not %s", where, field, v.Kind)
 		return "", nil
 	}
-	return v.str, v
+	return v.Str, v
 }
 
-func (r *manifestReader) boolean(obj *jsonValue, where, field string, def bool) bool {
-	v := obj.get(field)
+func (r *manifestReader) boolean(obj *jsonpos.Value, where, field string, def bool) bool {
+	v := obj.Get(field)
 	if v == nil {
 		return def
 	}
-	if v.kind != jsonBool {
-		r.fail(v, "%s.%s must be true or false, not %s", where, field, jsonKindNames[v.kind])
+	if v.Kind != jsonpos.Bool {
+		r.fail(v, "%s.%s must be true or false, not %s", where, field, v.Kind)
 		return def
 	}
-	return v.boolean
+	return v.Bool
 }
 
-func (r *manifestReader) array(obj *jsonValue, where, field string, required bool) []*jsonValue {
-	v := obj.get(field)
+func (r *manifestReader) array(obj *jsonpos.Value, where, field string, required bool) []*jsonpos.Value {
+	v := obj.Get(field)
 	if v == nil {
 		if required {
 			r.fail(obj, "%s is missing the required array %q", where, field)
 		}
 		return nil
 	}
-	if v.kind != jsonArray {
-		r.fail(v, "%s.%s must be an array, not %s", where, field, jsonKindNames[v.kind])
+	if v.Kind != jsonpos.Array {
+		r.fail(v, "%s.%s must be an array, not %s", where, field, v.Kind)
 		return nil
 	}
-	return v.items
+	return v.Items
 }
 
-func (r *manifestReader) manifest(root *jsonValue) *Manifest {
+func (r *manifestReader) manifest(root *jsonpos.Value) *Manifest {
 	m := &Manifest{}
 	if !r.object(root, "the manifest", "manifest_version", "source", "toolsets", "core_tools") {
 		return m
 	}
-	switch v := root.get("manifest_version"); {
+	switch v := root.Get("manifest_version"); {
 	case v == nil:
 		r.fail(root, "the manifest is missing \"manifest_version\" (this linter reads version 1)")
-	case v.kind != jsonNumber || v.num.String() != "1":
-		r.fail(v, "manifest_version %s is not supported (this linter reads version 1)", strings.TrimSpace(string(r.lines.data[v.from:v.to])))
+	case v.Kind != jsonpos.Number || v.Num.String() != "1":
+		r.fail(v, "manifest_version %s is not supported (this linter reads version 1)", strings.TrimSpace(string(r.lines.Data[v.From:v.To])))
 	default:
 		m.Version = 1
 	}
@@ -253,7 +239,7 @@ func (r *manifestReader) manifest(root *jsonValue) *Manifest {
 	return m
 }
 
-func (r *manifestReader) toolset(v *jsonValue, where string) *Toolset {
+func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 	if !r.object(v, where, "name", "kind", "provider", "description", "guidance", "entry_point_only",
 		"cross_cutting", "workflow", "settings", "connected", "tools") {
 		return nil
@@ -265,13 +251,13 @@ func (r *manifestReader) toolset(v *jsonValue, where string) *Toolset {
 	if name != "" {
 		where = "toolset " + strconv.Quote(name)
 	}
-	ts := &Toolset{Name: name, Span: r.lines.jsonSpan(v), Connected: true}
+	ts := &Toolset{Name: name, Span: r.lines.Span(v.From, v.To), Connected: true}
 	if nv != nil {
-		ts.Span = r.lines.jsonSpan(nv)
+		ts.Span = r.lines.Span(nv.From, nv.To)
 	}
 	kind, kv := r.str(v, where, "kind", true)
 	switch kind {
-	case KindKokua, KindPlugin, KindSkill, KindMCP:
+	case kokua.KindKokua, kokua.KindPlugin, kokua.KindSkill, kokua.KindMCP:
 		ts.Kind = kind
 	default:
 		if kv != nil {
@@ -280,21 +266,21 @@ func (r *manifestReader) toolset(v *jsonValue, where string) *Toolset {
 	}
 	ts.Provider, _ = r.str(v, where, "provider", false)
 	if ts.Provider == "" {
-		ts.Provider = ProviderLabel(kind)
+		ts.Provider = kokua.ProviderLabel(kind)
 	}
 	ts.Description, _ = r.str(v, where, "description", true)
 	ts.Guidance, _ = r.str(v, where, "guidance", false)
 	ts.EntryPointOnly = r.boolean(v, where, "entry_point_only", false)
 	ts.CrossCutting = r.boolean(v, where, "cross_cutting", false)
 	ts.Connected = r.boolean(v, where, "connected", true)
-	if c := v.get("connected"); c != nil && kind != KindMCP && kind != "" {
+	if c := v.Get("connected"); c != nil && kind != kokua.KindMCP && kind != "" {
 		r.fail(c, "%s: \"connected\" is only for kind mcp", where)
 	}
-	if wv := v.get("workflow"); wv != nil && wv.kind != jsonNull {
+	if wv := v.Get("workflow"); wv != nil && wv.Kind != jsonpos.Null {
 		if r.object(wv, where+".workflow", "name", "command") {
 			wn, _ := r.str(wv, where+".workflow", "name", true)
 			wc, _ := r.str(wv, where+".workflow", "command", true)
-			ts.Workflow = &Workflow{Name: wn, Command: wc, Span: r.lines.jsonSpan(wv)}
+			ts.Workflow = &Workflow{Name: wn, Command: wc, Span: r.lines.Span(wv.From, wv.To)}
 		}
 	}
 	for i, sv := range r.array(v, where, "settings", false) {
@@ -313,7 +299,7 @@ func (r *manifestReader) toolset(v *jsonValue, where string) *Toolset {
 	return ts
 }
 
-func (r *manifestReader) tool(v *jsonValue, where string) *Tool {
+func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
 	if !r.object(v, where, "name", "spec", "spec_bytes") {
 		return nil
 	}
@@ -324,21 +310,21 @@ func (r *manifestReader) tool(v *jsonValue, where string) *Tool {
 	if name == "" {
 		r.fail(nv, "%s.name is empty", where)
 	}
-	t := &Tool{Name: name, Span: r.lines.jsonSpan(nv), SpecBytes: -1}
-	if sv := v.get("spec"); sv != nil {
-		if sv.kind != jsonObject {
-			r.fail(sv, "%s.spec must be an object, not %s", where, jsonKindNames[sv.kind])
+	t := &Tool{Name: name, Span: r.lines.Span(nv.From, nv.To), SpecBytes: -1}
+	if sv := v.Get("spec"); sv != nil {
+		if sv.Kind != jsonpos.Object {
+			r.fail(sv, "%s.spec must be an object, not %s", where, sv.Kind)
 		} else {
 			var buf bytes.Buffer
-			if err := json.Compact(&buf, r.lines.data[sv.from:sv.to]); err == nil {
+			if err := json.Compact(&buf, r.lines.Data[sv.From:sv.To]); err == nil {
 				t.Spec = json.RawMessage(buf.Bytes())
 				t.SpecBytes = buf.Len()
 			}
 		}
 	}
-	if bv := v.get("spec_bytes"); bv != nil {
-		n, err := strconv.Atoi(bv.num.String())
-		if bv.kind != jsonNumber || err != nil || n < 0 {
+	if bv := v.Get("spec_bytes"); bv != nil {
+		n, err := strconv.Atoi(bv.Num.String())
+		if bv.Kind != jsonpos.Number || err != nil || n < 0 {
 			r.fail(bv, "%s.spec_bytes must be a whole number of bytes", where)
 		} else {
 			t.SpecBytes = n

@@ -15,9 +15,9 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/kokua-policy/kokua-policy/config"
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/entry"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -26,7 +26,7 @@ import (
 // linter refuses from the file alone, and accept the rest. They read the
 // schema from the file itself, so they check what is published.
 
-var configSchemaPath = filepath.Join("..", "docs", "config.schema.json")
+var configSchemaPath = filepath.Join("..", "..", "docs", "config.schema.json")
 
 // configSchema compiles the schema. Compiling also checks it against the
 // meta-schema of the draft it declares (draft-07).
@@ -124,7 +124,7 @@ func refusals(res *lint.Result) []string {
 	if res.Config != nil {
 		for _, l := range readLists(res.Config) {
 			for _, it := range l.Items {
-				if entry.Parse(it.Value).Fault != entry.OK {
+				if kokua.ParseEntry(it.Value).Fault != kokua.EntryOK {
 					out = append(out, "entry grammar: "+l.Path+" "+strconv.Quote(it.Value))
 				}
 			}
@@ -159,7 +159,7 @@ func hasRule(res *lint.Result, rule string) bool {
 // TestConfigSchemaShipped: the config Kokua ships is valid.
 func TestConfigSchemaShipped(t *testing.T) {
 	sch := configSchema(t)
-	data, err := os.ReadFile(filepath.Join("..", "examples", "shipped.config.toml"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "shipped.config.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestConfigSchemaShipped(t *testing.T) {
 // evidence from the file alone (see refusals), and accept every other one.
 func TestConfigSchemaGolden(t *testing.T) {
 	sch := configSchema(t)
-	paths, err := filepath.Glob(filepath.Join("..", "testdata", "lint", "*", "config.toml"))
+	paths, err := filepath.Glob(filepath.Join("..", "..", "testdata", "lint", "*", "config.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -627,7 +627,7 @@ func TestConfigSchemaEntryGrammar(t *testing.T) {
 		doc := map[string]any{"agents": map[string]any{"coder": map[string]any{
 			"tools": map[string]any{"confirm": []any{text}}}}}
 		schemaOK := sch.Validate(doc) == nil
-		parserOK := entry.Parse(text).Fault == entry.OK
+		parserOK := kokua.ParseEntry(text).Fault == kokua.EntryOK
 		if schemaOK != parserOK {
 			t.Errorf("entry %q: the schema accepts it: %v, entry.Parse accepts it: %v", text, schemaOK, parserOK)
 		}

@@ -1,16 +1,16 @@
-package config
+package tomlpos
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"sort"
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 )
 
 // Kind is the TOML type of a node.
@@ -136,56 +136,17 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return e.Span.String() + ": " + e.Message }
 
-// lines maps byte offsets of one file to line:column positions, counting
-// columns in Unicode characters.
-type lines struct {
-	file   string
-	data   []byte
-	starts []int
-}
-
-func newLines(file string, data []byte) *lines {
-	starts := make([]int, 1, 1+bytes.Count(data, []byte{'\n'}))
-	for i, b := range data {
-		if b == '\n' {
-			starts = append(starts, i+1)
-		}
-	}
-	return &lines{file: file, data: data, starts: starts}
-}
-
-func (l *lines) pos(offset int) diag.Position {
-	offset = min(max(offset, 0), len(l.data))
-	for offset > 0 && offset < len(l.data) && !utf8.RuneStart(l.data[offset]) {
-		offset-- // inside a character: point at its start
-	}
-	line := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > offset }) - 1
-	return diag.Position{Line: line + 1, Column: utf8.RuneCount(l.data[l.starts[line]:offset]) + 1}
-}
-
-func (l *lines) span(from, to int) diag.Span {
-	return diag.Span{File: l.file, Start: l.pos(from), End: l.pos(to)}
-}
-
-// atLineCol turns a 1-based line and byte column into an offset.
-func (l *lines) atLineCol(line, byteCol int) int {
-	if line < 1 || line > len(l.starts) {
-		return len(l.data)
-	}
-	return min(l.starts[line-1]+max(byteCol-1, 0), len(l.data))
-}
-
 // Parse reads a TOML 1.0 document into a positioned tree. Invalid TOML is
 // returned as a *SyntaxError at the parser's position.
 func Parse(file string, data []byte) (*Node, error) {
-	l := newLines(file, data)
-	if off := invalidUTF8(data); off >= 0 {
-		return nil, &SyntaxError{Span: l.span(off, off+1), Message: "invalid UTF-8: a TOML document is UTF-8 text"}
+	l := lineindex.New(file, data)
+	if off := lineindex.InvalidUTF8(data); off >= 0 {
+		return nil, &SyntaxError{Span: l.Span(off, off+1), Message: "invalid UTF-8: a TOML document is UTF-8 text"}
 	}
 	// The unstable parser checks the syntax and gives every position; the
 	// builder applies the rest of TOML 1.0 (keys and tables defined once,
 	// values in range), each at the key or value at fault.
-	b := builder{lines: l, root: &Node{Kind: KindTable, Span: l.span(0, 0), def: defHeader}}
+	b := builder{lines: l, root: &Node{Kind: KindTable, Span: l.Span(0, 0), def: defHeader}}
 	b.current = b.root
 	p := unstable.Parser{}
 	p.Reset(data)
@@ -200,46 +161,30 @@ func Parse(file string, data []byte) (*Node, error) {
 	return b.root, nil
 }
 
-// invalidUTF8 returns the offset of the first byte that is not UTF-8, or -1.
-func invalidUTF8(data []byte) int {
-	if utf8.Valid(data) {
-		return -1
-	}
-	off := 0
-	for off < len(data) {
-		r, w := utf8.DecodeRune(data[off:])
-		if r == utf8.RuneError && w == 1 {
-			return off
-		}
-		off += w
-	}
-	return -1
-}
-
-func syntaxError(l *lines, err error) error {
+func syntaxError(l *lineindex.Index, err error) error {
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		row, col := de.Position()
-		off := l.atLineCol(row, col)
+		off := l.Offset(row, col)
 		end := off
-		if end < len(l.data) && l.data[end] != '\n' {
-			_, w := utf8.DecodeRune(l.data[end:])
+		if end < len(l.Data) && l.Data[end] != '\n' {
+			_, w := utf8.DecodeRune(l.Data[end:])
 			end += w
 		}
-		return &SyntaxError{Span: l.span(off, end), Message: trimTOMLPrefix(de.Error())}
+		return &SyntaxError{Span: l.Span(off, end), Message: trimTOMLPrefix(de.Error())}
 	}
 	var pe *unstable.ParserError
 	if errors.As(err, &pe) {
 		// The highlight is a slice of the document: where it starts is
 		// where the parser stopped.
-		off := cap(l.data) - cap(pe.Highlight)
-		if pe.Highlight == nil || off < 0 || off > len(l.data) {
-			off = len(l.data)
+		off := cap(l.Data) - cap(pe.Highlight)
+		if pe.Highlight == nil || off < 0 || off > len(l.Data) {
+			off = len(l.Data)
 		}
-		end := min(off+max(len(pe.Highlight), 1), len(l.data))
-		return &SyntaxError{Span: l.span(off, end), Message: pe.Message}
+		end := min(off+max(len(pe.Highlight), 1), len(l.Data))
+		return &SyntaxError{Span: l.Span(off, end), Message: pe.Message}
 	}
-	return &SyntaxError{Span: l.span(0, 0), Message: err.Error()}
+	return &SyntaxError{Span: l.Span(0, 0), Message: err.Error()}
 }
 
 func trimTOMLPrefix(msg string) string {
@@ -251,7 +196,7 @@ func trimTOMLPrefix(msg string) string {
 }
 
 type builder struct {
-	lines   *lines
+	lines   *lineindex.Index
 	root    *Node
 	current *Node
 }
@@ -284,13 +229,13 @@ func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
 			from = b.scanBack(from, '[')
 			to = b.scanForward(to, ']')
 		}
-		header := b.lines.span(from, to)
+		header := b.lines.Span(from, to)
 		parent, err := b.walkHeader(names[:len(names)-1], ranges[:len(ranges)-1])
 		if err != nil {
 			return err
 		}
 		last := names[len(names)-1]
-		keySpan := b.lines.span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
+		keySpan := b.lines.Span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
 		path := append(append([]string(nil), parent.Path...), last)
 		existing := parent.Get(last)
 		if e.Kind == unstable.ArrayTable {
@@ -331,7 +276,7 @@ func (b *builder) redefined(at diag.Span, path []string, existing *Node) error {
 	case existing.Kind == KindTable:
 		what = "table"
 	}
-	return &SyntaxError{Span: at, Message: fmt.Sprintf("%s %s is already defined", what, dotted(path))}
+	return &SyntaxError{Span: at, Message: fmt.Sprintf("%s %s is already defined", what, DottedKey(path))}
 }
 
 // walkHeader descends from the root along a [header]'s parent keys,
@@ -340,7 +285,7 @@ func (b *builder) redefined(at diag.Span, path []string, existing *Node) error {
 func (b *builder) walkHeader(names []string, ranges [][2]int) (*Node, error) {
 	t := b.root
 	for i, name := range names {
-		sp := b.lines.span(ranges[i][0], ranges[i][1])
+		sp := b.lines.Span(ranges[i][0], ranges[i][1])
 		next := t.Get(name)
 		switch {
 		case next == nil:
@@ -349,7 +294,7 @@ func (b *builder) walkHeader(names []string, ranges [][2]int) (*Node, error) {
 		case next.ArrayOfTables:
 			next = next.Items[len(next.Items)-1]
 		case next.Kind != KindTable || next.def == defInline:
-			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is a value, not a table a header can extend", dotted(append(append([]string(nil), t.Path...), name)))}
+			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is a value, not a table a header can extend", DottedKey(append(append([]string(nil), t.Path...), name)))}
 		}
 		t = next
 	}
@@ -361,14 +306,14 @@ func (b *builder) walkHeader(names []string, ranges [][2]int) (*Node, error) {
 // tables that dotted keys made.
 func (b *builder) walkDotted(t *Node, names []string, ranges [][2]int, def definition) (*Node, error) {
 	for i, name := range names {
-		sp := b.lines.span(ranges[i][0], ranges[i][1])
+		sp := b.lines.Span(ranges[i][0], ranges[i][1])
 		next := t.Get(name)
 		switch {
 		case next == nil:
 			next = &Node{Kind: KindTable, Span: sp, Key: sp, Path: append(append([]string(nil), t.Path...), name), def: def}
 			t.add(name, next)
 		case next.Kind != KindTable || next.def != def:
-			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is already defined; dotted keys cannot add to it", dotted(next.Path))}
+			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is already defined; dotted keys cannot add to it", DottedKey(next.Path))}
 		}
 		t = next
 	}
@@ -391,7 +336,7 @@ func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node) error
 	_, kvEnd := b.offset(kv.Raw)
 	valueStart := b.skipSpace(b.scanForward(ranges[len(ranges)-1][1], '='))
 	last := names[len(names)-1]
-	keySpan := b.lines.span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
+	keySpan := b.lines.Span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
 	path := append(append([]string(nil), parent.Path...), last)
 	if existing := parent.Get(last); existing != nil {
 		return b.redefined(keySpan, path, existing)
@@ -432,7 +377,7 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 		}
 	case unstable.Array:
 		n.Kind = KindArray
-		n.Span = b.lines.span(from, to)
+		n.Span = b.lines.Span(from, to)
 		at := from + 1
 		it := v.Children()
 		for it.Next() {
@@ -449,7 +394,7 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 		return n, nil
 	case unstable.InlineTable:
 		n.Kind, n.def = KindTable, defInline
-		n.Span = b.lines.span(from, to)
+		n.Span = b.lines.Span(from, to)
 		it := v.Children()
 		for it.Next() {
 			if err := b.keyValue(p, n, it.Node()); err != nil {
@@ -458,10 +403,10 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 		}
 		return n, nil
 	default:
-		return nil, &SyntaxError{Span: b.lines.span(from, to), Message: fmt.Sprintf("unsupported TOML value %s", v.Kind)}
+		return nil, &SyntaxError{Span: b.lines.Span(from, to), Message: fmt.Sprintf("unsupported TOML value %s", v.Kind)}
 	}
 	vf, vt := b.offset(v.Raw)
-	n.Span = b.lines.span(vf, vt)
+	n.Span = b.lines.Span(vf, vt)
 	return n, nil
 }
 
@@ -480,12 +425,12 @@ func (b *builder) badValue(v *unstable.Node, err error) error {
 	if errors.As(err, &de) {
 		msg = trimTOMLPrefix(de.Error())
 	}
-	return &SyntaxError{Span: b.lines.span(from, to), Message: msg}
+	return &SyntaxError{Span: b.lines.Span(from, to), Message: msg}
 }
 
 // elementStart skips white space, commas and comments between array elements.
 func (b *builder) elementStart(at int) int {
-	d := b.lines.data
+	d := b.lines.Data
 	for at < len(d) {
 		switch d[at] {
 		case ' ', '\t', '\n', '\r', ',':
@@ -514,7 +459,7 @@ func (b *builder) elementEnd(c *unstable.Node, start int) int {
 // matchBracket returns the offset just past the bracket or brace that closes
 // the one at start, skipping strings and comments.
 func (b *builder) matchBracket(start int) int {
-	d := b.lines.data
+	d := b.lines.Data
 	depth := 0
 	for i := start; i < len(d); i++ {
 		switch d[i] {
@@ -537,21 +482,21 @@ func (b *builder) matchBracket(start int) int {
 }
 
 func (b *builder) scanForward(at int, c byte) int {
-	if i := bytes.IndexByte(b.lines.data[at:], c); i >= 0 {
+	if i := bytes.IndexByte(b.lines.Data[at:], c); i >= 0 {
 		return at + i + 1
 	}
 	return at
 }
 
 func (b *builder) scanBack(at int, c byte) int {
-	if i := bytes.LastIndexByte(b.lines.data[:at], c); i >= 0 {
+	if i := bytes.LastIndexByte(b.lines.Data[:at], c); i >= 0 {
 		return i
 	}
 	return at
 }
 
 func (b *builder) skipSpace(at int) int {
-	d := b.lines.data
+	d := b.lines.Data
 	for at < len(d) && (d[at] == ' ' || d[at] == '\t') {
 		at++
 	}

@@ -1,8 +1,8 @@
 package model
 
 import (
-	"github.com/kokua-policy/kokua-policy/entry"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // Status says what an approval entry names, against the registry.
@@ -31,7 +31,7 @@ const (
 
 // Resolution is what one approval entry names.
 type Resolution struct {
-	Entry  entry.Entry
+	Entry  kokua.Entry
 	Status Status
 	// Toolset is the named toolset; nil for core and for unknown names.
 	Toolset *Toolset
@@ -73,9 +73,9 @@ func (w *World) Resolve(text string) Resolution {
 }
 
 func (w *World) resolve(text string) Resolution {
-	e := entry.Parse(text)
+	e := kokua.ParseEntry(text)
 	r := Resolution{Entry: e}
-	if e.Fault != entry.OK {
+	if e.Fault != kokua.EntryOK {
 		r.Status = BadGrammar
 		return r
 	}
@@ -154,5 +154,5 @@ func (w *World) toolsetNames() []string {
 	for _, t := range w.Toolsets {
 		names = append(names, t.Name)
 	}
-	return append(names, entry.Core)
+	return append(names, kokua.Core)
 }

@@ -1,10 +1,7 @@
 package config
 
 import (
-	"fmt"
-	"strings"
-
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // Type is the shape a tool-access key's value must have (rules.md R2, R105).
@@ -43,38 +40,38 @@ var typeWants = [...]string{
 func (t Type) Want() string { return typeWants[t] }
 
 // Accepts reports whether n has the shape t requires.
-func (t Type) Accepts(n *Node) bool {
+func (t Type) Accepts(n *tomlpos.Node) bool {
 	switch t {
 	case TypeString:
-		return n.Kind == KindString
+		return n.Kind == tomlpos.KindString
 	case TypeStrings:
 		return isStrings(n)
 	case TypeBool:
-		return n.Kind == KindBool
+		return n.Kind == tomlpos.KindBool
 	case TypeInt:
-		return n.Kind == KindInteger
+		return n.Kind == tomlpos.KindInteger
 	case TypePosInt:
-		return n.Kind == KindInteger && n.Int >= 1
+		return n.Kind == tomlpos.KindInteger && n.Int >= 1
 	case TypeNumber:
-		return n.Kind == KindInteger || n.Kind == KindFloat
+		return n.Kind == tomlpos.KindInteger || n.Kind == tomlpos.KindFloat
 	case TypeTable, TypeSubtable:
-		return n.Kind == KindTable
+		return n.Kind == tomlpos.KindTable
 	case TypeTables:
-		return n.Kind == KindArray && n.ArrayOfTables
+		return n.Kind == tomlpos.KindArray && n.ArrayOfTables
 	case TypeAvailable:
-		return n.Kind == KindString || isStrings(n)
+		return n.Kind == tomlpos.KindString || isStrings(n)
 	case TypeThinking:
-		return n.Kind == KindBool || n.Kind == KindString && (n.Str == "low" || n.Str == "medium" || n.Str == "high")
+		return n.Kind == tomlpos.KindBool || n.Kind == tomlpos.KindString && (n.Str == "low" || n.Str == "medium" || n.Str == "high")
 	}
 	return false
 }
 
-func isStrings(n *Node) bool {
-	if n.Kind != KindArray || n.ArrayOfTables {
+func isStrings(n *tomlpos.Node) bool {
+	if n.Kind != tomlpos.KindArray || n.ArrayOfTables {
 		return false
 	}
 	for _, it := range n.Items {
-		if it.Kind != KindString {
+		if it.Kind != tomlpos.KindString {
 			return false
 		}
 	}
@@ -222,22 +219,22 @@ func matches(pattern, path []string) bool {
 // Visit is one key of a table the schema covers, as Walk hands it over.
 type Visit struct {
 	Table  *TableSchema
-	Node   *Node // the table
-	Field  Field
+	Node   *tomlpos.Node // the table
+	Field  tomlpos.Field
 	Schema *KeySchema // nil for a key the table does not list
 }
 
 // Walk calls fn for every key of every table the schema covers, in file
 // order. Values of the wrong type are still visited, but not descended into.
-func Walk(root *Node, fn func(Visit)) {
+func Walk(root *tomlpos.Node, fn func(Visit)) {
 	walk(root, fn)
 }
 
-func walk(n *Node, fn func(Visit)) {
+func walk(n *tomlpos.Node, fn func(Visit)) {
 	for _, f := range n.Fields {
 		v := f.Value
 		switch {
-		case v.Kind == KindTable:
+		case v.Kind == tomlpos.KindTable:
 			visitTable(v, fn)
 		case v.ArrayOfTables && arrayOfTablesExpected(n.Path, f.Name):
 			for _, t := range v.Items {
@@ -259,7 +256,7 @@ func arrayOfTablesExpected(parent []string, key string) bool {
 	return k != nil && k.Type == TypeTables
 }
 
-func visitTable(t *Node, fn func(Visit)) {
+func visitTable(t *tomlpos.Node, fn func(Visit)) {
 	ts := SchemaFor(t.Path)
 	if ts == nil { // a section, or a sub-table, that is not about tool access
 		return
@@ -275,61 +272,13 @@ func visitTable(t *Node, fn func(Visit)) {
 // ([agents."composed:x"]). An element of an array of tables is written
 // [[mcp.server]].
 func TablePath(path []string) string {
-	return "[" + dotted(path) + "]"
+	return "[" + tomlpos.DottedKey(path) + "]"
 }
 
 // KeyPath spells a key inside a table: [agents.coder.tools].confirm.
 func KeyPath(table []string, key string) string {
 	if len(table) == 2 && table[0] == "mcp" && table[1] == "server" {
-		return "[[mcp.server]]." + quoteKey(key)
+		return "[[mcp.server]]." + tomlpos.QuoteKey(key)
 	}
-	return TablePath(table) + "." + quoteKey(key)
-}
-
-func dotted(path []string) string {
-	parts := make([]string, len(path))
-	for i, p := range path {
-		parts[i] = quoteKey(p)
-	}
-	return strings.Join(parts, ".")
-}
-
-func quoteKey(k string) string {
-	if k == "" {
-		return `""`
-	}
-	for _, r := range k {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return basicString(k)
-		}
-	}
-	return k
-}
-
-// basicString writes a key as a TOML basic string, escaping what a
-// terminal would act on (control characters, bidirectional overrides) as
-// TOML escapes, so that a key path both prints safely and reads back as
-// the same key.
-func basicString(k string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range k {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case diag.Unsafe(r) && r > 0xffff:
-			fmt.Fprintf(&b, `\U%08X`, r)
-		case diag.Unsafe(r):
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
+	return TablePath(table) + "." + tomlpos.QuoteKey(key)
 }

@@ -1,10 +1,11 @@
-package config
+package tomlpos
 
 import (
 	"errors"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 )
 
 func pos(l, c int) diag.Position { return diag.Position{Line: l, Column: c} }
@@ -91,24 +92,6 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 }
 
-func TestKeyPath(t *testing.T) {
-	tests := []struct {
-		table []string
-		key   string
-		want  string
-	}{
-		{[]string{"agents", "coder", "tools"}, "confirm", "[agents.coder.tools].confirm"},
-		{[]string{"agents", "composed:x"}, "tools", `[agents."composed:x"].tools`},
-		{[]string{"mcp", "server"}, "url", "[[mcp.server]].url"},
-		{[]string{"security"}, "a b", `[security]."a b"`},
-	}
-	for _, tt := range tests {
-		if got := KeyPath(tt.table, tt.key); got != tt.want {
-			t.Errorf("KeyPath(%v, %q) = %s, want %s", tt.table, tt.key, got, tt.want)
-		}
-	}
-}
-
 func TestComments(t *testing.T) {
 	src := "# top\n" +
 		"[a] # after header\n" +
@@ -116,10 +99,7 @@ func TestComments(t *testing.T) {
 		"  \"b#\"] # trailing\n" +
 		"y = '''\n# not a comment\n''' # after a multi-line string\n" +
 		"z = \"say \\\"#\\\"\"  # é\n"
-	c, err := Load("c.toml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
+	comments := Comments(lineindex.New("c.toml", []byte(src)))
 	want := []struct {
 		text  string
 		at    diag.Position
@@ -132,27 +112,27 @@ func TestComments(t *testing.T) {
 		{"# after a multi-line string", pos(7, 5), false},
 		{"# é", pos(8, 18), false},
 	}
-	if len(c.Comments) != len(want) {
-		t.Fatalf("found %d comments, want %d: %+v", len(c.Comments), len(want), c.Comments)
+	if len(comments) != len(want) {
+		t.Fatalf("found %d comments, want %d: %+v", len(comments), len(want), comments)
 	}
 	for i, w := range want {
-		got := c.Comments[i]
+		got := comments[i]
 		if got.Text != w.text || got.Span.Start != w.at || got.Alone != w.alone {
 			t.Errorf("comment %d = %q at %v alone=%v, want %q at %v alone=%v", i, got.Text, got.Span.Start, got.Alone, w.text, w.at, w.alone)
 		}
 	}
 }
 
-// TestKeyPathEscapesControls: a key path prints no control character a
+// TestDottedKeyEscapesControls: a key path prints no control character a
 // terminal would act on, and stays valid TOML for the same key.
-func TestKeyPathEscapesControls(t *testing.T) {
+func TestDottedKeyEscapesControls(t *testing.T) {
 	key := "x\x1b[31mRED\nfake.toml:1:1: error\u202e"
-	got := KeyPath([]string{"agents", key, "tools"}, "bogus")
-	want := `[agents."x\u001B[31mRED\nfake.toml:1:1: error\u202E".tools].bogus`
+	got := DottedKey([]string{"agents", key, "tools"})
+	want := `agents."x\u001B[31mRED\nfake.toml:1:1: error\u202E".tools`
 	if got != want {
-		t.Fatalf("KeyPath = %s, want %s", got, want)
+		t.Fatalf("DottedKey = %s, want %s", got, want)
 	}
-	root, err := Parse("k.toml", []byte(`[agents.`+got[len("[agents."):len(got)-len(".bogus")]+"\nx = 1\n"))
+	root, err := Parse("k.toml", []byte("["+got+"]\nx = 1\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

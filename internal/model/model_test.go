@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/config"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/manifest"
 )
 
 // testManifest registers, in manifest order, a plugin before Kokua's own
@@ -23,7 +24,7 @@ const testManifest = `{"manifest_version": 1, "toolsets": [
 
 func world(t *testing.T, toml string) *World {
 	t.Helper()
-	m, problems := config.LoadManifest("m.json", []byte(testManifest))
+	m, problems := manifest.Load("m.json", []byte(testManifest))
 	if len(problems) > 0 {
 		t.Fatalf("manifest: %v", problems)
 	}

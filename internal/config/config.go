@@ -9,6 +9,8 @@ package config
 
 import (
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/lineindex"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // Str is a string value from the config and where it was written. Set is
@@ -117,7 +119,7 @@ type Reviewer struct {
 	Model         Str
 	SystemMessage Str
 	// Thinking is the reviewer's own thinking value, nil when unset.
-	Thinking *Node
+	Thinking *tomlpos.Node
 }
 
 // MCPServer is one [[mcp.server]] table.
@@ -133,7 +135,7 @@ type MCPServer struct {
 type Config struct {
 	File   string
 	Source []byte
-	Root   *Node
+	Root   *tomlpos.Node
 
 	// EntryAgent is [assistant].agent, "assistant" when unset.
 	EntryAgent     Str
@@ -146,7 +148,7 @@ type Config struct {
 	Auto    AutoApproval
 	Reviews []*Reviewer
 	// Comments are the file's comments, in order.
-	Comments []Comment
+	Comments []tomlpos.Comment
 	// MCPServers are in file order, which is their registration and trust
 	// order (R165, R166). Every table with a name is listed, even one the
 	// mcp-server-shape rule refuses.
@@ -168,12 +170,12 @@ var (
 // Load parses config.toml. Invalid TOML is returned as a *SyntaxError; any
 // other problem is left in the tree for the rules to report.
 func Load(file string, data []byte) (*Config, error) {
-	root, err := Parse(file, data)
+	root, err := tomlpos.Parse(file, data)
 	if err != nil {
 		return nil, err
 	}
 	c := &Config{File: file, Source: data, Root: root, byName: map[string]*Agent{}}
-	c.Comments = comments(newLines(file, data))
+	c.Comments = tomlpos.Comments(lineindex.New(file, data))
 	c.decode()
 	return c, nil
 }
@@ -218,16 +220,16 @@ func (c *Config) decode() {
 	if auto != nil {
 		switch t := auto.Get("timeout_seconds"); {
 		case t == nil:
-		case t.Kind == KindInteger:
+		case t.Kind == tomlpos.KindInteger:
 			c.Auto.TimeoutSeconds = float64(t.Int)
-		case t.Kind == KindFloat:
+		case t.Kind == tomlpos.KindFloat:
 			c.Auto.TimeoutSeconds = t.Float
 		}
-		if m := auto.Get("max_per_turn"); m != nil && m.Kind == KindInteger {
+		if m := auto.Get("max_per_turn"); m != nil && m.Kind == tomlpos.KindInteger {
 			c.Auto.MaxPerTurn = int(m.Int)
 		}
 		c.Auto.Span = auto.Span
-		if e := auto.Get("enabled"); e != nil && e.Kind == KindBool {
+		if e := auto.Get("enabled"); e != nil && e.Kind == tomlpos.KindBool {
 			c.Auto.Enabled, c.Auto.EnabledAt = e.Bool, e.Span
 		}
 		c.Auto.Reviewers = list(auto, "reviewers")
@@ -262,8 +264,8 @@ func (c *Config) decodeMCP() {
 	}
 	tables := servers.Items
 	switch {
-	case servers.Kind == KindTable: // [mcp.server] written once, not [[mcp.server]]
-		tables = []*Node{servers}
+	case servers.Kind == tomlpos.KindTable: // [mcp.server] written once, not [[mcp.server]]
+		tables = []*tomlpos.Node{servers}
 	case !TypeTables.Accepts(servers):
 		return
 	}
@@ -279,7 +281,7 @@ func (c *Config) decodeMCP() {
 	}
 }
 
-func decodeAgent(f Field) *Agent {
+func decodeAgent(f tomlpos.Field) *Agent {
 	t := table(f.Value)
 	if t == nil {
 		return nil
@@ -306,7 +308,7 @@ func decodeAgent(f Field) *Agent {
 	return a
 }
 
-func available(t *Node) Available {
+func available(t *tomlpos.Node) Available {
 	n := t.Get("available")
 	av := Available{List: list(t, "available")}
 	if n == nil {
@@ -314,7 +316,7 @@ func available(t *Node) Available {
 		return av
 	}
 	switch {
-	case n.Kind == KindString:
+	case n.Kind == tomlpos.KindString:
 		av.Str = Str{Value: n.Str, Span: n.Span, Set: true}
 		av.Key, av.Span = n.Key, n.Span
 		av.All = n.Str == "all"
@@ -339,21 +341,21 @@ func isAllWord(s string) bool {
 // IsAllWord reports whether s is "all" in any casing.
 func IsAllWord(s string) bool { return isAllWord(s) }
 
-func table(n *Node) *Node {
-	if n == nil || n.Kind != KindTable {
+func table(n *tomlpos.Node) *tomlpos.Node {
+	if n == nil || n.Kind != tomlpos.KindTable {
 		return nil
 	}
 	return n
 }
 
-func str(n *Node) Str {
-	if n == nil || n.Kind != KindString {
+func str(n *tomlpos.Node) Str {
+	if n == nil || n.Kind != tomlpos.KindString {
 		return Str{}
 	}
 	return Str{Value: n.Str, Span: n.Span, Set: true}
 }
 
-func list(t *Node, key string) List {
+func list(t *tomlpos.Node, key string) List {
 	l := List{}
 	if t != nil {
 		l.Path = KeyPath(t.Path, key)

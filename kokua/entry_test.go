@@ -1,4 +1,4 @@
-package entry
+package kokua
 
 import "testing"
 
@@ -6,14 +6,14 @@ func TestParse(t *testing.T) {
 	tests := []struct {
 		text          string
 		toolset, tool string
-		fault         Fault
+		fault         EntryFault
 		whole         bool
 	}{
-		{"fs_write", "fs_write", "", OK, true},
-		{"fs_write.*", "fs_write", "", OK, true},
-		{"compute.execute_python", "compute", "execute_python", OK, false},
-		{"core", "core", "", OK, true},
-		{"core.load_tools", "core", "load_tools", OK, false},
+		{"fs_write", "fs_write", "", EntryOK, true},
+		{"fs_write.*", "fs_write", "", EntryOK, true},
+		{"compute.execute_python", "compute", "execute_python", EntryOK, false},
+		{"core", "core", "", EntryOK, true},
+		{"core.load_tools", "core", "load_tools", EntryOK, false},
 		{"compute.sub.execute_python", "", "", TooManyDots, false},
 		{"*", "*", "", BadStar, false},
 		{"*.run_command", "*", "run_command", BadStar, false},
@@ -24,9 +24,9 @@ func TestParse(t *testing.T) {
 		{"", "", "", EmptyToolset, false},
 	}
 	for _, tt := range tests {
-		e := Parse(tt.text)
+		e := ParseEntry(tt.text)
 		if e.Toolset != tt.toolset || e.Tool != tt.tool || e.Fault != tt.fault || e.Whole() != tt.whole {
-			t.Errorf("Parse(%q) = %+v whole=%v, want toolset %q tool %q fault %d whole %v",
+			t.Errorf("ParseEntry(%q) = %+v whole=%v, want toolset %q tool %q fault %d whole %v",
 				tt.text, e, e.Whole(), tt.toolset, tt.tool, tt.fault, tt.whole)
 		}
 	}
@@ -48,8 +48,8 @@ func TestOverlap(t *testing.T) {
 		{"comp*.x", "comp*.x", false},
 	}
 	for _, tt := range tests {
-		if got := Overlap(Parse(tt.a), Parse(tt.b)); got != tt.want {
-			t.Errorf("Overlap(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
+		if got := EntriesOverlap(ParseEntry(tt.a), ParseEntry(tt.b)); got != tt.want {
+			t.Errorf("EntriesOverlap(%q, %q) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }

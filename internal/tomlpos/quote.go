@@ -1,0 +1,60 @@
+package tomlpos
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// DottedKey writes a key path as TOML spells it, quoting each segment that
+// is not a bare key.
+func DottedKey(path []string) string {
+	parts := make([]string, len(path))
+	for i, p := range path {
+		parts[i] = QuoteKey(p)
+	}
+	return strings.Join(parts, ".")
+}
+
+// QuoteKey writes one key segment: bare when TOML allows, else as a basic
+// string.
+func QuoteKey(k string) string {
+	if k == "" {
+		return `""`
+	}
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return BasicString(k)
+		}
+	}
+	return k
+}
+
+// BasicString writes a string as a TOML basic string, escaping what a
+// terminal would act on (control characters, bidirectional overrides) as
+// TOML escapes, so that a key path both prints safely and reads back as
+// the same key.
+func BasicString(k string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range k {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case diag.Unsafe(r) && r > 0xffff:
+			fmt.Fprintf(&b, `\U%08X`, r)
+		case diag.Unsafe(r):
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

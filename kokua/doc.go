@@ -1,0 +1,9 @@
+// Package kokua holds Kokua's own vocabulary, written once for the linter,
+// the compiler and the runtime alike: the core tools and the reserved
+// names, the approval-entry grammar, trust order, the approval tiers and
+// where a pair comes from, and the shadowing of one tool name by another
+// with its alert text.
+//
+// It depends on the standard library only, so that package policy, which a
+// host embeds, can use it.
+package kokua
