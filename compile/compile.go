@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/kokua"
+
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
@@ -48,7 +50,7 @@ func Compile(w *model.World, cfg, manifest Input) *policy.Document {
 		},
 		Floor: policy.Floor{Active: w.Config.Auto.Enabled, List: c.list(w.Config.Floor, !w.Config.Auto.Enabled)},
 		DefaultTier: policy.Tier{
-			Label:   model.DefaultTierLabel,
+			Label:   kokua.DefaultTierLabel,
 			Source:  "declared",
 			Confirm: c.list(w.Default.Confirm, false),
 			Review:  c.list(w.Default.Review, false),

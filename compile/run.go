@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -226,7 +227,7 @@ func Agents(w *model.World) string {
 		}
 		source := "declared in " + a.Policy.Table()
 		if a.Policy.Agent == nil {
-			source = "inherited from " + model.DefaultTierLabel
+			source = "inherited from " + kokua.DefaultTierLabel
 		}
 		fmt.Fprintf(&b, "  confirm: %s (%s)\n", gated(w, a, a.Policy.Confirm.Values()), source)
 		fmt.Fprintf(&b, "  review: %s (%s)\n", gated(w, a, a.Policy.Review.Values()), source)
@@ -252,7 +253,7 @@ func composedGated(w *model.World, entries []string) string {
 		for _, t := range r.Tools {
 			// A composed worker neither delegates nor defers; of the core
 			// tools it can hold only activate_skill.
-			if r.Toolset == nil && t != model.ActivateSkill {
+			if r.Toolset == nil && t != kokua.ActivateSkill {
 				continue
 			}
 			out = append(out, t)

@@ -6,9 +6,6 @@ package kokua
 
 import "strings"
 
-// Core is the reserved prefix for the tools no toolset provides (R36).
-const Core = "core"
-
 // EntryFault is what is wrong with an entry's text, before any registry is
 // consulted.
 type EntryFault uint8

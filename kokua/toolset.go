@@ -19,3 +19,22 @@ func ProviderLabel(kind string) string {
 	}
 	return kind
 }
+
+// TrustOrder lists the toolset kinds most trusted first (R51). Within a
+// kind, the order the registry lists them is their trust order.
+var TrustOrder = []string{KindKokua, KindPlugin, KindSkill, KindMCP}
+
+// RegistrationOrder lists the kinds in the order Kokua registers them
+// (R24): of two toolsets of one name, the one registered first is kept.
+var RegistrationOrder = []string{KindMCP, KindSkill, KindKokua, KindPlugin}
+
+// TrustRank is a kind's place in TrustOrder, 0 for the most trusted; a kind
+// it does not list ranks last.
+func TrustRank(kind string) int {
+	for i, k := range TrustOrder {
+		if k == kind {
+			return i
+		}
+	}
+	return len(TrustOrder)
+}

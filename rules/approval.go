@@ -91,11 +91,11 @@ func deadFault(r model.Resolution) string {
 
 func coreWhy(tool string) string {
 	switch tool {
-	case model.SpawnSubagent:
+	case kokua.SpawnSubagent:
 		return " (spawn_subagent exists only when some agent has a non-empty delegates_to)"
-	case model.ActivateSkill:
+	case kokua.ActivateSkill:
 		return " (activate_skill exists only when a skill is installed)"
-	case model.AvailableTools, model.LoadTools:
+	case kokua.AvailableTools, kokua.LoadTools:
 		return " (" + tool + " exists only when some agent defers a toolset)"
 	}
 	return ""

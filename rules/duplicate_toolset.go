@@ -34,7 +34,7 @@ var _ = register(&Rule{
 		var names []string
 		byName := map[string][]model.Candidate{}
 		for _, c := range p.World.Candidates {
-			if _, reserved := model.Reserved[c.Name]; reserved {
+			if _, reserved := kokua.Reserved[c.Name]; reserved {
 				continue
 			}
 			if byName[c.Name] == nil {
@@ -44,9 +44,11 @@ var _ = register(&Rule{
 		}
 		for _, name := range names {
 			cs := byName[name]
+			// The most trusted candidate (R51); of two of one kind, the
+			// earlier one, since array order is trust order within a kind.
 			ref := 0
 			for i, c := range cs {
-				if kindTrust[c.Kind] < kindTrust[cs[ref].Kind] {
+				if kokua.TrustRank(c.Kind) < kokua.TrustRank(cs[ref].Kind) {
 					ref = i
 				}
 			}
@@ -83,16 +85,11 @@ var _ = register(&Rule{
 	},
 })
 
-// kindTrust ranks the provider kinds in trust order (R51), most trusted
-// first. Within a kind, array order is trust order, so of two same-kind
-// candidates the later one is the less trusted.
-var kindTrust = map[string]int{kokua.KindKokua: 0, kokua.KindPlugin: 1, kokua.KindSkill: 2, kokua.KindMCP: 3}
-
 func trimPeriod(s string) string { return strings.TrimSuffix(s, ".") }
 
 // keyOf is the config key that defines a candidate: an MCP server's name.
 func keyOf(c model.Candidate) string {
-	if c.Kind == "mcp" {
+	if c.Kind == kokua.KindMCP {
 		return "[[mcp.server]].name"
 	}
 	return ""

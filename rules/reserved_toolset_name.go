@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // reserved-toolset-name: a toolset named core or all, from any provider
@@ -18,7 +18,7 @@ var _ = register(&Rule{
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
 		for _, c := range p.World.Candidates {
-			why, reserved := model.Reserved[c.Name]
+			why, reserved := kokua.Reserved[c.Name]
 			if !reserved {
 				continue
 			}

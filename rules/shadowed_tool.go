@@ -6,6 +6,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // shadowed-tool: a resident tool hidden by a same-named tool of an earlier
@@ -26,19 +27,17 @@ var _ = register(&Rule{
 			if !a.Known || shadowSkipped(w, a) != nil {
 				continue
 			}
-			holder := map[string]*model.Toolset{}
+			holders := kokua.NewHolders(16)
 			for _, t := range a.Resident {
 				for _, tool := range t.Tools {
-					first, taken := holder[tool]
-					if !taken {
-						holder[tool] = t
+					s, kept := holders.Offer(tool, t.Name)
+					if kept || s == (kokua.Shadow{}) {
 						continue
 					}
 					span, key := toolsetSpan(a, t.Name)
-					p.Report(Finding{Span: span, Key: key,
-						Message: fmt.Sprintf("%s: %s from %s is shadowed by %s (the earlier resident toolset keeps the name).",
-							diag.Escape(a.Name), diag.Escape(tool), q(t.Name), q(first.Name)),
-						Suggestion: shadowFix(a, t, first)})
+					shown := kokua.Shadow{Tool: diag.Escape(s.Tool), Toolset: diag.Escape(s.Toolset), By: diag.Escape(s.By)}
+					p.Report(Finding{Span: span, Key: key, Message: shown.Alert(diag.Escape(a.Name)),
+						Suggestion: shadowFix(a, t.Name, s.By)})
 				}
 			}
 		}
@@ -78,9 +77,9 @@ func toolsetSpan(a *model.Agent, name string) (diag.Span, string) {
 // shadowFix says how to settle a shadowed tool. The walk follows available
 // order, never resident order (R57); on an "all" agent that is trust order,
 // which the config cannot change (R51).
-func shadowFix(a *model.Agent, later, first *model.Toolset) string {
+func shadowFix(a *model.Agent, later, first string) string {
 	if a.All {
-		return fmt.Sprintf("available = \"all\" walks in trust order, so %s keeps the name whatever resident says; defer one of the two to settle it by load order", q(first.Name))
+		return fmt.Sprintf("available = \"all\" walks in trust order, so %s keeps the name whatever resident says; defer one of the two to settle it by load order", q(first))
 	}
-	return fmt.Sprintf("if %s should win, name it before %s in available (resident order changes nothing); or defer one of them", q(later.Name), q(first.Name))
+	return fmt.Sprintf("if %s should win, name it before %s in available (resident order changes nothing); or defer one of them", q(later), q(first))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // unknown-toolset: an agent's available list names a toolset nothing
@@ -37,7 +38,7 @@ var _ = register(&Rule{
 				matches := similar.Suggest(it.Value, names)
 				msg := fmt.Sprintf("agent %s declares unknown toolset %s%s. Available toolsets: %s.",
 					q(a.Name), q(it.Value), didYouMean(matches), strings.Join(sorted, ", "))
-				if it.Value == "core" {
+				if it.Value == kokua.Core {
 					msg += " The core tools belong to no toolset: spawn_subagent comes from delegates_to, available_tools and load_tools from deferring a toolset, activate_skill from an installed skill"
 				}
 				f := Finding{Span: it.Span, Key: a.Tools.Available.Path, Message: msg}

@@ -9,12 +9,6 @@ import (
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
-// Reserved toolset names (R16, R116).
-var Reserved = map[string]string{
-	"core": "it is the approval prefix for the tools no toolset provides",
-	"all":  "it is the keyword of available = \"all\"",
-}
-
 // Build derives the world of a config and a manifest. It never fails: what
 // cannot be derived (an unreadable availability, an unknown name) is left
 // out, and the rules report why.
@@ -33,7 +27,7 @@ func Build(cfg *config.Config, m *manifest.Manifest) *World {
 		}
 	}
 	for _, c := range w.CoreTools {
-		w.toolHome[c] = append(w.toolHome[c], "core")
+		w.toolHome[c] = append(w.toolHome[c], kokua.Core)
 	}
 	return w
 }
@@ -79,18 +73,18 @@ func (w *World) register() {
 	// Registration order (R24) decides which of two same-named toolsets is
 	// registered; trust order (R51) is the registry's own order.
 	accepted := map[*Toolset]bool{}
-	for _, kind := range []string{kokua.KindMCP, kokua.KindSkill, kokua.KindKokua, kokua.KindPlugin} {
+	for _, kind := range kokua.RegistrationOrder {
 		for _, t := range byKind[kind] {
 			w.Candidates = append(w.Candidates, Candidate{Name: t.Name, Kind: t.Kind, Provider: t.Provider,
 				Description: t.Description, Span: t.Span})
-			if _, reserved := Reserved[t.Name]; reserved || w.toolsets[t.Name] != nil {
+			if _, reserved := kokua.Reserved[t.Name]; reserved || w.toolsets[t.Name] != nil {
 				continue
 			}
 			w.toolsets[t.Name] = t
 			accepted[t] = true
 		}
 	}
-	for _, kind := range []string{kokua.KindKokua, kokua.KindPlugin, kokua.KindSkill, kokua.KindMCP} {
+	for _, kind := range kokua.TrustOrder {
 		for _, t := range byKind[kind] {
 			if accepted[t] {
 				t.Trust = len(w.Toolsets)
@@ -115,7 +109,7 @@ func fromManifest(mt *manifest.Toolset) *Toolset {
 func toolNames(tools []*manifest.Tool) []string {
 	out := make([]string, 0, len(tools))
 	for _, t := range tools {
-		if t.Name != ActivateSkill {
+		if t.Name != kokua.ActivateSkill {
 			out = append(out, t.Name)
 		}
 	}
@@ -124,7 +118,7 @@ func toolNames(tools []*manifest.Tool) []string {
 
 func (w *World) agentsFromConfig() {
 	cfg := w.Config
-	w.Default = &Policy{Label: DefaultTierLabel, Confirm: cfg.DefaultPair.Confirm, Review: cfg.DefaultPair.Review}
+	w.Default = &Policy{Label: kokua.DefaultTierLabel, Confirm: cfg.DefaultPair.Confirm, Review: cfg.DefaultPair.Review}
 	for _, ca := range cfg.Agents {
 		a := &Agent{Agent: ca, Entry: ca.Name == cfg.EntryAgent.Value, avail: map[string]bool{}}
 		w.Agents = append(w.Agents, a)
@@ -139,7 +133,7 @@ func (w *World) agentsFromConfig() {
 			a.Policy = w.Default
 		}
 		for _, t := range a.Avail {
-			if t.Name == "capabilities" {
+			if t.Name == kokua.Capabilities {
 				w.Composes = true
 			}
 		}
@@ -243,19 +237,19 @@ func (w *World) core() {
 	exists := map[string]bool{}
 	for _, a := range w.Agents {
 		if a.DelegatesTo.Set && len(a.DelegatesTo.Items) > 0 {
-			exists[SpawnSubagent] = true
+			exists[kokua.SpawnSubagent] = true
 		}
 		if len(a.Deferred) > 0 {
-			exists[AvailableTools] = true
-			exists[LoadTools] = true
+			exists[kokua.AvailableTools] = true
+			exists[kokua.LoadTools] = true
 		}
 	}
 	for _, t := range w.Toolsets {
 		if t.Kind == kokua.KindSkill {
-			exists[ActivateSkill] = true
+			exists[kokua.ActivateSkill] = true
 		}
 	}
-	for _, c := range CoreToolNames {
+	for _, c := range kokua.CoreTools {
 		if exists[c] {
 			w.CoreTools = append(w.CoreTools, c)
 		}

@@ -12,20 +12,6 @@ import (
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
-// The core tools, in the order Kokua presents them (R36, R185).
-const (
-	SpawnSubagent  = "spawn_subagent"
-	ActivateSkill  = "activate_skill"
-	AvailableTools = "available_tools"
-	LoadTools      = "load_tools"
-)
-
-// CoreToolNames lists every core tool, whether or not it exists in a config.
-var CoreToolNames = []string{SpawnSubagent, ActivateSkill, AvailableTools, LoadTools}
-
-// DefaultTierLabel is the gate label of the default tier (R92, A16).
-const DefaultTierLabel = "[assistant.tools]"
-
 // Toolset is a registered toolset.
 type Toolset struct {
 	Name           string
@@ -98,11 +84,11 @@ func (a *Agent) Holds(toolset string) bool { return a.avail[toolset] }
 // and activate_skill by holding a skill.
 func (a *Agent) HoldsCore(tool string) bool {
 	switch tool {
-	case SpawnSubagent:
+	case kokua.SpawnSubagent:
 		return len(a.DelegatesTo.Items) > 0
-	case AvailableTools, LoadTools:
+	case kokua.AvailableTools, kokua.LoadTools:
 		return len(a.Deferred) > 0
-	case ActivateSkill:
+	case kokua.ActivateSkill:
 		if len(a.Skills) > 0 {
 			return true
 		}
@@ -117,7 +103,7 @@ func (a *Agent) HoldsCore(tool string) bool {
 
 // Policy is one approval pair: the default tier or an agent's declared pair.
 type Policy struct {
-	// Label is the gate label: the agent's name, or DefaultTierLabel.
+	// Label is the gate label: the agent's name, or kokua.DefaultTierLabel.
 	Label string
 	// Agent is the declaring agent; nil for the default tier.
 	Agent   *Agent
@@ -128,7 +114,7 @@ type Policy struct {
 // Table is the table the policy is written in, as a config spells it.
 func (p *Policy) Table() string {
 	if p.Agent == nil {
-		return DefaultTierLabel
+		return kokua.DefaultTierLabel
 	}
 	return config.TablePath([]string{"agents", p.Agent.Name, "tools"})
 }

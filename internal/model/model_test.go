@@ -7,6 +7,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // testManifest registers, in manifest order, a plugin before Kokua's own
@@ -182,7 +183,7 @@ available = ["fs"]
 	if p := w.Agent("coder").Policy; p.Agent == nil || p.Label != "coder" || len(p.Review.Items) != 0 || p.Review.Set {
 		t.Errorf("coder declares confirm only: its own pair, review empty (R11), got %+v", p)
 	}
-	if p := w.Agent("reader").Policy; p != w.Default || p.Label != DefaultTierLabel {
+	if p := w.Agent("reader").Policy; p != w.Default || p.Label != kokua.DefaultTierLabel {
 		t.Errorf("reader declares neither list: inherits [assistant.tools] (R11)")
 	}
 	if got := len(w.Policies()); got != 2 {

@@ -128,7 +128,7 @@ func (w *World) resolveCore(r Resolution) Resolution {
 		r.Status = NoSuchTool
 		homes := w.toolHome[e.Tool]
 		for _, h := range homes {
-			if h != "core" {
+			if h != kokua.Core {
 				r.Homes = append(r.Homes, h+"."+e.Tool)
 			}
 		}
