@@ -1,10 +1,10 @@
-// Package diag holds the one type every problem is reported as, whether it
-// comes from the TOML parser, a lint rule, the compiler or the runtime, and
-// the source positions those problems point at.
+// Package diag holds the one type every lint problem is reported as, whether
+// the TOML reader, the manifest reader or a rule finds it, and the source
+// positions those problems point at. Hosts read it: it is what lint.Lint
+// returns.
 //
-// It sits below every other package of the project so that the loader, the
-// rules, the lint engine, the compiler and the policy runtime can all use it
-// without import cycles.
+// It depends on the standard library only, so that every reader and rule
+// can use it.
 package diag
 
 import (
@@ -79,10 +79,6 @@ const (
 	// PhaseInput is for the linter's own inputs: a file that cannot be read,
 	// or a manifest that does not describe an install.
 	PhaseInput Phase = "input"
-	// PhaseCompile is for problems writing the compiled policy.
-	PhaseCompile Phase = "compile"
-	// PhaseRuntime is for problems the runtime meets loading or using a policy.
-	PhaseRuntime Phase = "runtime"
 )
 
 // Position is a place in a file: a 1-based line and a 1-based column counted

@@ -2,7 +2,6 @@ package model
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
@@ -254,13 +253,4 @@ func (w *World) core() {
 			w.CoreTools = append(w.CoreTools, c)
 		}
 	}
-}
-
-// Names joins toolset names with ", ".
-func Names(ts []*Toolset) string {
-	names := make([]string, len(ts))
-	for i, t := range ts {
-		names[i] = t.Name
-	}
-	return strings.Join(names, ", ")
 }

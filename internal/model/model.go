@@ -180,10 +180,6 @@ func (w *World) CoreExists(tool string) bool {
 	return false
 }
 
-// Homes returns the toolsets that provide a tool of that name, in trust
-// order, with "core" for a core tool that exists.
-func (w *World) Homes(tool string) []string { return w.toolHome[tool] }
-
 // Policies returns the default tier first, then each declared pair in
 // config order.
 func (w *World) Policies() []*Policy {
