@@ -34,7 +34,11 @@ func compileDir(t testing.TB, dir string) (doc []byte, agents string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out, compile.Agents(res.World)
+	var view bytes.Buffer
+	if err := compile.WriteAgents(&view, res.World); err != nil {
+		t.Fatal(err)
+	}
+	return out, view.String()
 }
 
 func compileCases(t *testing.T) []string {

@@ -54,7 +54,7 @@ func TestRuleDocs(t *testing.T) {
 			cfg := []byte(blocks["toml"])
 			res := Lint(Source{Name: "config.toml", Data: cfg}, m)
 			var got bytes.Buffer
-			if err := (Human{Sources: map[string][]byte{"config.toml": cfg, m.Source.Name: m.Source.Data}}).Write(&got, res.Diagnostics); err != nil {
+			if err := Write(&got, "human", res.Diagnostics, WriteOptions{Sources: map[string][]byte{"config.toml": cfg, m.Source.Name: m.Source.Data}}); err != nil {
 				t.Fatal(err)
 			}
 			if got.String() != blocks["text"] {

@@ -23,6 +23,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
 
@@ -39,7 +40,7 @@ func formatCases(t *testing.T) []string {
 }
 
 // renderCase lints a case as the command does, with file names relative to
-// the case folder, and writes the diagnostics in format through Report.
+// the case folder, and writes the diagnostics in format through Write.
 func renderCase(t *testing.T, dir, format string) ([]byte, []diag.Diagnostic) {
 	t.Helper()
 	cfg, err := os.ReadFile(filepath.Join(dir, "config.toml"))
@@ -53,7 +54,7 @@ func renderCase(t *testing.T, dir, format string) ([]byte, []diag.Diagnostic) {
 	ds := Lint(Source{Name: "config.toml", Data: cfg}, m).Diagnostics
 	var out bytes.Buffer
 	sources := map[string][]byte{"config.toml": cfg, m.Source.Name: m.Source.Data}
-	if err := Report(Options{Format: format, Color: "never", Stdout: &out}, sources, ds); err != nil {
+	if err := Write(&out, format, ds, WriteOptions{Sources: sources}); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes(), ds
@@ -194,8 +195,8 @@ func checkSARIFResults(t *testing.T, data []byte, ds []diag.Diagnostic) {
 	if log.Version != "2.1.0" || log.Schema != SARIFSchemaURI || run.ColumnKind != "unicodeCodePoints" {
 		t.Errorf("version %q, $schema %q, columnKind %q", log.Version, log.Schema, run.ColumnKind)
 	}
-	if d := run.Tool.Driver; d.Name != "kokua-lint" || d.Version != Version {
-		t.Errorf("tool.driver is %q %q, want kokua-lint %s", d.Name, d.Version, Version)
+	if d := run.Tool.Driver; d.Name != "kokua-lint" || d.Version != version.Version {
+		t.Errorf("tool.driver is %q %q, want kokua-lint %s", d.Name, d.Version, version.Version)
 	}
 	all := rules.All()
 	if len(run.Tool.Driver.Rules) != len(all) {

@@ -84,16 +84,32 @@ func checkDiagnostics(t *testing.T, ds []diag.Diagnostic, files ...string) {
 	}
 }
 
+// ansiStyle paints every role of the human output with an ANSI colour, as
+// the commands' --color always does.
+var ansiStyle = Style{
+	Location:  ansi("1"),
+	Error:     ansi("31;1"),
+	Warning:   ansi("33;1"),
+	Info:      ansi("36;1"),
+	Gutter:    ansi("34"),
+	Underline: ansi("32;1"),
+	Help:      ansi("36"),
+}
+
+func ansi(code string) func(string) string {
+	return func(s string) string { return "\x1b[" + code + "m" + s + "\x1b[0m" }
+}
+
 // render writes the human (without and with colour) and JSON output of one
 // lint, and checks that the JSON is valid and that the plain human output
 // carries nothing a terminal would interpret.
 func render(t *testing.T, ds []diag.Diagnostic, sources map[string][]byte) []byte {
 	t.Helper()
 	var plain, colored, js bytes.Buffer
-	if err := (Human{Sources: sources}).Write(&plain, ds); err != nil {
+	if err := Write(&plain, "human", ds, WriteOptions{Sources: sources}); err != nil {
 		t.Fatal(err)
 	}
-	if err := (Human{Color: true, Sources: sources}).Write(&colored, ds); err != nil {
+	if err := Write(&colored, "human", ds, WriteOptions{Sources: sources, Style: ansiStyle}); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteJSON(&js, ds); err != nil {

@@ -44,7 +44,7 @@ func lintCase(t testing.TB, dir string) (human, js []byte) {
 	res := Lint(Source{Name: "config.toml", Data: cfg}, m)
 	var h, j bytes.Buffer
 	sources := map[string][]byte{"config.toml": cfg, m.Source.Name: m.Source.Data}
-	if err := (Human{Sources: sources}).Write(&h, res.Diagnostics); err != nil {
+	if err := Write(&h, "human", res.Diagnostics, WriteOptions{Sources: sources}); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteJSON(&j, res.Diagnostics); err != nil {
@@ -115,6 +115,7 @@ func TestGoldenCorpus(t *testing.T) {
 
 // firstComments returns the comment lines a file opens with.
 func firstComments(data []byte) []byte {
+	data = bytes.TrimPrefix(data, []byte("\ufeff")) // a case about a leading BOM
 	var out []byte
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		if !bytes.HasPrefix(bytes.TrimSpace(line), []byte("#")) {

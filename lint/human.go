@@ -7,12 +7,49 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/fatih/color"
-
 	"github.com/kokua-policy/kokua-policy/diag"
 )
 
-// Human writes diagnostics the way compilers do:
+// Style paints the parts of the human output, one function per role,
+// each given the text of its part and returning it painted. A nil
+// function leaves its part as it is, so the zero Style is plain text. The
+// commands fill it with terminal colours; the library knows none.
+type Style struct {
+	// Location paints "file:line:column:" at the start of a finding.
+	Location func(string) string
+	// Error, Warning and Info paint the severity word with its colon.
+	Error, Warning, Info func(string) string
+	// Gutter paints the line number and the bar before a quoted line.
+	Gutter func(string) string
+	// Underline paints the ^~~~ marks under the span.
+	Underline func(string) string
+	// Help paints the "help:" label before a suggestion.
+	Help func(string) string
+}
+
+// paint applies a role's function, or nothing when it has none.
+func paint(f func(string) string, s string) string {
+	if f == nil {
+		return s
+	}
+	return f(s)
+}
+
+// severity paints a severity word as its role asks.
+func (st Style) severity(s diag.Severity, text string) string {
+	switch s {
+	case diag.Error:
+		return paint(st.Error, text)
+	case diag.Warning:
+		return paint(st.Warning, text)
+	case diag.Info:
+		return paint(st.Info, text)
+	}
+	return text
+}
+
+// writeHuman writes diagnostics the way compilers do, then a summary line
+// when there are any:
 //
 //	config.toml:12:11: error: message [rule-id]
 //	  12 | confirm = ["mcp.add_mcp_servr"]
@@ -20,45 +57,21 @@ import (
 //	  help: write 'mcp.add_mcp_server'
 //
 // sources maps a file name to its bytes, for the quoted source line.
-type Human struct {
-	Color   bool
-	Sources map[string][]byte
-}
-
-// Write writes every diagnostic, then a summary line when there are any.
-func (h Human) Write(w io.Writer, ds []diag.Diagnostic) error {
-	paint := func(c *color.Color) *color.Color {
-		if h.Color {
-			c.EnableColor()
-		} else {
-			c.DisableColor()
-		}
-		return c
-	}
-	bold := paint(color.New(color.Bold))
-	sev := map[diag.Severity]*color.Color{
-		diag.Error:   paint(color.New(color.FgRed, color.Bold)),
-		diag.Warning: paint(color.New(color.FgYellow, color.Bold)),
-		diag.Info:    paint(color.New(color.FgCyan, color.Bold)),
-	}
-	gutter := paint(color.New(color.FgBlue))
-	caret := paint(color.New(color.FgGreen, color.Bold))
-	help := paint(color.New(color.FgCyan))
-
+func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st Style) error {
 	var b bytes.Buffer
 	counts := map[diag.Severity]int{}
 	for _, d := range ds {
 		counts[d.Severity]++
-		fmt.Fprintf(&b, "%s %s %s [%s]\n", bold.Sprint(d.Span.String()+":"), sev[d.Severity].Sprint(d.Severity.String()+":"), d.Message, d.Rule)
-		if line, ok := sourceLine(h.Sources[d.Span.File], d.Span.Start.Line); ok && !d.Span.IsZero() {
+		fmt.Fprintf(&b, "%s %s %s [%s]\n", paint(st.Location, d.Span.String()+":"), st.severity(d.Severity, d.Severity.String()+":"), d.Message, d.Rule)
+		if line, ok := sourceLine(sources[d.Span.File], d.Span.Start.Line); ok && !d.Span.IsZero() {
 			num := fmt.Sprint(d.Span.Start.Line)
 			pad := strings.Repeat(" ", len(num))
-			fmt.Fprintf(&b, "  %s %s\n", gutter.Sprint(num+" |"), line)
+			fmt.Fprintf(&b, "  %s %s\n", paint(st.Gutter, num+" |"), line)
 			indent, marks := underline(line, d.Span)
-			fmt.Fprintf(&b, "  %s %s%s\n", gutter.Sprint(pad+" |"), indent, caret.Sprint(marks))
+			fmt.Fprintf(&b, "  %s %s%s\n", paint(st.Gutter, pad+" |"), indent, paint(st.Underline, marks))
 		}
 		if d.Suggestion != "" {
-			fmt.Fprintf(&b, "  %s %s\n", help.Sprint("help:"), d.Suggestion)
+			fmt.Fprintf(&b, "  %s %s\n", paint(st.Help, "help:"), d.Suggestion)
 		}
 	}
 	if len(ds) > 0 {

@@ -1,6 +1,7 @@
 // Package lint runs the rules over config files and owns the output
-// formats. It is the library behind the kokua-lint command: the command
-// parses flags and calls Run.
+// formats. It is the library behind the kokua-lint command: Lint checks
+// one config against a manifest, and Write prints the findings in any of
+// the formats.
 package lint
 
 import (

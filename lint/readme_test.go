@@ -27,7 +27,7 @@ func TestReadmeExample(t *testing.T) {
 	cfg := bytes.Replace(shipped, []byte(`"mcp.add_mcp_server", "config`), []byte(`"mcp.add_mcp_servr", "config`), 1)
 	res := Lint(Source{Name: "config.toml", Data: cfg}, DefaultManifest())
 	var got bytes.Buffer
-	if err := (Human{Sources: map[string][]byte{"config.toml": cfg}}).Write(&got, res.Diagnostics); err != nil {
+	if err := Write(&got, "human", res.Diagnostics, WriteOptions{Sources: map[string][]byte{"config.toml": cfg}}); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != want {

@@ -12,12 +12,9 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
-
-// Version is kokua-lint's version, as the SARIF output names it. It moves
-// with compile.Version, which package lint cannot import.
-const Version = "0.1.0"
 
 // The constant parts of the SARIF output.
 const (
@@ -72,8 +69,8 @@ func ToSARIF(ds []diag.Diagnostic) *sarif.Report {
 		}
 		results = append(results, sarifResult(d, i))
 	}
-	driver := sarif.NewVersionedDriver("kokua-lint", Version).
-		WithSemanticVersion(Version).
+	driver := sarif.NewVersionedDriver("kokua-lint", version.Version).
+		WithSemanticVersion(version.Version).
 		WithInformationURI(SARIFInformationURI)
 	driver.Rules = descriptors
 	run := sarif.NewRun(*sarif.NewTool(driver)).WithColumnKind("unicodeCodePoints")

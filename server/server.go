@@ -142,6 +142,10 @@ func (s *Server) Policy() *policy.Policy { return s.cur.Load().p }
 // /healthz until a later reload succeeds.
 func (s *Server) Reload() error { return s.reload(triggerAPI, true) }
 
+// ReloadOnSignal is Reload as a signal asks for it: kokua-run serve calls
+// it on SIGHUP, and the log and /healthz name the trigger "sighup".
+func (s *Server) ReloadOnSignal() error { return s.reload(triggerSIGHUP, true) }
+
 // reload loads the file again. Unless forced, it does nothing when the
 // file looks as it did at the last attempt (same file, size and time).
 func (s *Server) reload(trigger string, force bool) error {

@@ -3,45 +3,33 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
 
-// binary is kokua-lint, built once by TestMain.
-var binary string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "kokua-lint-e2e")
+// root is the repository's folder. The tests change the working folder
+// to run kokua-lint where its inputs are, so paths into the repository
+// are made absolute once, before any test runs.
+var root = func() string {
+	abs, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		panic(err)
 	}
-	binary = filepath.Join(dir, "kokua-lint")
-	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building kokua-lint:", err)
-		_ = os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
-}
+	return abs
+}()
 
 // shipped is the config Kokua ships: it lints clean.
 func shipped(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "lint", "shipped", "config.toml"))
+	data, err := os.ReadFile(filepath.Join(root, "testdata", "lint", "shipped", "config.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,35 +47,25 @@ func withWarning(t *testing.T) string {
 	return shipped(t) + "\n[github_backup]\nrepo = \"me/kokua-state\"\n"
 }
 
-// result is what one run of the binary did.
+// result is what one run of kokua-lint did.
 type result struct {
 	stdout, stderr string
 	code           int
 }
 
-// run runs kokua-lint in dir with args, with extra environment variables
-// (NAME=value) on top of a clean one without NO_COLOR.
+// run runs kokua-lint in process, in dir, with args and with extra
+// environment variables (NAME=value) on top of the test's environment
+// without NO_COLOR.
 func run(t *testing.T, dir string, env []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "NO_COLOR=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
+	t.Chdir(dir)
+	t.Setenv("NO_COLOR", "")
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		t.Setenv(name, value)
 	}
-	cmd.Env = append(cmd.Env, env...)
 	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	case err != nil:
-		t.Fatalf("running kokua-lint: %v", err)
-	}
+	code := Main(append([]string{"kokua-lint"}, args...), strings.NewReader(""), &stdout, &stderr)
 	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
 }
 
@@ -118,7 +96,7 @@ func wantCode(t *testing.T, r result, code int) {
 // what it is about, nothing on stdout, and no Go panic or stack trace.
 func wantUsageError(t *testing.T, r result, mentions ...string) {
 	t.Helper()
-	wantCode(t, r, lint.ExitUsage)
+	wantCode(t, r, cli.ExitUsage)
 	if r.stdout != "" {
 		t.Errorf("stdout should be empty, got:\n%s", r.stdout)
 	}
@@ -145,7 +123,7 @@ const embeddedNote = "kokua-lint: no --manifest given: checking against the embe
 func TestShippedConfigIsClean(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": shipped(t)})
 	r := run(t, dir, nil, "config.toml")
-	wantCode(t, r, lint.ExitOK)
+	wantCode(t, r, cli.ExitOK)
 	if r.stdout != "" {
 		t.Errorf("stdout should be empty for the shipped config, got:\n%s", r.stdout)
 	}
@@ -157,25 +135,25 @@ func TestShippedConfigIsClean(t *testing.T) {
 func TestErrorExitsOne(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": withError(t)})
 	r := run(t, dir, nil, "--color", "never", "config.toml")
-	wantCode(t, r, lint.ExitFindings)
+	wantCode(t, r, cli.ExitFindings)
 	for _, s := range []string{"config.toml:24:", "error:", "'webb'", "[unknown-toolset]", "1 error, 0 warnings, 0 info\n"} {
 		if !strings.Contains(r.stdout, s) {
 			t.Errorf("stdout should contain %q, got:\n%s", s, r.stdout)
 		}
 	}
 	// --fail-on warning fails on errors too.
-	wantCode(t, run(t, dir, nil, "--fail-on", "warning", "config.toml"), lint.ExitFindings)
+	wantCode(t, run(t, dir, nil, "--fail-on", "warning", "config.toml"), cli.ExitFindings)
 }
 
 func TestFailOn(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": withWarning(t)})
 	r := run(t, dir, nil, "--color", "never", "config.toml")
-	wantCode(t, r, lint.ExitOK)
+	wantCode(t, r, cli.ExitOK)
 	if !strings.Contains(r.stdout, "[unused-section]") || !strings.HasSuffix(r.stdout, "0 errors, 1 warning, 0 info\n") {
 		t.Errorf("want exactly the unused-section warning, got:\n%s", r.stdout)
 	}
-	wantCode(t, run(t, dir, nil, "--fail-on", "warning", "config.toml"), lint.ExitFindings)
-	wantCode(t, run(t, dir, nil, "--fail-on", "error", "config.toml"), lint.ExitOK)
+	wantCode(t, run(t, dir, nil, "--fail-on", "warning", "config.toml"), cli.ExitFindings)
+	wantCode(t, run(t, dir, nil, "--fail-on", "error", "config.toml"), cli.ExitOK)
 	wantUsageError(t, run(t, dir, nil, "--fail-on", "info", "config.toml"), "--fail-on")
 	wantUsageError(t, run(t, dir, nil, "--fail-on", "bogus", "config.toml"), "--fail-on", "bogus")
 }
@@ -220,7 +198,7 @@ func TestUnreadableInputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := run(t, dir, nil, "big.toml")
-		wantCode(t, r, lint.ExitOK)
+		wantCode(t, r, cli.ExitOK)
 	})
 }
 
@@ -229,7 +207,7 @@ func TestBadFlags(t *testing.T) {
 	wantUsageError(t, run(t, dir, nil, "--format", "bogus", "config.toml"), "--format", "bogus")
 	wantUsageError(t, run(t, dir, nil, "--color", "sometimes", "config.toml"), "--color", "sometimes")
 	r := run(t, dir, nil, "--no-such-flag", "config.toml")
-	wantCode(t, r, lint.ExitUsage)
+	wantCode(t, r, cli.ExitUsage)
 	if strings.Contains(r.stderr, "goroutine ") {
 		t.Errorf("an unknown flag crashed:\n%s", r.stderr)
 	}
@@ -238,7 +216,7 @@ func TestBadFlags(t *testing.T) {
 func TestJSONOutput(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": withError(t)})
 	r := run(t, dir, nil, "--format", "json", "config.toml")
-	wantCode(t, r, lint.ExitFindings)
+	wantCode(t, r, cli.ExitFindings)
 	if r.stderr != "" {
 		t.Errorf("stderr should be empty with --format json, got %q", r.stderr)
 	}
@@ -277,7 +255,7 @@ func TestJSONOutput(t *testing.T) {
 
 	clean := files(t, map[string]string{"config.toml": shipped(t)})
 	r = run(t, clean, nil, "--format", "json", "config.toml")
-	wantCode(t, r, lint.ExitOK)
+	wantCode(t, r, cli.ExitOK)
 	if r.stdout != "{\n  \"diagnostics\": []\n}\n" {
 		t.Errorf("a clean config should give an empty diagnostics list, got %q", r.stdout)
 	}
@@ -288,7 +266,7 @@ func TestJSONOutput(t *testing.T) {
 func TestSeveralConfigs(t *testing.T) {
 	dir := files(t, map[string]string{"a/config.toml": withError(t), "b/config.toml": withWarning(t), "c/config.toml": shipped(t)})
 	r := run(t, dir, nil, "--color", "never", "b/config.toml", "c/config.toml", "a/config.toml")
-	wantCode(t, r, lint.ExitFindings)
+	wantCode(t, r, cli.ExitFindings)
 	a := strings.Index(r.stdout, "a/config.toml:24:14: error:")
 	b := strings.Index(r.stdout, "b/config.toml:41:1: warning:")
 	if a < 0 || b < 0 || a > b {
@@ -335,7 +313,7 @@ func TestColor(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := run(t, dir, c.env, append(c.args, "config.toml")...)
-			wantCode(t, r, lint.ExitFindings)
+			wantCode(t, r, cli.ExitFindings)
 			if got := ansi.MatchString(r.stdout); got != c.color {
 				t.Errorf("ANSI colour in output: %v, want %v:\n%q", got, c.color, r.stdout)
 			}
@@ -358,7 +336,7 @@ func TestColor(t *testing.T) {
 
 func TestListRules(t *testing.T) {
 	r := run(t, t.TempDir(), nil, "--list-rules")
-	wantCode(t, r, lint.ExitOK)
+	wantCode(t, r, cli.ExitOK)
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 	all := rules.All()
 	if len(lines) != len(all) {
@@ -381,7 +359,7 @@ func TestListRules(t *testing.T) {
 }
 
 func TestManifestFlag(t *testing.T) {
-	defaultManifest, err := os.ReadFile(filepath.Join("..", "..", "config", "default.manifest.json"))
+	defaultManifest, err := os.ReadFile(filepath.Join(root, "internal", "manifest", "default.manifest.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -394,7 +372,7 @@ func TestManifestFlag(t *testing.T) {
 	})
 	t.Run("good", func(t *testing.T) {
 		r := run(t, dir, nil, "--manifest", "good.json", "config.toml")
-		wantCode(t, r, lint.ExitOK)
+		wantCode(t, r, cli.ExitOK)
 		if r.stdout != "" || r.stderr != "" {
 			t.Errorf("a given manifest should give no note and no finding, got stdout %q stderr %q", r.stdout, r.stderr)
 		}
@@ -402,7 +380,7 @@ func TestManifestFlag(t *testing.T) {
 	for _, name := range []string{"broken.json", "wrong.json"} {
 		t.Run(name, func(t *testing.T) {
 			r := run(t, dir, nil, "--color", "never", "--manifest", name, "config.toml")
-			wantCode(t, r, lint.ExitFindings)
+			wantCode(t, r, cli.ExitFindings)
 			if !strings.HasPrefix(r.stdout, name+":1:") || !strings.Contains(r.stdout, "[invalid-manifest]") {
 				t.Errorf("want invalid-manifest findings in %s, got:\n%s", name, r.stdout)
 			}
@@ -445,4 +423,15 @@ func TestDeterministic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestColorBytes holds --color always to the exact bytes kokua-lint has
+// always written for the case mixed-severities, which has every severity,
+// quoted lines and suggestions; go test -update rewrites the golden file.
+func TestColorBytes(t *testing.T) {
+	want := filepath.Join(root, "cmd", "kokua-lint", "testdata", "mixed-severities.color.txt")
+	r := run(t, filepath.Join(root, "testdata", "formats", "mixed-severities"), nil,
+		"--color", "always", "--manifest", "manifest.json", "config.toml")
+	wantCode(t, r, cli.ExitFindings)
+	golden.Check(t, want, []byte(r.stdout))
 }

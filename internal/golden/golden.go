@@ -33,21 +33,39 @@ func Check(t testing.TB, path string, got []byte) {
 }
 
 // Cases returns the case folders of testdata/<area>, as seen from a
-// package folder, and fails the test when there are none.
+// package folder at any depth (lint, cmd/kokua-run), and fails the test
+// when there are none.
 func Cases(t testing.TB, area string) []string {
 	t.Helper()
-	entries, err := os.ReadDir(filepath.Join("..", "testdata", area))
+	root := Root(t)
+	entries, err := os.ReadDir(filepath.Join(root, "testdata", area))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var dirs []string
 	for _, e := range entries {
 		if e.IsDir() {
-			dirs = append(dirs, filepath.Join("..", "testdata", area, e.Name()))
+			dirs = append(dirs, filepath.Join(root, "testdata", area, e.Name()))
 		}
 	}
 	if len(dirs) == 0 {
 		t.Fatalf("no cases under testdata/%s", area)
 	}
 	return dirs
+}
+
+// Root is the repository's folder relative to the working folder of a
+// test, which is its package's folder: the nearest folder up that holds
+// go.mod.
+func Root(t testing.TB) string {
+	t.Helper()
+	rel := "."
+	for range 8 {
+		if _, err := os.Stat(filepath.Join(rel, "go.mod")); err == nil {
+			return rel
+		}
+		rel = filepath.Join(rel, "..")
+	}
+	t.Fatal("no go.mod in the folders above the test's")
+	return ""
 }

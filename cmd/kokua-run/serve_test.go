@@ -1,4 +1,4 @@
-package server
+package main
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 )
 
 // logBuffer is a log that tests read while the server writes it.
@@ -47,7 +49,7 @@ func startServe(t *testing.T, path string, drain time.Duration) *served {
 	sv := &served{log: &logBuffer{}, hup: make(chan os.Signal, 1), cancel: cancel, code: make(chan int, 1)}
 	addr := make(chan net.Addr, 1)
 	go func() {
-		sv.code <- serve(ctx, Options{Policy: path, Addr: "127.0.0.1:0", Stderr: sv.log, DrainTimeout: drain}, sv.hup,
+		sv.code <- serve(ctx, serveOptions{policy: path, addr: "127.0.0.1:0", stderr: sv.log, drain: drain}, sv.hup,
 			func(a net.Addr) { addr <- a })
 	}()
 	select {
@@ -82,7 +84,7 @@ func (sv *served) stop(t *testing.T) int {
 }
 
 func TestServe(t *testing.T) {
-	path := policyFile(t, compilePolicy(t, configA))
+	path := policyFile(t, compilePolicyA(t))
 	sv := startServe(t, path, time.Second)
 	resp, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(askRunCommand))
 	if err != nil {
@@ -100,7 +102,7 @@ func TestServe(t *testing.T) {
 		return strings.Contains(sv.log.String(), "policy reloaded: unchanged") && strings.Contains(sv.log.String(), "trigger=sighup")
 	})
 
-	if code := sv.stop(t); code != ExitOK {
+	if code := sv.stop(t); code != cli.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{"kokua-run serve: serving", "addr=127.0.0.1:", "shutting down", "kokua-run serve: stopped"} {
@@ -113,7 +115,7 @@ func TestServe(t *testing.T) {
 // TestGracefulShutdown sends a request whose body is still coming when the
 // shutdown starts: it is answered, and serve returns once it is.
 func TestGracefulShutdown(t *testing.T) {
-	path := policyFile(t, compilePolicy(t, configA))
+	path := policyFile(t, compilePolicyA(t))
 	sv := startServe(t, path, 10*time.Second)
 	body, feed := io.Pipe()
 	req, _ := http.NewRequest("POST", sv.url+"/v1/decide", body)
@@ -157,7 +159,7 @@ func TestGracefulShutdown(t *testing.T) {
 	if r.err != nil || r.status != 200 || !strings.Contains(r.body, `"decision":"review"`) {
 		t.Fatalf("the request in flight: %+v", r)
 	}
-	if code := sv.stop(t); code != ExitOK {
+	if code := sv.stop(t); code != cli.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 }
@@ -165,7 +167,7 @@ func TestGracefulShutdown(t *testing.T) {
 // TestDrainTimeout checks that the drain is bounded: a request that never
 // ends does not hold the shutdown past the drain timeout.
 func TestDrainTimeout(t *testing.T) {
-	path := policyFile(t, compilePolicy(t, configA))
+	path := policyFile(t, compilePolicyA(t))
 	sv := startServe(t, path, 200*time.Millisecond)
 	body, feed := io.Pipe()
 	defer func() { _ = feed.Close() }()
@@ -178,7 +180,7 @@ func TestDrainTimeout(t *testing.T) {
 	_, _ = feed.Write([]byte(`{"agent": `))
 	time.Sleep(100 * time.Millisecond)
 	start := time.Now()
-	if code := sv.stop(t); code != ExitOK {
+	if code := sv.stop(t); code != cli.ExitOK {
 		t.Fatalf("exit %d", code)
 	}
 	if d := time.Since(start); d > 5*time.Second {
@@ -192,7 +194,7 @@ func TestDrainTimeout(t *testing.T) {
 func TestServeRefuses(t *testing.T) {
 	dir := t.TempDir()
 	tampered := filepath.Join(dir, "tampered.json")
-	if err := os.WriteFile(tampered, tamper(t, compilePolicy(t, configA)), 0o644); err != nil {
+	if err := os.WriteFile(tampered, tamper(t, compilePolicyA(t)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ path, msg string }{
@@ -200,9 +202,9 @@ func TestServeRefuses(t *testing.T) {
 		{tampered, "its digest does not match its content"},
 	} {
 		var log logBuffer
-		code := serve(context.Background(), Options{Policy: c.path, Addr: "127.0.0.1:0", Stderr: &log}, nil, nil)
-		if code != ExitRefused {
-			t.Errorf("%s: exit %d, want %d", c.path, code, ExitRefused)
+		code := serve(context.Background(), serveOptions{policy: c.path, addr: "127.0.0.1:0", stderr: &log}, nil, nil)
+		if code != cli.ExitRefused {
+			t.Errorf("%s: exit %d, want %d", c.path, code, cli.ExitRefused)
 		}
 		for _, want := range []string{"no valid policy, not starting", c.path, c.msg} {
 			if !strings.Contains(log.String(), want) {
@@ -213,10 +215,10 @@ func TestServeRefuses(t *testing.T) {
 }
 
 func TestServeCannotListen(t *testing.T) {
-	path := policyFile(t, compilePolicy(t, configA))
+	path := policyFile(t, compilePolicyA(t))
 	var log logBuffer
-	if code := serve(context.Background(), Options{Policy: path, Addr: "127.0.0.1:99999", Stderr: &log}, nil, nil); code != ExitListen {
-		t.Errorf("exit %d, want %d", code, ExitListen)
+	if code := serve(context.Background(), serveOptions{policy: path, addr: "127.0.0.1:99999", stderr: &log}, nil, nil); code != cli.ExitUsage {
+		t.Errorf("exit %d, want %d", code, cli.ExitUsage)
 	}
 	if !strings.Contains(log.String(), "cannot listen") {
 		t.Errorf("log:\n%s", log.String())

@@ -1,4 +1,4 @@
-package run_test
+package main
 
 import (
 	"bytes"
@@ -8,13 +8,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/policy"
-	"github.com/kokua-policy/kokua-policy/run"
 )
+
+// runMain runs kokua-run in process with args after the program's name.
+func runMain(stdin string, args ...string) (code int, stdout, stderr string) {
+	var out, errs bytes.Buffer
+	code = Main(append([]string{"kokua-run"}, args...), strings.NewReader(stdin), &out, &errs)
+	return code, out.String(), errs.String()
+}
 
 func shippedPolicy(t *testing.T) string {
 	t.Helper()
-	return filepath.Join("..", "testdata", "compile", "shipped", "want.json")
+	return filepath.Join("..", "..", "testdata", "compile", "shipped", "want.json")
 }
 
 // TestDecideExitCodes: each decision has its documented exit code, and
@@ -36,21 +43,23 @@ func TestDecideExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		for _, format := range []string{"human", "json"} {
-			var out, errs bytes.Buffer
-			code := run.Decide(run.DecideOptions{Policy: shippedPolicy(t), Agent: tt.agent, Tool: tt.tool,
-				Unattended: tt.unattended, Format: format, Stdout: &out, Stderr: &errs})
+			args := []string{"decide", "--format", format}
+			if tt.unattended {
+				args = append(args, "--unattended")
+			}
+			code, out, _ := runMain("", append(args, shippedPolicy(t), tt.agent, tt.tool)...)
 			if code != tt.code {
 				t.Errorf("%s %s (%s): exit %d, want %d", tt.agent, tt.tool, format, code, tt.code)
 			}
 			if format == "human" {
-				if !strings.HasPrefix(out.String(), string(tt.want)+": ") {
-					t.Errorf("%s %s: human output %q", tt.agent, tt.tool, out.String())
+				if !strings.HasPrefix(out, string(tt.want)+": ") {
+					t.Errorf("%s %s: human output %q", tt.agent, tt.tool, out)
 				}
 				continue
 			}
 			var a policy.Answer
-			if err := json.Unmarshal(out.Bytes(), &a); err != nil || a.Decision != tt.want || a.Reason == nil || a.Reason.Summary == "" {
-				t.Errorf("%s %s: JSON %s (%v)", tt.agent, tt.tool, out.String(), err)
+			if err := json.Unmarshal([]byte(out), &a); err != nil || a.Decision != tt.want || a.Reason.Summary == "" {
+				t.Errorf("%s %s: JSON %s (%v)", tt.agent, tt.tool, out, err)
 			}
 		}
 	}
@@ -78,19 +87,16 @@ func TestDecideRefusesBadPolicies(t *testing.T) {
 		write("version.json", bytes.Replace(good, []byte(`"policy_version": 1`), []byte(`"policy_version": 2`), 1)): "policy_version 2",
 	}
 	for path, want := range tests {
-		var out, errs bytes.Buffer
-		code := run.Decide(run.DecideOptions{Policy: path, Agent: "coder", Tool: "calculate", Format: "human", Stdout: &out, Stderr: &errs})
-		if code != run.ExitRefused || out.Len() != 0 || !strings.Contains(errs.String(), want) {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 4 and %q", filepath.Base(path), code, out.String(), errs.String(), want)
+		code, out, errs := runMain("", "decide", "--format", "human", path, "coder", "calculate")
+		if code != cli.ExitRefused || out != "" || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 4 and %q", filepath.Base(path), code, out, errs, want)
 		}
 	}
 }
 
 func TestSessionUnknownAgent(t *testing.T) {
-	var out, errs bytes.Buffer
-	code := run.Session(run.SessionOptions{Policy: shippedPolicy(t), Agent: "ghost", Stdin: strings.NewReader("tools\n"),
-		Stdout: &out, Stderr: &errs})
-	if code != run.ExitUsage || !strings.Contains(errs.String(), "no agent") {
-		t.Errorf("exit %d, stderr %q", code, errs.String())
+	code, _, errs := runMain("tools\n", "session", shippedPolicy(t), "ghost")
+	if code != cli.ExitUsage || !strings.Contains(errs, "no agent") {
+		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }

@@ -1,22 +1,27 @@
 //go:build unix
 
-package server
+package main
 
 import (
+	"io"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 )
 
-// TestMainSignals runs Main as kokua-run serve does and sends the process
+// TestMainSignals runs kokua-run serve through Main and sends the process
 // SIGHUP, then SIGTERM. Main has caught both by the time it logs that it
 // is serving.
 func TestMainSignals(t *testing.T) {
-	path := policyFile(t, compilePolicy(t, configA))
+	path := policyFile(t, compilePolicyA(t))
 	log := &logBuffer{}
 	code := make(chan int, 1)
-	go func() { code <- Main(Options{Policy: path, Addr: "127.0.0.1:0", Stderr: log}) }()
+	go func() {
+		code <- Main([]string{"kokua-run", "serve", "--addr", "127.0.0.1:0", path}, strings.NewReader(""), io.Discard, log)
+	}()
 	waitFor(t, "Main to serve", func() bool { return strings.Contains(log.String(), "kokua-run serve: serving") })
 
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
@@ -29,7 +34,7 @@ func TestMainSignals(t *testing.T) {
 	}
 	select {
 	case c := <-code:
-		if c != ExitOK {
+		if c != cli.ExitOK {
 			t.Fatalf("exit %d:\n%s", c, log)
 		}
 	case <-time.After(15 * time.Second):

@@ -1,4 +1,4 @@
-package run_test
+package main
 
 import (
 	"bytes"
@@ -14,7 +14,6 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/reference"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
-	"github.com/kokua-policy/kokua-policy/run"
 )
 
 // corpusCase is one folder of testdata/run: a config (and manifest), the
@@ -98,7 +97,7 @@ var referenceAnswers = map[policy.Decision]string{
 // TestDecisionCorpus asks every request of testdata/run of the runtime and
 // of the reference evaluator. The expected decisions are written by hand
 // in requests.txt; the full answers with their reasons are golden in
-// want.txt (go test ./run -update rewrites it).
+// want.txt (go test ./cmd/kokua-run -update rewrites it).
 func TestDecisionCorpus(t *testing.T) {
 	for _, c := range cases(t) {
 		t.Run(filepath.Base(c.dir), func(t *testing.T) {
@@ -150,17 +149,15 @@ func TestSessionScripts(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				agent, preload := "assistant", []string(nil)
+				args := []string{"session"}
 				if first, _, _ := strings.Cut(string(data), "\n"); strings.HasPrefix(first, "#! --preload ") {
-					preload = strings.Split(strings.TrimPrefix(first, "#! --preload "), ",")
+					args = append(args, "--preload", strings.TrimPrefix(first, "#! --preload "))
 				}
-				var out, errs bytes.Buffer
-				code := run.Session(run.SessionOptions{Policy: c.policyPath, Agent: agent, Preload: preload,
-					Stdin: bytes.NewReader(data), Stdout: &out, Stderr: &errs})
+				code, out, errs := runMain(string(data), append(args, c.policyPath, "assistant")...)
 				if code != 0 {
-					t.Fatalf("exit %d: %s", code, errs.String())
+					t.Fatalf("exit %d: %s", code, errs)
 				}
-				golden.Check(t, script+".want", out.Bytes())
+				golden.Check(t, script+".want", []byte(out))
 			})
 		}
 	}

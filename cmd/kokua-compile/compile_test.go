@@ -1,4 +1,4 @@
-package compile_test
+package main
 
 import (
 	"bytes"
@@ -7,27 +7,54 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/compile"
-	"github.com/kokua-policy/kokua-policy/lint"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
-func runCompile(t *testing.T, o compile.Options) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errs bytes.Buffer
-	o.Stdout, o.Stderr = &out, &errs
+// cmdline is a kokua-compile command line, field by field.
+type cmdline struct {
+	Config, Manifest, Output string
+	// Format and Color are human and never when empty.
+	Format, Color string
+	Agents, Check bool
+}
+
+// args spells the command line out as kokua-compile reads it.
+func (o cmdline) args() []string {
+	args := []string{"kokua-compile"}
+	if o.Agents {
+		args = append(args, "agents")
+	}
 	if o.Format == "" {
 		o.Format = "human"
 	}
 	if o.Color == "" {
 		o.Color = "never"
 	}
-	return compile.Run(o), out.String(), errs.String()
+	args = append(args, "--format", o.Format, "--color", o.Color)
+	if o.Manifest != "" {
+		args = append(args, "--manifest", o.Manifest)
+	}
+	if o.Output != "" {
+		args = append(args, "-o", o.Output)
+	}
+	if o.Check {
+		args = append(args, "--check")
+	}
+	return append(args, o.Config)
+}
+
+// runCompile runs kokua-compile in process.
+func runCompile(t *testing.T, o cmdline) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code = Main(o.args(), strings.NewReader(""), &out, &errs)
+	return code, out.String(), errs.String()
 }
 
 func shippedPath(t *testing.T) string {
 	t.Helper()
-	return filepath.Join("..", "examples", "shipped.config.toml")
+	return filepath.Join("..", "..", "examples", "shipped.config.toml")
 }
 
 // TestRunWritesAtomically: -o writes the policy through a temporary file
@@ -38,8 +65,8 @@ func TestRunWritesAtomically(t *testing.T) {
 	if err := os.WriteFile(out, []byte("the old policy"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runCompile(t, compile.Options{Config: shippedPath(t), Output: out})
-	if code != lint.ExitOK || stdout != "" {
+	code, stdout, stderr := runCompile(t, cmdline{Config: shippedPath(t), Output: out})
+	if code != cli.ExitOK || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	if _, err := policy.Load(out); err != nil {
@@ -66,8 +93,8 @@ func TestRunRefusesBrokenConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, format := range []string{"human", "json"} {
-		code, stdout, stderr := runCompile(t, compile.Options{Config: cfg, Output: out, Format: format})
-		if code != lint.ExitFindings || stdout != "" {
+		code, stdout, stderr := runCompile(t, cmdline{Config: cfg, Output: out, Format: format})
+		if code != cli.ExitFindings || stdout != "" {
 			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing on stdout", format, code, stdout)
 		}
 		if !strings.Contains(stderr, "pending-dead-entry") || !strings.Contains(stderr, "nothing was written") {
@@ -83,17 +110,17 @@ func TestRunUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
 		name string
-		o    compile.Options
+		o    cmdline
 		want string
 	}{
-		{"missing config", compile.Options{Config: filepath.Join(dir, "nope.toml")}, "cannot read"},
-		{"output is a directory", compile.Options{Config: shippedPath(t), Output: dir}, "is a directory"},
-		{"bad format", compile.Options{Config: shippedPath(t), Format: "xml"}, "--format"},
-		{"missing manifest", compile.Options{Config: shippedPath(t), Manifest: filepath.Join(dir, "m.json")}, "cannot read"},
+		{"missing config", cmdline{Config: filepath.Join(dir, "nope.toml")}, "cannot read"},
+		{"output is a directory", cmdline{Config: shippedPath(t), Output: dir}, "is a directory"},
+		{"bad format", cmdline{Config: shippedPath(t), Format: "xml"}, "--format"},
+		{"missing manifest", cmdline{Config: shippedPath(t), Manifest: filepath.Join(dir, "m.json")}, "cannot read"},
 	}
 	for _, tt := range tests {
 		code, _, stderr := runCompile(t, tt.o)
-		if code != lint.ExitUsage || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "goroutine") {
+		if code != cli.ExitUsage || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "goroutine") {
 			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", tt.name, code, stderr, tt.want)
 		}
 	}
@@ -103,15 +130,15 @@ func TestRunUsageErrors(t *testing.T) {
 // bytes as -o writes.
 func TestRunStdoutMatchesFile(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "p.json")
-	_, stdout, _ := runCompile(t, compile.Options{Config: shippedPath(t)})
-	runCompile(t, compile.Options{Config: shippedPath(t), Output: out})
+	_, stdout, _ := runCompile(t, cmdline{Config: shippedPath(t)})
+	runCompile(t, cmdline{Config: shippedPath(t), Output: out})
 	if stdout != mustRead(t, out) {
 		t.Error("stdout and -o differ")
 	}
 }
 
 func TestRunAgentsView(t *testing.T) {
-	code, stdout, _ := runCompile(t, compile.Options{Config: shippedPath(t), Agents: true})
+	code, stdout, _ := runCompile(t, cmdline{Config: shippedPath(t), Agents: true})
 	for _, want := range []string{
 		"assistant (entry agent)",
 		"  loads on demand: documents, skills, mcp, scheduling, benchmark",
@@ -146,12 +173,12 @@ func TestRunCheck(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(mustRead(t, shippedPath(t))), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runCompile(t, compile.Options{Config: cfg, Output: out, Check: true}); code != lint.ExitFindings || !strings.Contains(stderr, "missing") {
+	if code, _, stderr := runCompile(t, cmdline{Config: cfg, Output: out, Check: true}); code != cli.ExitFindings || !strings.Contains(stderr, "missing") {
 		t.Errorf("no policy yet: exit %d, %q", code, stderr)
 	}
-	runCompile(t, compile.Options{Config: cfg, Output: out})
+	runCompile(t, cmdline{Config: cfg, Output: out})
 	// The same config under another path is the same policy.
-	if code, _, stderr := runCompile(t, compile.Options{Config: shippedPath(t), Output: out, Check: true}); code != lint.ExitOK {
+	if code, _, stderr := runCompile(t, cmdline{Config: shippedPath(t), Output: out, Check: true}); code != cli.ExitOK {
 		t.Errorf("up to date: exit %d, %q", code, stderr)
 	}
 	edited := strings.Replace(mustRead(t, cfg), `"fs", "time", "messaging"]`, `"fs", "time"]`, 1)
@@ -159,7 +186,7 @@ func TestRunCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := mustRead(t, out)
-	if code, _, stderr := runCompile(t, compile.Options{Config: cfg, Output: out, Check: true}); code != lint.ExitFindings || !strings.Contains(stderr, "stale") {
+	if code, _, stderr := runCompile(t, cmdline{Config: cfg, Output: out, Check: true}); code != cli.ExitFindings || !strings.Contains(stderr, "stale") {
 		t.Errorf("stale: exit %d, %q", code, stderr)
 	}
 	if mustRead(t, out) != before {

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	urfave "github.com/urfave/cli/v3"
+)
+
+// runTree runs a command tree named "tool" whose action is action.
+func runTree(t *testing.T, action urfave.ActionFunc, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	root := &urfave.Command{
+		Name:   "tool",
+		Flags:  []urfave.Flag{&urfave.StringFlag{Name: "x"}},
+		Action: action,
+		Commands: []*urfave.Command{{
+			Name:   "sub",
+			Flags:  []urfave.Flag{&urfave.BoolFlag{Name: "y"}},
+			Action: action,
+		}},
+	}
+	var out, errs bytes.Buffer
+	code = Run(root, append([]string{"tool"}, args...), strings.NewReader(""), &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+func TestRunExitCodes(t *testing.T) {
+	record := func(_ context.Context, c *urfave.Command) error {
+		switch c.Args().First() {
+		case "fail":
+			return Fail(ExitRefused, "tool: refused %s", "it")
+		case "code":
+			return Code(ExitFindings)
+		case "panic":
+			panic("boom")
+		}
+		return Code(ExitOK)
+	}
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"ok"}, ExitOK, ""},
+		{[]string{"code"}, ExitFindings, ""},
+		{[]string{"fail"}, ExitRefused, "tool: refused it\n"},
+		{[]string{"panic"}, ExitInternal, "tool: internal error: boom\n"},
+		{[]string{"--nope", "ok"}, ExitUsage, "tool: flag provided but not defined: -nope (see --help)\n"},
+		{[]string{"sub", "--nope", "ok"}, ExitUsage, "tool: flag provided but not defined: -nope (see --help)\n"},
+		{[]string{"sub", "--y", "ok"}, ExitOK, ""},
+	} {
+		code, stdout, stderr := runTree(t, record, c.args...)
+		if code != c.code || stderr != c.stderr || stdout != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d and %q", c.args, code, stdout, stderr, c.code, c.stderr)
+		}
+	}
+}
+
+// TestRunStopsAtFirstArgument: flags after the first argument are
+// arguments, as the commands have always read them.
+func TestRunStopsAtFirstArgument(t *testing.T) {
+	var got []string
+	code, _, stderr := runTree(t, func(_ context.Context, c *urfave.Command) error {
+		got = c.Args().Slice()
+		return nil
+	}, "--x", "1", "a", "--x", "2")
+	if code != ExitOK || strings.Join(got, " ") != "a --x 2" {
+		t.Errorf("exit %d (%s), arguments %q; want a --x 2", code, stderr, got)
+	}
+}
+
+func TestRunHelpGoesToStdout(t *testing.T) {
+	code, stdout, stderr := runTree(t, func(context.Context, *urfave.Command) error { return nil }, "--help")
+	if code != ExitOK || !strings.Contains(stdout, "tool") || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+func TestUseColor(t *testing.T) {
+	var buf bytes.Buffer
+	for _, c := range []struct {
+		mode, noColor string
+		want          bool
+	}{
+		{"always", "", true},
+		{"always", "1", true},
+		{"never", "", false},
+		{"auto", "", false}, // a buffer is no terminal
+		{"", "1", false},
+	} {
+		t.Setenv("NO_COLOR", c.noColor)
+		if got, err := UseColor(c.mode, &buf); err != nil || got != c.want {
+			t.Errorf("%q with NO_COLOR=%q: %v (%v), want %v", c.mode, c.noColor, got, err, c.want)
+		}
+	}
+	if _, err := UseColor("sometimes", &buf); err == nil || err.Error() != `--color takes auto, always or never, not "sometimes"` {
+		t.Errorf("a bad mode: %v", err)
+	}
+}
+
+// TestStyle pins the colours of the human format, byte for byte.
+func TestStyle(t *testing.T) {
+	plain := Style(false)
+	if plain.Location != nil || plain.Error != nil || plain.Help != nil {
+		t.Error("the plain style paints")
+	}
+	s := Style(true)
+	for _, c := range []struct {
+		f    func(string) string
+		want string
+	}{
+		{s.Location, "\x1b[1mx\x1b[22m"},
+		{s.Error, "\x1b[31;1mx\x1b[0;22m"},
+		{s.Warning, "\x1b[33;1mx\x1b[0;22m"},
+		{s.Info, "\x1b[36;1mx\x1b[0;22m"},
+		{s.Gutter, "\x1b[34mx\x1b[0m"},
+		{s.Underline, "\x1b[32;1mx\x1b[0;22m"},
+		{s.Help, "\x1b[36mx\x1b[0m"},
+	} {
+		if got := c.f("x"); got != c.want {
+			t.Errorf("%q, want %q", got, c.want)
+		}
+	}
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	urfave "github.com/urfave/cli/v3"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// decideCommand is kokua-run decide: one call, answered on stdout and by
+// the exit code.
+func decideCommand(stdout io.Writer) *urfave.Command {
+	return &urfave.Command{
+		Name:      "decide",
+		Usage:     "answer one call: run, confirm, review, not_loaded, unavailable or denied (the exit code says which)",
+		UsageText: "kokua-run decide [--format human|json] [--unattended] POLICY AGENT TOOL",
+		Flags: []urfave.Flag{
+			&urfave.StringFlag{Name: "format", Value: "human", Usage: "human or json"},
+			&urfave.BoolFlag{Name: "unattended", Usage: "the call is in a turn nobody watches: gated calls are denied"},
+		},
+		Action: func(_ context.Context, c *urfave.Command) error {
+			if c.NArg() != 3 {
+				return cli.Fail(cli.ExitUsage, "kokua-run decide: want POLICY AGENT TOOL")
+			}
+			return decide(decideOptions{policy: c.Args().Get(0), agent: c.Args().Get(1), tool: c.Args().Get(2),
+				format: c.String("format"), unattended: c.Bool("unattended")}, stdout)
+		},
+	}
+}
+
+// decideOptions are the flags and arguments of kokua-run decide.
+type decideOptions struct {
+	policy, agent, tool string
+	format              string
+	unattended          bool
+}
+
+// decide loads a policy and answers one call; the exit code is the
+// decision's.
+func decide(o decideOptions, stdout io.Writer) error {
+	if o.format != "human" && o.format != "json" {
+		return cli.Fail(cli.ExitUsage, "kokua-run: --format takes human or json, not %q", o.format)
+	}
+	p, err := load(o.policy)
+	if err != nil {
+		return err
+	}
+	a := p.Decide(o.agent, o.tool, policy.Turn{Unattended: o.unattended})
+	if o.format == "json" {
+		if err := json.NewEncoder(stdout).Encode(a); err != nil {
+			return cli.Code(cli.ExitUsage)
+		}
+	} else {
+		fmt.Fprintln(stdout, human(a))
+	}
+	return cli.Code(exitCode(a.Decision))
+}
+
+// exitCode is the exit code of a decision.
+func exitCode(d policy.Decision) int {
+	switch d {
+	case policy.Run:
+		return cli.ExitOK
+	case policy.Confirm:
+		return cli.ExitConfirm
+	case policy.Review:
+		return cli.ExitReview
+	case policy.NotLoaded:
+		return cli.ExitNotLoaded
+	case policy.Unavailable:
+		return cli.ExitUnavailable
+	}
+	return cli.ExitDenied
+}

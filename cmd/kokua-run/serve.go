@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	urfave "github.com/urfave/cli/v3"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/server"
+)
+
+// serveCommand is kokua-run serve: the JSON HTTP API of package server,
+// until SIGINT or SIGTERM.
+func serveCommand(stderr io.Writer) *urfave.Command {
+	return &urfave.Command{
+		Name:      "serve",
+		Usage:     "serve the JSON HTTP API, reloading the policy when it changes or on SIGHUP",
+		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] POLICY",
+		Flags: []urfave.Flag{
+			&urfave.StringFlag{Name: "addr", Value: server.DefaultAddr, Usage: "address to listen on (loopback by default)"},
+		},
+		Action: func(_ context.Context, c *urfave.Command) error {
+			if c.NArg() != 1 {
+				return cli.Fail(cli.ExitUsage, "kokua-run serve: want POLICY")
+			}
+			return cli.Code(serveWithSignals(serveOptions{policy: c.Args().First(), addr: c.String("addr"), stderr: stderr}))
+		},
+	}
+}
+
+// serveOptions are the flags and arguments of kokua-run serve.
+type serveOptions struct {
+	policy string
+	// addr is the address to listen on; empty for server.DefaultAddr.
+	addr   string
+	stderr io.Writer
+	// drain bounds the wait for requests in flight at shutdown; zero for
+	// server.DrainTimeout.
+	drain time.Duration
+}
+
+// serveWithSignals serves until SIGINT or SIGTERM and returns the exit
+// code. SIGHUP reloads the policy, as does a change of the file. A second
+// SIGINT or SIGTERM during the drain ends the process at once.
+func serveWithSignals(o serveOptions) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// Once the first signal has arrived, the next one gets the default
+	// behaviour: it ends the process without waiting for the drain.
+	context.AfterFunc(ctx, stop)
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	return serve(ctx, o, hup, nil)
+}
+
+// serve is serveWithSignals without the signals: it stops when ctx is
+// done and reloads on each value from hup. ready, if not nil, is called
+// with the address once the server accepts connections. It returns
+// ExitOK after a shutdown, ExitRefused when there is no valid policy to
+// start with, ExitUsage when the address cannot be listened on, and
+// ExitServeFailed when serving failed after the start.
+func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func(net.Addr)) int {
+	log := slog.New(slog.NewTextHandler(o.stderr, nil))
+	addr := o.addr
+	if addr == "" {
+		addr = server.DefaultAddr
+	}
+	drain := o.drain
+	if drain <= 0 {
+		drain = server.DrainTimeout
+	}
+	s, err := server.New(o.policy, log)
+	if err != nil {
+		log.Error("kokua-run serve: no valid policy, not starting", "err", err)
+		return cli.ExitRefused
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		log.Error("kokua-run serve: cannot listen", "addr", addr, "err", err)
+		return cli.ExitUsage
+	}
+	if !loopback(ln.Addr()) {
+		log.Warn("listening beyond loopback: the API has no authentication, so anyone who can reach this address can query the policy",
+			"addr", ln.Addr().String())
+	}
+
+	wctx, stopWatch := context.WithCancel(context.Background())
+	defer stopWatch()
+	watchDone, err := s.Watch(wctx)
+	if err != nil {
+		log.Warn("the policy file is not watched; reload with SIGHUP", "err", err)
+	}
+	hupDone := make(chan struct{})
+	go func() {
+		defer close(hupDone)
+		for {
+			select {
+			case <-wctx.Done():
+				return
+			case <-hup:
+				// A refused policy is logged, and the last good one stays.
+				_ = s.ReloadOnSignal()
+			}
+		}
+	}()
+
+	srv := s.HTTPServer()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	log.Info("kokua-run serve: serving", "addr", ln.Addr().String(), "policy", o.policy, "digest", s.Policy().Document().Digest)
+	if ready != nil {
+		ready(ln.Addr())
+	}
+
+	code := cli.ExitOK
+	select {
+	case err := <-served:
+		log.Error("kokua-run serve: serving failed", "err", err)
+		code = cli.ExitServeFailed
+	case <-ctx.Done():
+		log.Info("kokua-run serve: shutting down", "drain", drain.String())
+		sctx, cancel := context.WithTimeout(context.Background(), drain)
+		err := srv.Shutdown(sctx)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			log.Warn("kokua-run serve: the drain timed out; closing the connections left", "drain", drain.String())
+			_ = srv.Close()
+		} else if err != nil {
+			log.Warn("kokua-run serve: shutdown", "err", err)
+		}
+		if err := <-served; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("kokua-run serve: serving failed", "err", err)
+			code = cli.ExitServeFailed
+		}
+	}
+	stopWatch()
+	if watchDone != nil {
+		<-watchDone
+	}
+	<-hupDone
+	log.Info("kokua-run serve: stopped")
+	return code
+}
+
+func loopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/golden"
+	"github.com/kokua-policy/kokua-policy/policy"
+	"github.com/kokua-policy/kokua-policy/server"
+)
+
+// TestServeIsDecide checks that POST /v1/decide of kokua-run serve answers
+// exactly what kokua-run decide --format json prints, for every compiled
+// policy of the compiler's golden cases. kokua-run decide loads the policy
+// each time, so it is asked about a sample: every decision once, and
+// every tenth question.
+func TestServeIsDecide(t *testing.T) {
+	paths, _ := filepath.Glob(filepath.Join(golden.Root(t), "testdata", "compile", "*", "want.json"))
+	if len(paths) == 0 {
+		t.Fatal("no compiled policies in testdata/compile")
+	}
+	seen := map[policy.Decision]bool{}
+	for _, path := range paths {
+		s, err := server.New(path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := s.Handler()
+		checked := map[policy.Decision]bool{}
+		for i, q := range questions(s.Policy()) {
+			for _, unattended := range []bool{false, true} {
+				body, _ := json.Marshal(map[string]any{"agent": q[0], "tool": q[1], "unattended": unattended})
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, httptest.NewRequest("POST", "/v1/decide", strings.NewReader(string(body))))
+				var a policy.Answer
+				if err := json.Unmarshal(w.Body.Bytes(), &a); err != nil || w.Code != http.StatusOK {
+					t.Fatalf("%s: %s %s: %d %s", path, q[0], q[1], w.Code, w.Body)
+				}
+				if checked[a.Decision] && i%10 != 0 {
+					continue
+				}
+				checked[a.Decision], seen[a.Decision] = true, true
+				args := []string{"decide", "--format", "json"}
+				if unattended {
+					args = append(args, "--unattended")
+				}
+				code, want, stderr := runMain("", append(args, path, q[0], q[1])...)
+				if w.Body.String() != want {
+					t.Fatalf("%s: %s %s unattended=%v:\n got %s\nwant %s (exit %d, %s)", path, q[0], q[1], unattended, w.Body, want, code, stderr)
+				}
+				if code != exitCode(a.Decision) {
+					t.Fatalf("%s: %s %s: exit %d for %s", path, q[0], q[1], code, a.Decision)
+				}
+			}
+		}
+	}
+	for _, d := range []policy.Decision{policy.Run, policy.Confirm, policy.Review, policy.NotLoaded, policy.Unavailable, policy.Denied} {
+		if !seen[d] {
+			t.Errorf("no question answered %s: the comparison does not cover it", d)
+		}
+	}
+}
+
+// questions are agent, tool pairs worth asking of a policy: every agent
+// and an unknown one, about a tool of every toolset (qualified and bare),
+// and tools that do not exist.
+func questions(p *policy.Policy) [][2]string {
+	doc := p.Document()
+	agents := []string{"nobody"}
+	for name := range doc.Agents {
+		agents = append(agents, name)
+	}
+	sort.Strings(agents)
+	tools := []string{"no_such_tool", "fs.no_such_tool", "x<y>&z"}
+	for _, ts := range doc.TrustOrder {
+		if t := doc.Toolsets[ts]; t != nil && len(t.Tools) > 0 {
+			tools = append(tools, ts+"."+t.Tools[0].Name, t.Tools[len(t.Tools)-1].Name)
+		}
+	}
+	var qs [][2]string
+	for _, a := range agents {
+		for _, t := range tools {
+			qs = append(qs, [2]string{a, t})
+		}
+	}
+	return qs
+}
