@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -89,13 +90,13 @@ func diffCompare(t *testing.T, c diffCase, p *policy.Policy, seen map[string]int
 	var tools []string
 	for _, ts := range man.Toolsets {
 		for _, tool := range ts.Tools {
-			if !contains(tools, tool.Name) {
+			if !slices.Contains(tools, tool.Name) {
 				tools = append(tools, tool.Name)
 			}
 		}
 	}
 	for _, tool := range append(append([]string{}, coreTools...), diffMadeUpTool) {
-		if !contains(tools, tool) {
+		if !slices.Contains(tools, tool) {
 			tools = append(tools, tool)
 		}
 	}
@@ -363,7 +364,7 @@ func (g *diffGen) generate(defaults []diffToolset) diffCase {
 	if n > 2 && g.chance(0.3) {
 		from := g.rng.IntN(n - 1)
 		to := from + 1 + g.rng.IntN(n-1-from)
-		if !contains(g.agents[from].delegates, g.agents[to].name) {
+		if !slices.Contains(g.agents[from].delegates, g.agents[to].name) {
 			g.agents[from].delegates = append(g.agents[from].delegates, g.agents[to].name)
 		}
 	}
@@ -395,15 +396,15 @@ func (g *diffGen) generate(defaults []diffToolset) diffCase {
 	// Which core tools exist, as far as the generator can tell.
 	var core []string
 	for _, a := range g.agents {
-		if len(a.delegates) > 0 && !contains(core, "spawn_subagent") {
+		if len(a.delegates) > 0 && !slices.Contains(core, "spawn_subagent") {
 			core = append(core, "spawn_subagent")
 		}
-		if a.residentSet && len(a.resident) < len(g.expansion(a)) && !contains(core, "load_tools") {
+		if a.residentSet && len(a.resident) < len(g.expansion(a)) && !slices.Contains(core, "load_tools") {
 			core = append(core, "available_tools", "load_tools")
 		}
 	}
 	for _, t := range g.toolsets {
-		if t.Kind == "skill" && !contains(core, "activate_skill") {
+		if t.Kind == "skill" && !slices.Contains(core, "activate_skill") {
 			core = append(core, "activate_skill")
 		}
 	}
@@ -413,7 +414,7 @@ func (g *diffGen) generate(defaults []diffToolset) diffCase {
 	var union []string
 	for _, a := range g.agents {
 		for _, name := range g.expansion(a) {
-			if !contains(union, name) {
+			if !slices.Contains(union, name) {
 				union = append(union, name)
 			}
 		}
@@ -613,12 +614,3 @@ type manifestFile struct {
 }
 
 var coreTools = []string{"spawn_subagent", "activate_skill", "available_tools", "load_tools"}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

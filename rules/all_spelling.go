@@ -21,7 +21,7 @@ var _ = register(&Rule{
 			}
 			av := a.Tools.Available
 			const fix = `write available = "all" (a lowercase string, not inside a list)`
-			if av.Str.Set && !av.All && config.IsAllWord(av.Str.Value) {
+			if av.Str.State == config.Present && !av.All && config.IsAllWord(av.Str.Value) {
 				p.Report(Finding{Span: av.Str.Span, Key: av.Path, Suggestion: fix,
 					Message: "agent " + q(a.Name) + " writes available = \"" + diag.Escape(av.Str.Value) + "\"; \"all\" is written exactly available = \"all\", in lowercase"})
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // all-without-resident: available = "all" with no resident list would make
@@ -17,12 +18,12 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		for _, a := range p.Config.Agents {
-			if a.Tools == nil || !a.Tools.Available.All || !a.Tools.Resident.Key.IsZero() {
+			if a.Tools == nil || !a.Tools.Available.All || a.Tools.Resident.State != config.Absent {
 				continue
 			}
 			p.Report(Finding{Span: a.Tools.Available.Str.Span, Key: a.Tools.Available.Path,
 				Message: fmt.Sprintf("agent %s declares available = \"all\" without resident: every tool schema the install offers would be resident and re-sent on every round", q(a.Name)),
-				Suggestion: "add resident = [...] to " + a.Tools.Available.Path[:len(a.Tools.Available.Path)-len(".available")] +
+				Suggestion: "add resident = [...] to " + config.TablePath([]string{"agents", a.Name, "tools"}) +
 					": the toolsets it should hold from its first turn (the rest load on demand)"})
 		}
 	},

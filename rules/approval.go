@@ -71,6 +71,42 @@ func inScope(w *model.World, l approvalList, r model.Resolution) bool {
 	return false
 }
 
+// deadEntry is an approval entry that matches no tool.
+type deadEntry struct {
+	list approvalList
+	item config.Str
+	r    model.Resolution
+}
+
+// deadEntries returns the entries of every list that match no tool, found
+// at the given time: at startup for an entry Kokua resolves at startup
+// (R120, R131), at the first build of its toolset for a pending one (R121,
+// R146). An entry outside its list's scope is left to entry-scope.
+//
+// At startup an entry naming an MCP server the manifest marks
+// "connected": false is dead too, since the server builds empty (R132). A
+// server the manifest does not describe is unknown, not known to be down
+// (R166), and mcp-disconnected says so; a pending server that is not
+// connected has its load refused instead (R149).
+func deadEntries(w *model.World, found model.When) []deadEntry {
+	undescribed := map[*model.Toolset]bool{}
+	for _, t := range w.UndescribedMCP {
+		undescribed[t] = true
+	}
+	var out []deadEntry
+	for _, l := range approvalLists(w) {
+		for _, it := range l.Items {
+			r := w.Resolve(it.Value)
+			dead := r.Dead() ||
+				(found == model.AtStartup && r.Status == model.Disconnected && !undescribed[r.Toolset])
+			if dead && r.Resolved() == found && inScope(w, l, r) {
+				out = append(out, deadEntry{list: l, item: it, r: r})
+			}
+		}
+	}
+	return out
+}
+
 // deadFault writes why a dead entry matches nothing, in the forms of R131.
 func deadFault(r model.Resolution) string {
 	e := r.Entry
@@ -105,11 +141,11 @@ func coreWhy(tool string) string {
 func fixFor(r model.Resolution) string {
 	switch {
 	case len(r.Homes) > 0:
-		return "write " + orList(r.Homes)
+		return "write " + orJoin(tomlNames(r.Homes))
 	case len(r.Close) > 0 && r.Entry.Tool != "":
-		return "write " + q(r.Entry.Toolset+"."+r.Close[0])
+		return "write " + tomlName(r.Entry.Toolset+"."+r.Close[0])
 	case len(r.Close) > 0:
-		return "write " + q(r.Close[0])
+		return "write " + tomlName(r.Close[0])
 	}
 	return "fix or drop the entry"
 }
@@ -128,67 +164,4 @@ func loaders(w *model.World, toolset string) string {
 		return "no agent"
 	}
 	return strings.Join(names, ", ")
-}
-
-// overlap is a tool two entries of different lists would both hold.
-type overlap struct {
-	first, second config.Str
-	// textual: the entries' text settles the overlap without a build (R87).
-	textual bool
-	// tools are the shared tool names, when a build reveals them.
-	tools []string
-	// pending are the toolsets whose build reveals the overlap; empty when
-	// startup already does (R88).
-	pending []string
-}
-
-// overlaps finds every pair of entries, one from each list, that would
-// hold a tool in common (R84, R87, R88, R35: entries match tool names).
-func overlaps(w *model.World, first, second config.List) []overlap {
-	var out []overlap
-	for _, x := range first.Items {
-		rx := w.Resolve(x.Value)
-		if rx.Shape() {
-			continue
-		}
-		for _, y := range second.Items {
-			ry := w.Resolve(y.Value)
-			if ry.Shape() {
-				continue
-			}
-			if kokua.EntriesOverlap(rx.Entry, ry.Entry) {
-				o := overlap{first: x, second: y, textual: true}
-				if !rx.Pending && !ry.Pending {
-					o.tools = intersect(rx.Tools, ry.Tools) // known at startup: name them
-				}
-				out = append(out, o)
-				continue
-			}
-			shared := intersect(rx.Tools, ry.Tools)
-			if len(shared) == 0 {
-				continue
-			}
-			o := overlap{first: x, second: y, tools: shared}
-			for _, r := range []model.Resolution{rx, ry} {
-				if r.Toolset != nil && r.Pending {
-					o.pending = append(o.pending, r.Toolset.Name)
-				}
-			}
-			out = append(out, o)
-		}
-	}
-	return out
-}
-
-func intersect(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		for _, y := range b {
-			if x == y {
-				out = append(out, x)
-				break
-			}
-		}
-	}
-	return out
 }

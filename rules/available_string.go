@@ -24,7 +24,7 @@ var _ = register(&Rule{
 				continue
 			}
 			av := a.Tools.Available
-			if !av.Str.Set || config.IsAllWord(av.Str.Value) {
+			if av.Str.State != config.Present || config.IsAllWord(av.Str.Value) {
 				continue
 			}
 			p.Report(Finding{Span: av.Str.Span, Key: av.Path,
@@ -48,9 +48,5 @@ func availableFix(s string) string {
 	if len(names) == 0 {
 		return "write available = [...], the toolset names, or available = [] for none"
 	}
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = fmt.Sprintf("%q", n)
-	}
-	return "write available = [" + strings.Join(quoted, ", ") + "]"
+	return "write available = [" + tomlStrings(names) + "]"
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 )
 
 // build-floor: with auto-approval enabled, a build after which some
@@ -22,10 +23,7 @@ var _ = register(&Rule{
 			return
 		}
 		for _, pol := range w.Policies() {
-			for _, o := range overlaps(w, w.Config.Floor, pol.Review) {
-				if len(o.pending) == 0 || o.textual {
-					continue
-				}
+			for _, o := range overlaps(w, w.Config.Floor, pol.Review, model.AtBuild) {
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
 					Message: fmt.Sprintf("%s %s %s: no reviewer may answer for a tool of %s, because %s. %s",
 						overlapBetween(o, w.Config.Floor.Path, pol.Review.Path), sharedWhat(o), onceBuilt(o), w.Config.Floor.Path, floorWhy, refusedBuilds(w, o)),

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 )
 
 // build-overlap: a tool in both confirm and review of one policy that only
@@ -20,10 +21,7 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		w := p.World
 		for _, pol := range w.Policies() {
-			for _, o := range overlaps(w, pol.Confirm, pol.Review) {
-				if len(o.pending) == 0 || o.textual {
-					continue
-				}
+			for _, o := range overlaps(w, pol.Confirm, pol.Review, model.AtBuild) {
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
 					Message: fmt.Sprintf("%s %s %s, and a tool may be in only one list of the %s policy: %s",
 						overlapBetween(o, pol.Confirm.Path, pol.Review.Path), sharedWhat(o), onceBuilt(o), pol.Table(), refusedBuilds(w, o)),

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/model"
@@ -60,7 +59,7 @@ var _ = register(&Rule{
 				if i < ref {
 					first, second = c, cs[ref]
 				}
-				p.Report(Finding{Span: c.Span, Key: keyOf(c),
+				p.Report(Finding{Span: c.Span, Key: c.Key(),
 					Message: fmt.Sprintf("toolset name %s is registered twice: by the %s (%s) and by the %s (%s); a name carries no provider, so it must be unique",
 						q(name), first.Provider, q(trimPeriod(first.Description)), second.Provider, q(trimPeriod(second.Description))),
 					Suggestion: "rename or drop one of the two"})
@@ -84,13 +83,3 @@ var _ = register(&Rule{
 		}
 	},
 })
-
-func trimPeriod(s string) string { return strings.TrimSuffix(s, ".") }
-
-// keyOf is the config key that defines a candidate: an MCP server's name.
-func keyOf(c model.Candidate) string {
-	if c.Kind == kokua.KindMCP {
-		return "[[mcp.server]].name"
-	}
-	return ""
-}

@@ -3,9 +3,9 @@ package rules
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
 )
 
@@ -29,16 +29,16 @@ var _ = register(&Rule{
 		}
 		name := cfg.EntryAgent.Value
 		span := cfg.EntryAgent.Span
-		msg := fmt.Sprintf("[assistant].agent names %s, which has no [agents.%s] table. Configured agents: %s.",
-			q(name), diag.Escape(name), strings.Join(quoted(slices.Sorted(slices.Values(names))), ", "))
-		if !cfg.EntryAgent.Set {
+		msg := fmt.Sprintf("[assistant].agent names %s, which has no %s table. Configured agents: %s.",
+			q(name), config.TablePath([]string{"agents", name}), quoteAll(slices.Sorted(slices.Values(names))))
+		if cfg.EntryAgent.State != config.Present {
 			span = cfg.Agents[0].Span
 			msg = "[assistant].agent is not set, so the entry agent is 'assistant', which has no [agents.assistant] table. Configured agents: " +
-				strings.Join(quoted(slices.Sorted(slices.Values(names))), ", ") + "."
+				quoteAll(slices.Sorted(slices.Values(names))) + "."
 		}
 		f := Finding{Span: span, Key: "[assistant].agent", Message: msg}
 		if matches := similar.Suggest(name, names); len(matches) > 0 {
-			f.Suggestion = "write agent = " + fmt.Sprintf("%q", matches[0])
+			f.Suggestion = "write agent = " + tomlString(matches[0])
 		} else {
 			f.Suggestion = "set [assistant].agent to the agent the user talks to"
 		}

@@ -31,7 +31,7 @@ var _ = register(&Rule{
 					p.Report(Finding{Span: it.Span, Key: l.Path,
 						Message: fmt.Sprintf("%s has an entry that %s: %s names the %s toolset, which agent %s does not declare in available",
 							l.Path, l.effect(), q(it.Value), q(t), q(a.Name)),
-						Suggestion: fmt.Sprintf("add %s to %s.available, or drop the entry", q(t), l.Policy.Table())})
+						Suggestion: fmt.Sprintf("add %s to %s.available, or drop the entry", tomlName(t), l.Policy.Table())})
 					continue
 				}
 				msg := fmt.Sprintf("%s has an entry that %s: %s names the %s toolset, which no agent declares, so it builds no tools and holds nothing back",

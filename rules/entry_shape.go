@@ -39,14 +39,14 @@ func shapeFault(r model.Resolution) (fault, fix string) {
 	const forms = "an entry is <toolset>, <toolset>.*, <toolset>.<tool>, core or core.<tool>"
 	switch {
 	case r.Status == model.BareTool:
-		return fmt.Sprintf("%s is a tool, not a toolset: write %s", q(e.Text), orList(r.Homes)), "write " + orList(r.Homes)
+		return fmt.Sprintf("%s is a tool, not a toolset: write %s", q(e.Text), orList(r.Homes)), "write " + orJoin(tomlNames(r.Homes))
 	case r.Status == model.UnknownToolset:
 		// r.Close holds toolset names here, so the fix swaps the toolset
 		// segment and keeps the rest of the text (fixFor would append a
 		// toolset name as if it were a tool: 'computr.compute').
 		fix := "fix or drop the entry"
 		if len(r.Close) > 0 {
-			fix = "write " + q(r.Close[0]+strings.TrimPrefix(e.Text, e.Toolset))
+			fix = "write " + tomlName(r.Close[0]+strings.TrimPrefix(e.Text, e.Toolset))
 		}
 		return fmt.Sprintf("%s names no installed toolset %s%s", q(e.Text), q(e.Toolset), didYouMean(r.Close)), fix
 	case e.Fault == kokua.TooManyDots:
@@ -54,7 +54,7 @@ func shapeFault(r model.Resolution) (fault, fix string) {
 	case e.Fault == kokua.BadStar:
 		return fmt.Sprintf("%s uses '*' as a pattern; '*' may only stand for a whole toolset's tools (<toolset>.*), since a partial pattern is as silent a gap as a dead name", q(e.Text)), ""
 	case e.Fault == kokua.EmptyTool:
-		return fmt.Sprintf("%s names no tool after the '.'", q(e.Text)), fmt.Sprintf("write %s for the whole toolset", q(e.Toolset))
+		return fmt.Sprintf("%s names no tool after the '.'", q(e.Text)), fmt.Sprintf("write %s for the whole toolset", tomlName(e.Toolset))
 	}
 	return fmt.Sprintf("%s names no toolset", q(e.Text)), ""
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
@@ -23,7 +24,7 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		check := func(s config.Str, key string) {
-			if !s.Set {
+			if s.State != config.Present {
 				return
 			}
 			if why := modelFault(s.Value); why != "" {
@@ -59,7 +60,7 @@ func modelFault(s string) string {
 		return "names no model"
 	case hasFlags:
 		for _, f := range strings.Split(flags, ",") {
-			if !contains(modelFlags, strings.TrimSpace(f)) {
+			if !slices.Contains(modelFlags, strings.TrimSpace(f)) {
 				return fmt.Sprintf("has the unknown capability flag %s (known: %s)", q(f), strings.Join(modelFlags, ", "))
 			}
 		}

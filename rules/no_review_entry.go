@@ -36,5 +36,5 @@ var _ = register(&Rule{
 // a list written with the wrong type cannot be read, and wrong-type reports
 // it; this check then stays silent rather than guess (R204).
 func mayReview(l config.List) bool {
-	return len(l.Items) > 0 || (!l.Set && !l.Key.IsZero())
+	return len(l.Items) > 0 || l.State == config.WrongType
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // no-reviewer: auto-approval enabled with no reviewer named (R140, R145).
@@ -14,11 +15,11 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		auto := p.Config.Auto
-		if !auto.Enabled || len(auto.Reviewers.Items) > 0 || (!auto.Reviewers.Set && !auto.Reviewers.Key.IsZero()) {
+		if !auto.Enabled || len(auto.Reviewers.Items) > 0 || auto.Reviewers.State == config.WrongType {
 			return
 		}
 		span := auto.EnabledAt
-		if auto.Reviewers.Set {
+		if auto.Reviewers.State == config.Present {
 			span = auto.Reviewers.Span
 		}
 		p.Report(Finding{Span: span, Key: "[security.auto_approval].reviewers",

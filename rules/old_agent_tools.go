@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
@@ -69,17 +68,17 @@ func namesAll(n *tomlpos.Node) bool {
 // other value.
 func listLiteral(n *tomlpos.Node) string {
 	if n.Kind == tomlpos.KindString {
-		return fmt.Sprintf("[%q]", n.Str)
+		return "[" + tomlString(n.Str) + "]"
 	}
 	if n.Kind != tomlpos.KindArray {
 		return "[...]"
 	}
-	parts := make([]string, 0, len(n.Items))
+	names := make([]string, 0, len(n.Items))
 	for _, it := range n.Items {
 		if it.Kind != tomlpos.KindString {
 			return "[...]"
 		}
-		parts = append(parts, fmt.Sprintf("%q", it.Str))
+		names = append(names, it.Str)
 	}
-	return "[" + strings.Join(parts, ", ") + "]"
+	return "[" + tomlStrings(names) + "]"
 }

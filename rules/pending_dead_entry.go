@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 )
 
 // pending-dead-entry: an approval entry on a toolset startup does not
@@ -20,17 +21,11 @@ var _ = register(&Rule{
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
 		w := p.World
-		for _, l := range approvalLists(w) {
-			for _, it := range l.Items {
-				r := w.Resolve(it.Value)
-				if !r.Dead() || r.Toolset == nil || !r.Pending || !inScope(w, l, r) {
-					continue
-				}
-				t := r.Toolset.Name
-				p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: fixFor(r),
-					Message: fmt.Sprintf("%s has an entry that %s once %s is built: %s. Kokua starts, but refuses every build of the %s toolset (Could not load %s) until the entry is fixed and Kokua restarted; agents that could load it: %s",
-						l.Path, l.effect(), q(t), deadFault(r), q(t), q(t), loaders(w, t))})
-			}
+		for _, d := range deadEntries(w, model.AtBuild) {
+			l, t := d.list, d.r.Toolset.Name
+			p.Report(Finding{Span: d.item.Span, Key: l.Path, Suggestion: fixFor(d.r),
+				Message: fmt.Sprintf("%s has an entry that %s once %s is built: %s. Kokua starts, but refuses every build of the %s toolset (Could not load %s) until the entry is fixed and Kokua restarted; agents that could load it: %s",
+					l.Path, l.effect(), q(t), deadFault(d.r), q(t), q(t), loaders(w, t))})
 		}
 	},
 })

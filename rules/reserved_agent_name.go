@@ -25,7 +25,7 @@ var _ = register(&Rule{
 			}
 			p.Report(Finding{Span: a.Span, Key: a.Path,
 				Message:    fmt.Sprintf("agent name %s contains %s, which is reserved: gate labels use ':' for composed workers (composed:<label>) and '[' for the default tier", q(a.Name), q(a.Name[i:i+1])),
-				Suggestion: fmt.Sprintf("rename the agent to %s, here and wherever delegates_to or [assistant].agent names it", q(renameAgent(a.Name)))})
+				Suggestion: fmt.Sprintf("rename the agent to %s, here and wherever delegates_to or [assistant].agent names it", tomlName(renameAgent(a.Name)))})
 		}
 	},
 })

@@ -22,7 +22,7 @@ var _ = register(&Rule{
 			if !reserved {
 				continue
 			}
-			p.Report(Finding{Span: c.Span, Key: keyOf(c),
+			p.Report(Finding{Span: c.Span, Key: c.Key(),
 				Message:    fmt.Sprintf("the %s %s may not be named %s: the name is reserved because %s", c.Provider, q(trimPeriod(c.Description)), q(c.Name), why),
 				Suggestion: "give the toolset another name"})
 		}

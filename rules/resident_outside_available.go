@@ -22,7 +22,7 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		w := p.World
 		for _, a := range w.Agents {
-			if a.Tools == nil || !a.Known || !a.Tools.Resident.Set {
+			if a.Tools == nil || !a.Known || a.Tools.Resident.State != config.Present {
 				continue
 			}
 			listed := map[string]bool{}
@@ -53,7 +53,7 @@ var _ = register(&Rule{
 					// out is no way to hold everything.
 					f.Message += `; resident takes toolset names, not "all": name the toolsets the agent should hold from its first turn, and the rest load on demand`
 				case !a.All:
-					f.Suggestion = fmt.Sprintf("add %s to %s, or drop it from resident", q(it.Value), a.Tools.Available.Path)
+					f.Suggestion = fmt.Sprintf("add %s to %s, or drop it from resident", tomlName(it.Value), a.Tools.Available.Path)
 				default:
 					f.Suggestion = "drop it from resident"
 				}

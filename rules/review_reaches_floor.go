@@ -4,10 +4,8 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 )
-
-// floorWhy explains the floor in every message about it (R125).
-const floorWhy = "the floor is for tools that grant a capability rather than act, where a reviewer approving one call stops constraining anything"
 
 // review-reaches-floor: with auto-approval enabled, a review entry reaching
 // a tool of [security].never_auto_approve, found at startup (R125, R136,
@@ -25,10 +23,7 @@ var _ = register(&Rule{
 			return
 		}
 		for _, pol := range w.Policies() {
-			for _, o := range overlaps(w, w.Config.Floor, pol.Review) {
-				if len(o.pending) > 0 {
-					continue
-				}
+			for _, o := range overlaps(w, w.Config.Floor, pol.Review, model.AtStartup) {
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
 					Message: fmt.Sprintf("%s %s: no reviewer may answer for a tool of %s, because %s",
 						overlapBetween(o, w.Config.Floor.Path, pol.Review.Path), sharedWhat(o), w.Config.Floor.Path, floorWhy),

@@ -2,9 +2,10 @@ package rules
 
 import (
 	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // reviewer-missing-table: a reviewer named in [security.auto_approval]
@@ -27,15 +28,16 @@ var _ = register(&Rule{
 		}
 		list := "none"
 		if len(declared) > 0 {
-			list = strings.Join(quoted(declared), ", ")
+			list = quoteAll(declared)
 		}
 		for _, it := range cfg.Auto.Reviewers.Items {
-			if contains(declared, it.Value) {
+			if slices.Contains(declared, it.Value) {
 				continue
 			}
+			table := config.TablePath([]string{"reviewers", it.Value})
 			p.Report(Finding{Span: it.Span, Key: "[security.auto_approval].reviewers",
-				Message:    fmt.Sprintf("[security.auto_approval].reviewers names %s, which has no [reviewers.%s] table. Declared reviewers: %s.", q(it.Value), diag.Escape(it.Value), list),
-				Suggestion: fmt.Sprintf("add a [reviewers.%s] table with its model and system_message", diag.Escape(it.Value))})
+				Message:    fmt.Sprintf("[security.auto_approval].reviewers names %s, which has no %s table. Declared reviewers: %s.", q(it.Value), table, list),
+				Suggestion: fmt.Sprintf("add a %s table with its model and system_message", table)})
 		}
 	},
 })

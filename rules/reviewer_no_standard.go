@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // reviewer-no-standard: a reviewer whose system_message, the standard it
@@ -22,11 +23,12 @@ var _ = register(&Rule{
 				continue
 			}
 			span := r.Span
-			if r.SystemMessage.Set {
+			if r.SystemMessage.State == config.Present {
 				span = r.SystemMessage.Span
 			}
-			p.Report(Finding{Span: span, Key: fmt.Sprintf("[reviewers.%s].system_message", diag.Escape(r.Name)),
-				Message:    fmt.Sprintf("[reviewers.%s] has no system_message: a reviewer needs the standard it approves calls against", diag.Escape(r.Name)),
+			table := []string{"reviewers", r.Name}
+			p.Report(Finding{Span: span, Key: config.KeyPath(table, "system_message"),
+				Message:    fmt.Sprintf("%s has no system_message: a reviewer needs the standard it approves calls against", config.TablePath(table)),
 				Suggestion: "write system_message = \"...\", the standard the reviewer holds each call to"})
 		}
 	},

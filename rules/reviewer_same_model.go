@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // reviewer-same-model: a reviewer running on the assistant's own model
@@ -23,18 +24,18 @@ var _ = register(&Rule{
 		// cannot be compared offline, since that default is not in the file.
 		assistant := p.Config.AssistantModel
 		for _, r := range namedReviewers(p.Config) {
-			if r.Model.Set && (!assistant.Set || r.Model.Value != assistant.Value) {
+			if r.Model.State == config.Present && (assistant.State != config.Present || r.Model.Value != assistant.Value) {
 				continue
 			}
 			span := r.Span
-			if r.Model.Set {
+			if r.Model.State == config.Present {
 				span = r.Model.Span
 			}
 			msg := fmt.Sprintf("reviewer %s runs on the assistant's own model %s, so its review is no second opinion", q(r.Name), q(assistant.Value))
-			if !assistant.Set {
+			if assistant.State != config.Present {
 				msg = fmt.Sprintf("reviewer %s sets no model and neither does [assistant], so both run on the same default model and its review is no second opinion", q(r.Name))
 			}
-			p.Report(Finding{Span: span, Key: fmt.Sprintf("[reviewers.%s].model", diag.Escape(r.Name)),
+			p.Report(Finding{Span: span, Key: config.KeyPath([]string{"reviewers", r.Name}, "model"),
 				Message:    msg,
 				Suggestion: "give the reviewer a different model"})
 		}

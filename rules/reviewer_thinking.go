@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -24,8 +25,9 @@ var _ = register(&Rule{
 			if t == nil || (t.Kind == tomlpos.KindBool && !t.Bool) {
 				continue
 			}
-			p.Report(Finding{Span: t.Span, Key: fmt.Sprintf("[reviewers.%s].thinking", diag.Escape(r.Name)),
-				Message:    fmt.Sprintf("[reviewers.%s] sets thinking: an approval reviewer answers through a structured call that carries no reasoning", diag.Escape(r.Name)),
+			table := []string{"reviewers", r.Name}
+			p.Report(Finding{Span: t.Span, Key: config.KeyPath(table, "thinking"),
+				Message:    fmt.Sprintf("%s sets thinking: an approval reviewer answers through a structured call that carries no reasoning", config.TablePath(table)),
 				Suggestion: "remove the thinking key from the reviewer's table"})
 		}
 	},

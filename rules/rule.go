@@ -5,6 +5,12 @@
 //
 // Rules read the positioned model of package config and the derived world
 // of package model; they never compute a position themselves.
+//
+// A helper one check uses stays in that check's file. What several checks
+// share has a file of its own: approval.go (the lists of approval entries
+// and their dead entries), overlap.go (entries of two lists that hold one
+// tool), reviewers.go, suppress.go, and text.go (how findings quote names,
+// in messages and as TOML in suggestions).
 package rules
 
 import (
@@ -23,17 +29,34 @@ import (
 // could be read: a config that is not valid TOML runs only the syntax rule,
 // and a manifest that does not follow the format stops every check that
 // needs the registry (R204).
+//
+// The zero value is no choice: registration refuses a rule that does not
+// say what it needs, and a pass would run such a rule only with a world.
 type Needs uint8
 
 // What rules need.
 const (
+	// The zero value names nothing: a rule must choose.
+	_ Needs = iota
 	// NeedsInput rules report on the raw inputs: syntax and manifest format.
-	NeedsInput Needs = iota
+	NeedsInput
 	// NeedsConfig rules read the config alone (phase parse).
 	NeedsConfig
 	// NeedsWorld rules read the config against the registry.
 	NeedsWorld
 )
+
+// met reports whether the input holds what a rule needs. Anything but
+// NeedsInput and NeedsConfig needs the world, the most a rule can read.
+func (n Needs) met(in *Input) bool {
+	switch n {
+	case NeedsInput:
+		return true
+	case NeedsConfig:
+		return in.Config != nil
+	}
+	return in.World != nil
+}
 
 // Rule is one check.
 type Rule struct {
@@ -92,9 +115,14 @@ func (p *Pass) Reportf(span diag.Span, key, format string, args ...any) {
 
 var registry = map[string]*Rule{}
 
+// register adds a rule to the registry. It refuses, by panicking, a rule
+// whose ID is taken and one that does not say what it needs.
 func register(r *Rule) *Rule {
 	if _, dup := registry[r.ID]; dup {
 		panic("rules: two rules with ID " + r.ID)
+	}
+	if r.Needs < NeedsInput || r.Needs > NeedsWorld {
+		panic("rules: rule " + r.ID + " does not say what it needs")
 	}
 	registry[r.ID] = r
 	return r
@@ -118,10 +146,7 @@ func ByID(id string) *Rule { return registry[id] }
 func Run(in *Input) []diag.Diagnostic {
 	var out []diag.Diagnostic
 	for _, r := range All() {
-		switch {
-		case r.Check == nil,
-			r.Needs == NeedsConfig && in.Config == nil,
-			r.Needs == NeedsWorld && in.World == nil:
+		if r.Check == nil || !r.Needs.met(in) {
 			continue
 		}
 		p := &Pass{Input: in, Rule: r}
@@ -129,40 +154,4 @@ func Run(in *Input) []diag.Diagnostic {
 		out = append(out, p.out...)
 	}
 	return suppress(in, out)
-}
-
-// q quotes a name from the config for a message, escaping anything that
-// could disturb a terminal (control characters, bidirectional overrides).
-func q(s string) string { return diag.Quote(s) }
-
-// quoteAll quotes names and joins them with ", ".
-func quoteAll(names []string) string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = q(n)
-	}
-	return strings.Join(out, ", ")
-}
-
-// didYouMean writes " (did you mean 'x'?)" for close matches, or nothing.
-func didYouMean(matches []string) string {
-	switch len(matches) {
-	case 0:
-		return ""
-	case 1:
-		return fmt.Sprintf(" (did you mean %s?)", q(matches[0]))
-	}
-	return fmt.Sprintf(" (did you mean %s or %s?)", q(matches[0]), q(matches[1]))
-}
-
-// orList joins quoted names as "'a', 'b' or 'c'".
-func orList(names []string) string {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = q(n)
-	}
-	if len(quoted) <= 1 {
-		return strings.Join(quoted, "")
-	}
-	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
 }

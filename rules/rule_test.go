@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/model"
 )
 
 var (
@@ -64,6 +66,58 @@ func TestEveryCheckOfSection6(t *testing.T) {
 	for n := 100; n <= 149; n++ {
 		if ref := "R" + strconv.Itoa(n); !cited[ref] {
 			t.Errorf("no rule cites %s", ref)
+		}
+	}
+}
+
+// TestRegisterRefusesUnsetNeeds holds registration to rules that say what
+// they need: a rule without Needs would otherwise run on input it cannot
+// read, such as a nil Config.
+func TestRegisterRefusesUnsetNeeds(t *testing.T) {
+	r := &Rule{ID: "test-forgot-needs", Severity: diag.Error, Phase: diag.PhaseParse,
+		Refs: []string{"R1"}, Summary: "a rule that does not say what it needs", Check: func(*Pass) {}}
+	refused := func() (refused bool) {
+		defer func() { refused = recover() != nil }()
+		register(r)
+		return false
+	}()
+	if !refused {
+		t.Fatal("register accepted a rule without Needs")
+	}
+	if ByID(r.ID) != nil {
+		t.Fatal("a refused rule is in the registry")
+	}
+}
+
+// TestZeroNeedsWantsTheWorld shows that even a zero Needs is safe: it is
+// met only when the world could be built, the most a rule can read.
+func TestZeroNeedsWantsTheWorld(t *testing.T) {
+	var zero Needs
+	for _, tt := range []struct {
+		name string
+		in   *Input
+		want bool
+	}{
+		{"no config", &Input{}, false},
+		{"config without world", &Input{Config: &config.Config{}}, false},
+		{"world", &Input{Config: &config.Config{}, World: &model.World{}}, true},
+	} {
+		if got := zero.met(tt.in); got != tt.want {
+			t.Errorf("%s: zero Needs met = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestRunSkipsWhatInputLacks shows each Needs against an input with no
+// config: only the rules on raw input run.
+func TestRunSkipsWhatInputLacks(t *testing.T) {
+	in := &Input{}
+	for _, tt := range []struct {
+		needs Needs
+		want  bool
+	}{{NeedsInput, true}, {NeedsConfig, false}, {NeedsWorld, false}} {
+		if got := tt.needs.met(in); got != tt.want {
+			t.Errorf("Needs %d met without a config = %v, want %v", tt.needs, got, tt.want)
 		}
 	}
 }

@@ -23,7 +23,7 @@ var _ = register(&Rule{
 			if !a.Known {
 				continue
 			}
-			t := shadowSkipped(w, a)
+			t := w.UnbuiltResident(a)
 			if t == nil {
 				continue
 			}

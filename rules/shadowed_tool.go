@@ -24,7 +24,7 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		w := p.World
 		for _, a := range w.Agents {
-			if !a.Known || shadowSkipped(w, a) != nil {
+			if !a.Known || w.UnbuiltResident(a) != nil {
 				continue
 			}
 			holders := kokua.NewHolders(16)
@@ -43,17 +43,6 @@ var _ = register(&Rule{
 		}
 	},
 })
-
-// shadowSkipped returns the first resident toolset of the agent that no
-// agent builds at startup, which makes Kokua skip its shadow check (R138).
-func shadowSkipped(w *model.World, a *model.Agent) *model.Toolset {
-	for _, t := range a.Resident {
-		if !w.Built[t.Name] {
-			return t
-		}
-	}
-	return nil
-}
 
 // toolsetSpan finds where an agent's table names a toolset, and the key it
 // is written under: for "all", its resident entry; for a list, its

@@ -23,9 +23,9 @@ var _ = register(&Rule{
 			if i < 0 {
 				continue
 			}
-			p.Report(Finding{Span: c.Span, Key: keyOf(c),
+			p.Report(Finding{Span: c.Span, Key: c.Key(),
 				Message:    fmt.Sprintf("toolset name %s contains %q: approval entries split on '.' and reserve '*', so no confirm, review or never_auto_approve entry could name its tools", q(c.Name), c.Name[i:i+1]),
-				Suggestion: fmt.Sprintf("rename it to %s", q(strings.NewReplacer(".", "_", "*", "_").Replace(c.Name)))})
+				Suggestion: fmt.Sprintf("rename it to %s", tomlName(strings.NewReplacer(".", "_", "*", "_").Replace(c.Name)))})
 		}
 	},
 })

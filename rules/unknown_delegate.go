@@ -33,7 +33,7 @@ var _ = register(&Rule{
 				f := Finding{Span: it.Span, Key: a.DelegatesTo.Path,
 					Message: fmt.Sprintf("agent %s delegates to unknown agent %s%s. Configured agents: %s.", q(a.Name), q(it.Value), didYouMean(matches), strings.Join(quoted(sorted), ", "))}
 				if len(matches) > 0 {
-					f.Suggestion = "write " + q(matches[0])
+					f.Suggestion = "write " + tomlName(matches[0])
 				}
 				p.Report(f)
 			}

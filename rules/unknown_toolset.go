@@ -43,7 +43,7 @@ var _ = register(&Rule{
 				}
 				f := Finding{Span: it.Span, Key: a.Tools.Available.Path, Message: msg}
 				if len(matches) > 0 {
-					f.Suggestion = "write " + q(matches[0])
+					f.Suggestion = "write " + tomlName(matches[0])
 				}
 				p.Report(f)
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // unused-section: a config section owned by an installed toolset (the
@@ -29,8 +30,8 @@ var _ = register(&Rule{
 				continue
 			}
 			p.Report(Finding{Span: f.Value.Span, Key: "[" + f.Name + "]",
-				Message:    fmt.Sprintf("section [%s] configures the %s toolset, which no agent declares, so nobody reads its settings", diag.Escape(f.Name), q(t.Name)),
-				Suggestion: fmt.Sprintf("add %s to an agent's available list, or drop the section", q(t.Name))})
+				Message:    fmt.Sprintf("section %s configures the %s toolset, which no agent declares, so nobody reads its settings", config.TablePath([]string{f.Name}), q(t.Name)),
+				Suggestion: fmt.Sprintf("add %s to an agent's available list, or drop the section", tomlName(t.Name))})
 		}
 	},
 })

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -52,7 +53,7 @@ var _ = register(&Rule{
 				// Dispatch lowercases what was typed and matches one token
 				// without white space, so only such a command is reachable.
 				report("command %s is not one lowercase word without white space", q(cmd))
-			case contains(reservedCommands, cmd):
+			case slices.Contains(reservedCommands, cmd):
 				report("command /%s is reserved for the entry agent's own commands", diag.Escape(cmd))
 			case taken[cmd] != nil:
 				report("command /%s is offered by toolset %s too", diag.Escape(cmd), q(taken[cmd].Name))
@@ -62,12 +63,3 @@ var _ = register(&Rule{
 		}
 	},
 })
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}

@@ -13,27 +13,47 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
-// Str is a string value from the config and where it was written. Set is
-// false for a key the file does not write (Value then holds the default).
+// State says whether the file writes a key, and whether its value has the
+// type the key takes. A key written with the wrong type is reported by the
+// wrong-type rule; every check that needs its value is then skipped (R204).
+type State uint8
+
+// The states of a key.
+const (
+	// Absent: the file does not write the key.
+	Absent State = iota
+	// WrongType: the key is written, but its value is not of the type the
+	// key takes, so it cannot be read.
+	WrongType
+	// Present: the key is written with a value of the type it takes.
+	Present
+)
+
+// Str is a string value from the config and where it was written. When
+// State is not Present, Value is the key's default where the model gives
+// one (EntryAgent), else empty. Span is where the value is written, of
+// whatever type; for a value the file does not write it is zero, or, for
+// an item of a Builtin list, where that list applies.
 type Str struct {
 	Value string
 	Span  diag.Span
-	Set   bool
+	State State
 }
 
-// List is a list of strings from the config. Set is false when the key is
-// absent or its value has the wrong type (the wrong-type rule reports that;
-// every check that needs the list is then skipped, R204).
+// List is a list of strings from the config. Items holds the strings when
+// State is Present, Kokua's default when the list is Builtin, and nothing
+// otherwise.
 type List struct {
 	// Path is the key path as a config spells it: [agents.coder.tools].confirm.
 	Path  string
-	Set   bool
+	State State
 	Items []Str
 	// Key is where the key is written, Span where its value is.
 	Key  diag.Span
 	Span diag.Span
-	// Builtin marks a list the file does not write whose items are Kokua's
-	// built-in default (R9, R86); their spans point at what makes them apply.
+	// Builtin marks a list the file does not write (State is Absent) whose
+	// items are Kokua's built-in default (R9, R86); their spans, and Key and
+	// Span, point at what makes them apply.
 	Builtin bool
 }
 
@@ -47,7 +67,8 @@ func (l List) Values() []string {
 }
 
 // Available is an agent's availability: a list of toolset names or the
-// string "all" (R5).
+// string "all" (R5). Its State is Present for either shape; Items holds a
+// list's names and Str a string.
 type Available struct {
 	List
 	// All is true for exactly available = "all".
@@ -87,7 +108,7 @@ type Agent struct {
 // DeclaresPair reports whether the agent declares its own approval pair,
 // which then replaces [assistant.tools] whole (R10, R11).
 func (a *Agent) DeclaresPair() bool {
-	return a.Tools != nil && (!a.Tools.Confirm.Key.IsZero() || !a.Tools.Review.Key.IsZero())
+	return a.Tools != nil && (a.Tools.Confirm.State != Absent || a.Tools.Review.State != Absent)
 }
 
 // Pair is the default approval pair, [assistant.tools].
@@ -187,7 +208,7 @@ func (c *Config) fileStart() diag.Span {
 func (c *Config) decode() {
 	assistant := table(c.Root.Get("assistant"))
 	c.EntryAgent = str(assistant.Get("agent"))
-	if !c.EntryAgent.Set {
+	if c.EntryAgent.State != Present {
 		c.EntryAgent.Value = "assistant"
 	}
 	c.AssistantModel = str(assistant.Get("model"))
@@ -274,7 +295,7 @@ func (c *Config) decodeMCP() {
 			TokenEnv: str(t.Get("token_env")), Description: str(t.Get("description"))}
 		// A server without a usable url still registers its name, so that
 		// agents naming it are not also told the name is unknown (R204).
-		if !s.Name.Set || s.Name.Value == "" {
+		if s.Name.State != Present || s.Name.Value == "" {
 			continue
 		}
 		c.MCPServers = append(c.MCPServers, s)
@@ -317,11 +338,11 @@ func available(t *tomlpos.Node) Available {
 	}
 	switch {
 	case n.Kind == tomlpos.KindString:
-		av.Str = Str{Value: n.Str, Span: n.Span, Set: true}
-		av.Key, av.Span = n.Key, n.Span
+		av.Str = Str{Value: n.Str, Span: n.Span, State: Present}
+		av.State = Present
 		av.All = n.Str == "all"
 		av.Usable = av.All
-	case av.Set:
+	case av.State == Present:
 		av.Usable = true
 		for _, it := range av.Items {
 			if isAllWord(it.Value) {
@@ -349,10 +370,13 @@ func table(n *tomlpos.Node) *tomlpos.Node {
 }
 
 func str(n *tomlpos.Node) Str {
-	if n == nil || n.Kind != tomlpos.KindString {
+	switch {
+	case n == nil:
 		return Str{}
+	case n.Kind != tomlpos.KindString:
+		return Str{Span: n.Span, State: WrongType}
 	}
-	return Str{Value: n.Str, Span: n.Span, Set: true}
+	return Str{Value: n.Str, Span: n.Span, State: Present}
 }
 
 func list(t *tomlpos.Node, key string) List {
@@ -366,18 +390,19 @@ func list(t *tomlpos.Node, key string) List {
 	}
 	l.Key, l.Span = n.Key, n.Span
 	if !isStrings(n) {
+		l.State = WrongType
 		return l
 	}
-	l.Set = true
+	l.State = Present
 	l.Items = make([]Str, len(n.Items))
 	for i, it := range n.Items {
-		l.Items[i] = Str{Value: it.Str, Span: it.Span, Set: true}
+		l.Items[i] = Str{Value: it.Str, Span: it.Span, State: Present}
 	}
 	return l
 }
 
 func builtin(table []string, key string, values []string, at diag.Span) List {
-	l := List{Path: KeyPath(table, key), Set: true, Builtin: true, Key: at, Span: at}
+	l := List{Path: KeyPath(table, key), Builtin: true, Key: at, Span: at}
 	for _, v := range values {
 		l.Items = append(l.Items, Str{Value: v, Span: at})
 	}

@@ -21,6 +21,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -284,7 +285,7 @@ func (g *gen) makeFloor() {
 	choose(entry.resident)
 	var deferred []*toolset
 	for _, t := range entry.available {
-		if !contains(entry.resident, t) {
+		if !slices.Contains(entry.resident, t) {
 			deferred = append(deferred, t)
 		}
 	}
@@ -340,15 +341,6 @@ func (g *gen) pair(from []*toolset, delegates bool) (confirm, review []string) {
 	}
 	review = pick(1+g.r.intn(2), true)
 	return confirm, review
-}
-
-func contains(ts []*toolset, t *toolset) bool {
-	for _, u := range ts {
-		if u == t {
-			return true
-		}
-	}
-	return false
 }
 
 func names(ts []*toolset) []string {

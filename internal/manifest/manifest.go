@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -131,43 +132,14 @@ func (r *manifestReader) object(v *jsonpos.Value, where string, fields ...string
 	}
 	for i, m := range v.Members {
 		switch {
-		case containsSeq(names(v.Members[:i]), m.Name):
+		case slices.ContainsFunc(v.Members[:i], func(o jsonpos.Member) bool { return o.Name == m.Name }):
 			r.problems = append(r.problems, Problem{Span: r.lines.Span(m.From, m.To), Message: fmt.Sprintf("%s has %q twice", where, m.Name)})
-		case !contains(fields, m.Name):
+		case !slices.Contains(fields, m.Name):
 			r.problems = append(r.problems, Problem{Span: r.lines.Span(m.From, m.To),
 				Message: fmt.Sprintf("%s has unknown field %q (accepted: %s)", where, m.Name, strings.Join(fields, ", "))})
 		}
 	}
 	return true
-}
-
-// names iterates over members' names without building a slice.
-func names(members []jsonpos.Member) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for _, m := range members {
-			if !yield(m.Name) {
-				return
-			}
-		}
-	}
-}
-
-func containsSeq(seq func(func(string) bool), s string) bool {
-	for x := range seq {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (r *manifestReader) str(obj *jsonpos.Value, where, field string, required bool) (string, *jsonpos.Value) {

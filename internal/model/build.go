@@ -47,7 +47,7 @@ func (w *World) register() {
 	for _, s := range w.Config.MCPServers {
 		t := &Toolset{Name: s.Name.Value, Kind: kokua.KindMCP, Provider: kokua.ProviderLabel(kokua.KindMCP),
 			Description: s.Description.Value, Span: s.Name.Span}
-		if !s.Description.Set {
+		if s.Description.State != config.Present {
 			t.Description = fmt.Sprintf("Tools from the MCP server at %s.", s.URL.Value)
 		}
 		if mt := described[t.Name]; mt != nil {
@@ -192,7 +192,7 @@ func (w *World) availability(a *Agent) {
 	}
 
 	resident := map[string]bool{}
-	declared := a.Tools.Resident.Set
+	declared := a.Tools.Resident.State == config.Present
 	for _, it := range a.Tools.Resident.Items {
 		resident[it.Value] = true
 	}
@@ -235,7 +235,7 @@ func (w *World) reach() {
 func (w *World) core() {
 	exists := map[string]bool{}
 	for _, a := range w.Agents {
-		if a.DelegatesTo.Set && len(a.DelegatesTo.Items) > 0 {
+		if len(a.DelegatesTo.Items) > 0 {
 			exists[kokua.SpawnSubagent] = true
 		}
 		if len(a.Deferred) > 0 {

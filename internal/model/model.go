@@ -6,6 +6,8 @@
 package model
 
 import (
+	"slices"
+
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
@@ -129,6 +131,16 @@ type Candidate struct {
 	Span        diag.Span
 }
 
+// Key is the config key that defines the candidate, for a finding about
+// it: [[mcp.server]].name for an MCP server; empty for a toolset the
+// install provides, which no key of the config defines.
+func (c Candidate) Key() string {
+	if c.Kind == kokua.KindMCP {
+		return "[[mcp.server]].name"
+	}
+	return ""
+}
+
 // World is a config seen against a manifest.
 type World struct {
 	Config   *config.Config
@@ -171,13 +183,18 @@ func (w *World) Toolset(name string) *Toolset { return w.toolsets[name] }
 func (w *World) Agent(name string) *Agent { return w.agents[name] }
 
 // CoreExists reports whether a core tool exists in this config.
-func (w *World) CoreExists(tool string) bool {
-	for _, t := range w.CoreTools {
-		if t == tool {
-			return true
+func (w *World) CoreExists(tool string) bool { return slices.Contains(w.CoreTools, tool) }
+
+// UnbuiltResident returns the first resident toolset of the agent that no
+// agent builds at startup, or nil. Kokua skips the shadow check of an
+// agent that has one (R138).
+func (w *World) UnbuiltResident(a *Agent) *Toolset {
+	for _, t := range a.Resident {
+		if !w.Built[t.Name] {
+			return t
 		}
 	}
-	return false
+	return nil
 }
 
 // Policies returns the default tier first, then each declared pair in

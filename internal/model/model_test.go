@@ -162,6 +162,11 @@ func TestResolve(t *testing.T) {
 			t.Errorf("Resolve(%q) = status %d tools %v pending %v hint %q; want %d %q %v %q",
 				tt.entry, r.Status, r.Tools, r.Pending, hint, tt.status, tt.tools, tt.pending, tt.hint)
 		}
+		// A pending entry is resolved by its toolset's first build (R79);
+		// every other one, core included, at startup (R78).
+		if want := map[bool]When{false: AtStartup, true: AtBuild}[tt.pending]; r.Resolved() != want {
+			t.Errorf("Resolve(%q).Resolved() = %d, want %d", tt.entry, r.Resolved(), want)
+		}
 	}
 }
 
@@ -180,7 +185,7 @@ confirm = ["compute"]
 [agents.reader.tools]
 available = ["fs"]
 `)
-	if p := w.Agent("coder").Policy; p.Agent == nil || p.Label != "coder" || len(p.Review.Items) != 0 || p.Review.Set {
+	if p := w.Agent("coder").Policy; p.Agent == nil || p.Label != "coder" || len(p.Review.Items) != 0 || p.Review.State != config.Absent {
 		t.Errorf("coder declares confirm only: its own pair, review empty (R11), got %+v", p)
 	}
 	if p := w.Agent("reader").Policy; p != w.Default || p.Label != kokua.DefaultTierLabel {

@@ -48,6 +48,31 @@ type Resolution struct {
 	Close []string
 }
 
+// When is when Kokua finds a fault of approval entries: a dead entry, or
+// two entries that would hold one tool in lists that may not share it.
+type When uint8
+
+// The two times.
+const (
+	// AtStartup: Kokua refuses to start (phase resolve). An entry naming a
+	// toolset startup builds, or core, is resolved at startup (R78), and an
+	// overlap the entries' text settles is refused there too (R87).
+	AtStartup When = iota
+	// AtBuild: Kokua starts, then refuses the first build of a toolset it
+	// does not build at startup, and every later one (phase build; R81,
+	// R88, R146-R148).
+	AtBuild
+)
+
+// Resolved says when Kokua resolves the entry: at startup, or, for a
+// pending entry, at its toolset's first build (R78, R79).
+func (r Resolution) Resolved() When {
+	if r.Pending {
+		return AtBuild
+	}
+	return AtStartup
+}
+
 // Shape reports a fault of the entry's own shape, found at validate.
 func (r Resolution) Shape() bool {
 	return r.Status == BadGrammar || r.Status == BareTool || r.Status == UnknownToolset

@@ -11,6 +11,7 @@ package reference
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -212,15 +213,6 @@ func refSortedKeys(m map[string]any) []string {
 	return keys
 }
 
-func refContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func (r *Evaluator) agent(name string) *refAgent {
 	for _, a := range r.Agents {
 		if a.Name == name {
@@ -254,7 +246,7 @@ func (r *Evaluator) availability(a *refAgent) []string {
 		return out
 	}
 	for _, name := range a.Available {
-		if !refContains(out, name) {
+		if !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
@@ -271,7 +263,7 @@ func (r *Evaluator) skillAgentSkills(a *refAgent) []string {
 	}
 	avail := r.availability(a)
 	for _, t := range r.Registry {
-		if t.Kind == "skill" && (refContains(avail, "skills") || refContains(avail, t.Name)) {
+		if t.Kind == "skill" && (slices.Contains(avail, "skills") || slices.Contains(avail, t.Name)) {
 			out = append(out, t.Name)
 		}
 	}
@@ -285,10 +277,10 @@ func (r *Evaluator) resident(a *refAgent) []string {
 	var out []string
 	skills := r.skillAgentSkills(a)
 	for _, name := range r.availability(a) {
-		if refContains(skills, name) {
+		if slices.Contains(skills, name) {
 			continue
 		}
-		if !a.ResidentSet || refContains(a.Resident, name) {
+		if !a.ResidentSet || slices.Contains(a.Resident, name) {
 			out = append(out, name)
 		}
 	}
@@ -302,7 +294,7 @@ func (r *Evaluator) deferred(a *refAgent) []string {
 	skills := r.skillAgentSkills(a)
 	resident := r.resident(a)
 	for _, name := range r.availability(a) {
-		if !refContains(skills, name) && !refContains(resident, name) {
+		if !slices.Contains(skills, name) && !slices.Contains(resident, name) {
 			out = append(out, name)
 		}
 	}
@@ -319,7 +311,7 @@ func (r *Evaluator) reachable() []string {
 			continue
 		}
 		for _, d := range a.DelegatesTo {
-			if !refContains(out, d) {
+			if !slices.Contains(out, d) {
 				out = append(out, d)
 			}
 		}
@@ -338,7 +330,7 @@ func (r *Evaluator) builtAtStartup() []string {
 		}
 		held := append(r.resident(a), r.skillAgentSkills(a)...)
 		for _, t := range held {
-			if !refContains(out, t) {
+			if !slices.Contains(out, t) {
 				out = append(out, t)
 			}
 		}
@@ -435,12 +427,12 @@ func (r *Evaluator) resolve(entry string, ownBuilt []string) []string {
 		if !hasTool || tool == "*" {
 			return r.coreToolsExisting()
 		}
-		if refContains(r.coreToolsExisting(), tool) {
+		if slices.Contains(r.coreToolsExisting(), tool) {
 			return []string{tool}
 		}
 		return nil
 	}
-	if !refContains(r.builtAtStartup(), toolsetName) && !refContains(ownBuilt, toolsetName) {
+	if !slices.Contains(r.builtAtStartup(), toolsetName) && !slices.Contains(ownBuilt, toolsetName) {
 		return nil
 	}
 	t := r.toolset(toolsetName)
@@ -450,7 +442,7 @@ func (r *Evaluator) resolve(entry string, ownBuilt []string) []string {
 	if !hasTool || tool == "*" {
 		return t.Tools
 	}
-	if refContains(t.Tools, tool) {
+	if slices.Contains(t.Tools, tool) {
 		return []string{tool}
 	}
 	return nil
@@ -501,13 +493,13 @@ func (r *Evaluator) Answer(agentName, tool string) string {
 	}
 	v := r.view(a)
 	switch {
-	case !refContains(v.held, tool) && refContains(v.loadable, tool):
+	case !slices.Contains(v.held, tool) && slices.Contains(v.loadable, tool):
 		return Loadable
-	case !refContains(v.held, tool):
+	case !slices.Contains(v.held, tool):
 		return Unavailable
-	case refContains(v.confirm, tool):
+	case slices.Contains(v.confirm, tool):
 		return Confirm
-	case refContains(v.review, tool):
+	case slices.Contains(v.review, tool):
 		return Review
 	}
 	return Run
