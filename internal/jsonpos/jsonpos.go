@@ -11,6 +11,7 @@ import (
 // Kind is the type of a positioned JSON value.
 type Kind uint8
 
+// The kinds of JSON value.
 const (
 	Null Kind = iota
 	Bool
@@ -38,6 +39,8 @@ type Value struct {
 	Members  []Member
 }
 
+// Member is one member of an object: its name, where the name is written,
+// and its value.
 type Member struct {
 	Name     string
 	From, To int // the member's name, quotes included
@@ -93,6 +96,8 @@ type walker struct {
 	depth int
 }
 
+// MaxDepth bounds how deeply arrays and objects may nest; a deeper
+// document is refused rather than walked.
 const MaxDepth = 10000
 
 func (w *walker) space() {
