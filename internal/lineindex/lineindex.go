@@ -68,3 +68,17 @@ func InvalidUTF8(data []byte) int {
 	}
 	return -1
 }
+
+// OffsetOf turns a position (its column counted in characters, as Pos
+// gives it) back into a byte offset.
+func (l *Index) OffsetOf(p diag.Position) int {
+	if p.Line < 1 || p.Line > len(l.starts) {
+		return len(l.Data)
+	}
+	off := l.starts[p.Line-1]
+	for col := 1; col < p.Column && off < len(l.Data) && l.Data[off] != '\n'; col++ {
+		_, w := utf8.DecodeRune(l.Data[off:])
+		off += w
+	}
+	return off
+}

@@ -1,9 +1,13 @@
+// Package tomlpos reads TOML into a tree that keeps the span of every key
+// and value. It accepts exactly the TOML Kokua's reader (Python's tomllib,
+// TOML 1.0) accepts, and says where and why it refuses the rest.
 package tomlpos
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
@@ -62,6 +66,10 @@ type Node struct {
 	ArrayOfTables bool
 	// Header marks a table defined by its own [header].
 	Header bool
+	// OutOfRange marks an integer that does not fit in 64 bits (Int holds
+	// the nearest 64-bit value) or a float too large for 64 bits (Float is
+	// infinite). TOML 1.0 lets a reader refuse them; Kokua's reader does not.
+	OutOfRange bool
 
 	def   definition
 	index map[string]int
@@ -143,16 +151,42 @@ func Parse(file string, data []byte) (*Node, error) {
 	if off := lineindex.InvalidUTF8(data); off >= 0 {
 		return nil, &SyntaxError{Span: l.Span(off, off+1), Message: "invalid UTF-8: a TOML document is UTF-8 text"}
 	}
-	// The unstable parser checks the syntax and gives every position; the
-	// builder applies the rest of TOML 1.0 (keys and tables defined once,
-	// values in range), each at the key or value at fault.
+	if bytes.HasPrefix(data, bom) {
+		return nil, &SyntaxError{Span: l.Span(0, len(bom)), Message: "the file starts with a byte order mark (U+FEFF), " +
+			"which Kokua's TOML reader refuses: save it as UTF-8 without a BOM"}
+	}
+	root, err := parseTree(l)
+	// go-toml reads TOML 1.1: look for the 1.1 syntax it let through before
+	// the place it stopped, if it did.
+	limit := len(data)
+	if err != nil {
+		limit = l.OffsetOf(err.Span.Start)
+	}
+	if from, to, msg, found := check10(data, limit); found {
+		return nil, &SyntaxError{Span: l.Span(from, to), Message: msg}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return root, nil
+}
+
+// parseTree builds the tree. The unstable parser checks the syntax and
+// gives every position; the builder applies the rest of TOML 1.0 (keys and
+// tables defined once, scalars as tomllib reads them), each at the key or
+// value at fault.
+func parseTree(l *lineindex.Index) (*Node, *SyntaxError) {
 	b := builder{lines: l, root: &Node{Kind: KindTable, Span: l.Span(0, 0), def: defHeader}}
 	b.current = b.root
 	p := unstable.Parser{}
-	p.Reset(data)
+	p.Reset(l.Data)
 	for p.NextExpression() {
 		if err := b.expression(&p, p.Expression()); err != nil {
-			return nil, err
+			var se *SyntaxError
+			if errors.As(err, &se) {
+				return nil, se
+			}
+			return nil, &SyntaxError{Span: l.Span(0, 0), Message: err.Error()}
 		}
 	}
 	if err := p.Error(); err != nil {
@@ -161,7 +195,7 @@ func Parse(file string, data []byte) (*Node, error) {
 	return b.root, nil
 }
 
-func syntaxError(l *lineindex.Index, err error) error {
+func syntaxError(l *lineindex.Index, err error) *SyntaxError {
 	var de *toml.DecodeError
 	if errors.As(err, &de) {
 		row, col := de.Position()
@@ -182,7 +216,7 @@ func syntaxError(l *lineindex.Index, err error) error {
 			off = len(l.Data)
 		}
 		end := min(off+max(len(pe.Highlight), 1), len(l.Data))
-		return &SyntaxError{Span: l.Span(off, end), Message: pe.Message}
+		return &SyntaxError{Span: l.Span(off, end), Message: nameCharacter(l.Data, off, pe.Message)}
 	}
 	return &SyntaxError{Span: l.Span(0, 0), Message: err.Error()}
 }
@@ -262,7 +296,7 @@ func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
 		b.current = existing
 		return nil
 	case unstable.KeyValue:
-		return b.keyValue(p, b.current, e)
+		return b.keyValue(p, b.current, e, 0)
 	}
 	return nil
 }
@@ -320,7 +354,7 @@ func (b *builder) walkDotted(t *Node, names []string, ranges [][2]int, def defin
 	return t, nil
 }
 
-func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node) error {
+func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node, depth int) error {
 	names, ranges := b.keys(kv.Key())
 	if len(names) == 0 {
 		return nil
@@ -341,7 +375,7 @@ func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node) error
 	if existing := parent.Get(last); existing != nil {
 		return b.redefined(keySpan, path, existing)
 	}
-	v, err := b.value(p, kv.Value(), valueStart, kvEnd, path)
+	v, err := b.value(p, kv.Value(), valueStart, kvEnd, path, depth)
 	if err != nil {
 		return err
 	}
@@ -351,30 +385,31 @@ func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node) error
 }
 
 // value builds a node for v, whose text is known to start at from and, for
-// containers, to end at to (the parser records no range for arrays).
-func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path []string) (*Node, error) {
+// containers, to end at to (the parser records no range for arrays). depth
+// counts the arrays and inline tables v is in.
+func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path []string, depth int) (*Node, error) {
 	n := &Node{Path: path}
+	if (v.Kind == unstable.Array || v.Kind == unstable.InlineTable) && depth >= maxDepth {
+		return nil, &SyntaxError{Span: b.lines.Span(from, from+1), Message: fmt.Sprintf("arrays and inline tables nest "+
+			"more than %d deep here; Kokua's TOML reader runs out of stack on deep nesting", maxDepth)}
+	}
+	var msg string
 	switch v.Kind {
 	case unstable.String:
 		n.Kind, n.Str = KindString, string(v.Data)
 	case unstable.Bool:
 		n.Kind, n.Bool = KindBool, len(v.Data) == 4 // "true"
-	case unstable.Integer:
+	case unstable.Integer, unstable.Float:
 		n.Kind = KindInteger
-		if err := decodeScalar(v.Data, &n.Int); err != nil {
-			return nil, b.badValue(v, err)
-		}
-	case unstable.Float:
-		n.Kind = KindFloat
-		if err := decodeScalar(v.Data, &n.Float); err != nil {
-			return nil, b.badValue(v, err)
+		if v.Kind == unstable.Float {
+			n.Kind = KindFloat
+			n.Float, n.OutOfRange, msg = readFloat(string(v.Data))
+		} else {
+			n.Int, n.OutOfRange, msg = readInteger(string(v.Data))
 		}
 	case unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
 		n.Kind = KindDatetime
-		var when any
-		if err := decodeScalar(v.Data, &when); err != nil {
-			return nil, b.badValue(v, err)
-		}
+		msg = checkDatetime(string(v.Data))
 	case unstable.Array:
 		n.Kind = KindArray
 		n.Span = b.lines.Span(from, to)
@@ -384,7 +419,7 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 			c := it.Node()
 			start := b.elementStart(at)
 			end := b.elementEnd(c, start)
-			item, err := b.value(p, c, start, end, path)
+			item, err := b.value(p, c, start, end, path, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -397,7 +432,7 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 		n.Span = b.lines.Span(from, to)
 		it := v.Children()
 		for it.Next() {
-			if err := b.keyValue(p, n, it.Node()); err != nil {
+			if err := b.keyValue(p, n, it.Node(), depth+1); err != nil {
 				return nil, err
 			}
 		}
@@ -407,25 +442,37 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 	}
 	vf, vt := b.offset(v.Raw)
 	n.Span = b.lines.Span(vf, vt)
+	if msg != "" {
+		return nil, &SyntaxError{Span: n.Span, Message: msg}
+	}
 	return n, nil
 }
 
-// decodeScalar reads one integer, float or date with go-toml's decoder,
-// which checks its range and calendar.
-func decodeScalar[T any](text []byte, into *T) error {
-	doc := make([]byte, 0, len(text)+4)
-	doc = append(append(doc, "x = "...), text...)
-	return toml.Unmarshal(doc, &struct{ X *T }{into})
-}
-
-func (b *builder) badValue(v *unstable.Node, err error) error {
-	from, to := b.offset(v.Raw)
-	msg := err.Error()
-	var de *toml.DecodeError
-	if errors.As(err, &de) {
-		msg = trimTOMLPrefix(de.Error())
+// nameCharacter makes go-toml's message about the character at off name
+// it: the whole character where go-toml names its first byte ("U+00E7 'ç'"
+// for 研), the control character a message leaves unnamed, and a carriage
+// return that ends no line.
+func nameCharacter(d []byte, off int, msg string) string {
+	switch {
+	case off >= len(d):
+		return msg
+	case d[off] == '\r' && !bytes.HasPrefix(d[off:], []byte("\r\n")) && strings.Contains(msg, "U+000D"):
+		return "a carriage return (U+000D) without a line feed after it: TOML 1.0 ends a line with LF or CRLF"
+	case (d[off] < ' ' && d[off] != '\t' || d[off] == 0x7f) && !strings.Contains(msg, "U+"):
+		return fmt.Sprintf("%s (found %U)", msg, rune(d[off]))
+	case d[off] < utf8.RuneSelf:
+		return msg
 	}
-	return &SyntaxError{Span: b.lines.Span(from, to), Message: msg}
+	r, _ := utf8.DecodeRune(d[off:])
+	byByte := fmt.Sprintf("%#U", rune(d[off]))
+	if r == utf8.RuneError || !strings.Contains(msg, byByte) {
+		return msg
+	}
+	name := fmt.Sprintf("%#U", r)
+	if r == 0xFEFF {
+		name = "U+FEFF (a byte order mark)"
+	}
+	return strings.Replace(msg, byByte, name, 1)
 }
 
 // elementStart skips white space, commas and comments between array elements.

@@ -2,6 +2,8 @@ package tomlpos
 
 import (
 	"errors"
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diag"
@@ -138,5 +140,73 @@ func TestDottedKeyEscapesControls(t *testing.T) {
 	}
 	if root.Lookup("agents", key, "tools", "x") == nil {
 		t.Error("the escaped key path does not read back as the same key")
+	}
+}
+
+// TestTOML10Refusals checks that what TOML 1.1 added, and tomllib refuses,
+// is refused at the offending character with the reason in words, and
+// that a character the parser stops at is named whole.
+func TestTOML10Refusals(t *testing.T) {
+	tests := []struct {
+		name, src string
+		at        diag.Position
+		says      string
+	}{
+		{"newline in an inline table", "tools = {\n  available = [] }\n", pos(1, 10), "must close on the line it opens"},
+		{"trailing comma in an inline table", "tools = { available = [\"memory\"], }\n", pos(1, 33), "trailing comma"},
+		{"comment in an inline table", "a = { b = 1, # c\n}\n", pos(1, 14), "comment cannot go inside an inline table"},
+		{"nested inline table", "a = [{ b = 1,\n }]\n", pos(1, 14), "must close on the line it opens"},
+		{"\\x escape", "a = \"\\x41\"\n", pos(1, 6), `\x is not a TOML 1.0 escape`},
+		{"\\e escape in a multi-line string", "a = \"\"\"\nred \\e[31m\"\"\"\n", pos(2, 5), `\e is not a TOML 1.0 escape`},
+		{"\\x in a quoted key", "\"\\x41\" = 1\n", pos(1, 2), `\x is not a TOML 1.0 escape`},
+		{"time without seconds", "wake = 07:30\n", pos(1, 8), "has no seconds"},
+		{"date-time without seconds", "when = 1979-05-27T07:32Z\n", pos(1, 8), "has no seconds"},
+		{"year 0", "d = 0000-01-01\n", pos(1, 5), "year 0"},
+		{"not a day", "d = 1900-02-29\n", pos(1, 5), "not a day of the calendar"},
+		{"hour 24", "t = 24:00:00\n", pos(1, 5), "hours up to 23"},
+		{"a 1.1 form before a later error", "a = {\n}\nb = [\n", pos(1, 6), "must close on the line it opens"},
+		{"a CJK character", "a = 研\n", pos(1, 5), "U+7814 '研'"},
+		{"a leading BOM", "\ufeffa = 1\n", pos(1, 1), "byte order mark"},
+		{"a BOM later", "a = 1\n\ufeffb = 2\n", pos(2, 1), "U+FEFF (a byte order mark)"},
+		{"deep nesting", "a = " + strings.Repeat("[", 300) + strings.Repeat("]", 300) + "\n", pos(1, 205), "nest more than 200"},
+	}
+	for _, tt := range tests {
+		_, err := Parse("bad.toml", []byte(tt.src))
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: got %v, want a *SyntaxError", tt.name, err)
+			continue
+		}
+		if se.Span.Start != tt.at || !strings.Contains(se.Message, tt.says) {
+			t.Errorf("%s: %v: %s; want %v and %q", tt.name, se.Span.Start, se.Message, tt.at, tt.says)
+		}
+		if strings.Contains(se.Message, "U+00") {
+			t.Errorf("%s: %q names a byte, not the character", tt.name, se.Message)
+		}
+	}
+}
+
+// TestOutOfRange checks that integers and floats beyond 64 bits are read,
+// as tomllib reads them, and flagged.
+func TestOutOfRange(t *testing.T) {
+	root, err := Parse("n.toml", []byte("up = 9223372036854775808\ndown = -9_223_372_036_854_775_809\n"+
+		"hex = 0xffffffffffffffffff\nmax = 9223372036854775807\nbig = 1e400\nneg = -1e400\ntiny = 1e-400\nok = 1.5\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		key   string
+		out   bool
+		int   int64
+		float float64
+	}{
+		{"up", true, math.MaxInt64, 0}, {"down", true, math.MinInt64, 0}, {"hex", true, math.MaxInt64, 0},
+		{"max", false, math.MaxInt64, 0}, {"big", true, 0, math.Inf(1)}, {"neg", true, 0, math.Inf(-1)},
+		{"tiny", false, 0, 0}, {"ok", false, 0, 1.5},
+	} {
+		n := root.Get(tt.key)
+		if n.OutOfRange != tt.out || n.Int != tt.int || n.Float != tt.float {
+			t.Errorf("%s: out of range %v, %d, %v; want %v, %d, %v", tt.key, n.OutOfRange, n.Int, n.Float, tt.out, tt.int, tt.float)
+		}
 	}
 }

@@ -1,0 +1,250 @@
+package tomlpos
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kokua reads its config with Python's tomllib, which implements TOML 1.0
+// and nothing later. go-toml's parser reads TOML 1.1, so Parse refuses the
+// 1.1 additions itself, and reads scalars the way tomllib does:
+//
+//   - lexically (check10), after go-toml has checked the syntax: inline
+//     tables on one line, with no comment and no trailing comma, and only
+//     TOML 1.0's escapes in basic strings;
+//   - per value, in the builder (checkScalar): numbers and dates matched
+//     against tomllib's own patterns, dates checked against the calendar,
+//     integers and floats of any size accepted;
+//   - per value, in the builder: nesting no deeper than maxDepth.
+
+// maxDepth is how deeply arrays and inline tables may nest. tomllib parses
+// them recursively and fails with a RecursionError (Kokua does not start)
+// past about 330 inline tables or 500 arrays, fewer when Kokua's own calls
+// are on the stack; 200 levels leave Kokua room, and no config comes near.
+const maxDepth = 200
+
+// bom is a byte order mark in UTF-8.
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// check10 looks for the TOML 1.1 syntax go-toml accepts and TOML 1.0 does
+// not, in data[:limit], and returns the first place it finds, or nil. The
+// data is syntax go-toml accepted up to limit, so outside strings and
+// comments every quote, bracket and '#' is structure.
+func check10(d []byte, limit int) (from, to int, msg string, found bool) {
+	var open []byte // the brackets and braces open at this point
+	inline := func() bool { return len(open) > 0 && open[len(open)-1] == '{' }
+	for i := 0; i < limit; i++ {
+		switch c := d[i]; c {
+		case '#':
+			if inline() {
+				return i, i + 1, "a comment cannot go inside an inline table: TOML 1.0 keeps an inline table on one line", true
+			}
+			for i < limit && d[i] != '\n' {
+				i++
+			}
+			i-- // the newline is looked at next
+		case '\n', '\r':
+			if inline() {
+				return i, i, "an inline table must close on the line it opens: TOML 1.0 allows no newline between its braces outside a value", true
+			}
+		case '[', '{':
+			open = append(open, c)
+		case ']', '}':
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case ',':
+			if inline() {
+				j := i + 1
+				for j < len(d) && (d[j] == ' ' || d[j] == '\t') {
+					j++
+				}
+				if j < len(d) && d[j] == '}' {
+					return i, i + 1, "trailing comma in an inline table: TOML 1.0 allows no comma after the last key/value pair", true
+				}
+			}
+		case '"', '\'':
+			end, bad := scanString(d, i)
+			if bad >= 0 && bad < limit {
+				r, w := utf8.DecodeRune(d[bad+1:])
+				what := fmt.Sprintf(`\%c is not a TOML 1.0 escape`, r)
+				if !unicode.IsGraphic(r) || r == ' ' {
+					what = fmt.Sprintf(`a backslash before %#U is not a TOML 1.0 escape`, r)
+				}
+				return bad, bad + 1 + w, what + `: a basic string may use only \b \t \n \f \r \" \\ \uXXXX and \UXXXXXXXX, ` +
+					`and a multi-line one a \ that ends the line`, true
+			}
+			i = end - 1
+		}
+	}
+	return 0, 0, "", false
+}
+
+// scanString returns the offset just past the string that starts at i and
+// the offset of its first escape TOML 1.0 does not have, or -1.
+func scanString(d []byte, i int) (end, bad int) {
+	q := d[i]
+	multi := bytes.HasPrefix(d[i:], []byte{q, q, q})
+	if q == '\'' {
+		return skipTOMLString(d, i), -1
+	}
+	bad = -1
+	j := i + 1
+	if multi {
+		j = i + 3
+	}
+	for j < len(d) {
+		switch d[j] {
+		case '\\':
+			if j+1 >= len(d) {
+				return len(d), bad
+			}
+			switch d[j+1] {
+			case 'b', 't', 'n', 'f', 'r', '"', '\\', 'u', 'U':
+				j += 2
+				continue
+			case ' ', '\t', '\n', '\r':
+				if multi && lineEndingBackslash(d, j+1) {
+					j++
+					continue
+				}
+			}
+			if bad < 0 {
+				bad = j
+			}
+			j += 2
+			continue
+		case '\n':
+			if !multi {
+				return j, bad
+			}
+		case '"':
+			if !multi {
+				return j + 1, bad
+			}
+			if bytes.HasPrefix(d[j:], []byte(`"""`)) {
+				n := 3
+				for n < 5 && j+n < len(d) && d[j+n] == '"' {
+					n++
+				}
+				return j + n, bad
+			}
+		}
+		j++
+	}
+	return len(d), bad
+}
+
+// lineEndingBackslash reports whether only spaces and tabs stand between
+// at and the end of the line.
+func lineEndingBackslash(d []byte, at int) bool {
+	for at < len(d) && (d[at] == ' ' || d[at] == '\t') {
+		at++
+	}
+	return at == len(d) || d[at] == '\n' || bytes.HasPrefix(d[at:], []byte("\r\n"))
+}
+
+// tomllib's patterns for numbers, dates and times, matched against the
+// whole value.
+var (
+	reInteger   = regexp.MustCompile(`^(?:0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*|0o[0-7](?:_?[0-7])*|0b[01](?:_?[01])*|[+-]?(?:0|[1-9](?:_?[0-9])*))$`)
+	reFloat     = regexp.MustCompile(`^(?:[+-]?(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?|[+-]?(?:inf|nan))$`)
+	reTime      = `([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])(?:\.[0-9]+)?`
+	reLocalT    = regexp.MustCompile(`^` + reTime + `$`)
+	reNoSeconds = regexp.MustCompile(`(?:^|[Tt ])[0-9]{2}:[0-9]{2}(?:$|[^:0-9])`)
+	reDate      = regexp.MustCompile(`^([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(?:[Tt ]` + reTime + `(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])?)?$`)
+)
+
+// readInteger reads an integer as tomllib does: any size. One that does not
+// fit in 64 bits is kept at the nearest 64-bit value and flagged.
+func readInteger(raw string) (v int64, outOfRange bool, msg string) {
+	if !reInteger.MatchString(raw) {
+		return 0, false, fmt.Sprintf("%s is not a TOML 1.0 integer", raw)
+	}
+	s, base := strings.ReplaceAll(raw, "_", ""), 10
+	if len(s) > 1 && s[0] == '0' {
+		switch s[1] {
+		case 'x':
+			base = 16
+		case 'o':
+			base = 8
+		case 'b':
+			base = 2
+		}
+		if base != 10 {
+			s = s[2:]
+		}
+	}
+	v, err := strconv.ParseInt(s, base, 64)
+	if err != nil { // only a range error is left
+		if s[0] == '-' {
+			return math.MinInt64, true, ""
+		}
+		return math.MaxInt64, true, ""
+	}
+	return v, false, ""
+}
+
+// readFloat reads a float as tomllib does: one too large is infinite.
+func readFloat(raw string) (v float64, outOfRange bool, msg string) {
+	if !reFloat.MatchString(raw) {
+		return 0, false, fmt.Sprintf("%s is not a TOML 1.0 float", raw)
+	}
+	s := strings.ReplaceAll(raw, "_", "")
+	switch strings.TrimLeft(s, "+-") {
+	case "inf":
+		if s[0] == '-' {
+			return math.Inf(-1), false, ""
+		}
+		return math.Inf(1), false, ""
+	case "nan":
+		return math.NaN(), false, ""
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err != nil, ""
+}
+
+// checkDatetime checks a date, time or date-time as tomllib does: TOML
+// 1.0's forms only (seconds required), and a day the calendar has.
+func checkDatetime(raw string) string {
+	if reLocalT.MatchString(raw) {
+		return ""
+	}
+	m := reDate.FindStringSubmatch(raw)
+	if m == nil {
+		if reNoSeconds.MatchString(raw) {
+			return fmt.Sprintf("%s has no seconds: TOML 1.0 writes a time as HH:MM:SS", raw)
+		}
+		return fmt.Sprintf("%s is not a TOML 1.0 date or time: it is YYYY-MM-DD, HH:MM:SS or both, hours up to 23, "+
+			"minutes and seconds up to 59, with Z or an offset ±HH:MM", raw)
+	}
+	year, _ := strconv.Atoi(m[1])
+	month, _ := strconv.Atoi(m[2])
+	day, _ := strconv.Atoi(m[3])
+	if year == 0 {
+		return fmt.Sprintf("%s has year 0, which Kokua's TOML reader does not accept", raw)
+	}
+	if day > daysIn(year, month) {
+		return fmt.Sprintf("%s is not a day of the calendar", raw[:10])
+	}
+	return ""
+}
+
+func daysIn(year, month int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
