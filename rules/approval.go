@@ -150,18 +150,45 @@ func fixFor(r model.Resolution) string {
 	return "fix or drop the entry"
 }
 
-// loaders names the agents whose builds of a toolset a pending entry would
-// refuse, and composed workers when some agent can compose (R206).
-func loaders(w *model.World, toolset string) string {
-	var names []string
-	for _, a := range w.Loaders(toolset) {
-		names = append(names, q(a.Name))
+// loaders names the agents that could build any of the toolsets, so
+// whose builds a pending entry would refuse: the agents holding one that
+// Kokua builds, and composed workers when an agent it builds can compose
+// one with it (R206, R43, R77). An agent nothing reaches by delegates_to
+// is never built, so it is named only to say why no agent could.
+func loaders(w *model.World, toolsets ...string) string {
+	var names, idle []string
+	seen := map[string]bool{}
+	composed := false
+	for _, t := range toolsets {
+		for _, a := range w.Loaders(t) {
+			if seen[a.Name] {
+				continue
+			}
+			seen[a.Name] = true
+			// Without an entry agent nothing is reached, and which agents
+			// Kokua would build cannot be told: name every holder.
+			if a.Reachable || w.EntryAgent == nil {
+				names = append(names, q(a.Name))
+			} else {
+				idle = append(idle, a.Name)
+			}
+		}
+		composed = composed || w.Composable(t)
 	}
-	if w.Composes {
+	if composed {
 		names = append(names, "composed workers")
 	}
-	if len(names) == 0 {
-		return "no agent"
+	it := "it"
+	if len(toolsets) > 1 {
+		it = "them"
 	}
-	return strings.Join(names, ", ")
+	switch {
+	case len(names) > 0:
+		return strings.Join(names, ", ")
+	case len(idle) == 1:
+		return fmt.Sprintf("none, since Kokua never builds %s, the one agent holding %s: no chain of delegates_to from the entry agent reaches it", q(idle[0]), it)
+	case len(idle) > 1:
+		return fmt.Sprintf("none, since Kokua never builds %s, the agents holding %s: no chain of delegates_to from the entry agent reaches them", andJoin(quoted(idle)), it)
+	}
+	return "none"
 }

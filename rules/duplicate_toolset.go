@@ -60,8 +60,8 @@ var _ = register(&Rule{
 					first, second = c, cs[ref]
 				}
 				p.Report(Finding{Span: c.Span, Key: c.Key(),
-					Message: fmt.Sprintf("toolset name %s is registered twice: by the %s (%s) and by the %s (%s); a name carries no provider, so it must be unique",
-						q(name), first.Provider, q(trimPeriod(first.Description)), second.Provider, q(trimPeriod(second.Description))),
+					Message: fmt.Sprintf("toolset name %s is registered twice: by %s (%s) and by %s (%s); a name carries no provider, so it must be unique",
+						q(name), first.Provider(), q(trimPeriod(first.Description)), second.Provider(), q(trimPeriod(second.Description))),
 					Suggestion: "rename or drop one of the two"})
 			}
 		}

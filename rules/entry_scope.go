@@ -1,9 +1,14 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 )
 
 // entry-scope: an approval entry naming a toolset outside its reach. A
@@ -19,6 +24,7 @@ var _ = register(&Rule{
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
 		w := p.World
+		var builtin builtinPair
 		for _, l := range approvalLists(w) {
 			for _, it := range l.Items {
 				r := w.Resolve(it.Value)
@@ -28,26 +34,122 @@ var _ = register(&Rule{
 				t := r.Toolset.Name
 				if l.Policy != nil && l.Policy.Agent != nil {
 					a := l.Policy.Agent
+					why := fmt.Sprintf("which agent %s does not declare in available", q(a.Name))
+					fix := fmt.Sprintf("add %s to %s.available, or drop the entry", tomlName(t), l.Policy.Table())
+					// A worker never holds an entry_point_only toolset: "all"
+					// leaves it out, and a list naming it is refused (R52,
+					// R60, R119). Adding it to available would not help.
+					if r.Toolset.EntryPointOnly && !a.Entry {
+						why = fmt.Sprintf("which only works on the entry agent, so agent %s never holds it", q(a.Name))
+						switch {
+						case a.All:
+							why += `: available = "all" leaves it out on a worker`
+						case a.Tools != nil && slices.ContainsFunc(a.Tools.Available.Items, func(s config.Str) bool { return s.Value == t }):
+							why += ", though its available list names it"
+						}
+						fix = "drop the entry"
+					}
 					p.Report(Finding{Span: it.Span, Key: l.Path,
-						Message: fmt.Sprintf("%s has an entry that %s: %s names the %s toolset, which agent %s does not declare in available",
-							l.Path, l.effect(), q(it.Value), q(t), q(a.Name)),
-						Suggestion: fmt.Sprintf("add %s to %s.available, or drop the entry", tomlName(t), l.Policy.Table())})
+						Message: fmt.Sprintf("%s has an entry that %s: %s names the %s toolset, %s",
+							l.Path, l.effect(), q(it.Value), q(t), why),
+						Suggestion: fix})
+					continue
+				}
+				if !l.floor() && l.Builtin {
+					builtin.add(l, it.Value, t)
 					continue
 				}
 				msg := fmt.Sprintf("%s has an entry that %s: %s names the %s toolset, which no agent declares, so it builds no tools and holds nothing back",
 					l.Path, l.effect(), q(it.Value), q(t))
-				if l.floor() && l.Builtin {
-					msg += "; this is Kokua's built-in floor, which applies because auto-approval is enabled"
-				}
-				if !l.floor() && l.Builtin {
-					msg += "; this is Kokua's built-in default pair, which applies because the file has no [assistant.tools] table"
-				}
 				fix := "drop the entry"
 				if l.Builtin {
+					msg += "; this is Kokua's built-in floor, which applies because auto-approval is enabled"
 					fix = "write the table yourself with only the entries you want"
 				}
 				p.Report(Finding{Span: it.Span, Key: l.Path, Message: msg, Suggestion: fix})
 			}
 		}
+		builtin.report(p)
 	},
 })
+
+// builtinPair gathers the entries of Kokua's built-in default pair, which
+// applies when the file has no [assistant.tools] table (R9, A2), that name
+// a toolset no agent declares. They are one problem with one fix, writing
+// the table, so they make one finding.
+type builtinPair struct {
+	confirm, review, toolsets []string
+	// out marks the entries gathered, to write the table without them.
+	out map[string]bool
+}
+
+func (b *builtinPair) add(l approvalList, entry, toolset string) {
+	if b.out == nil {
+		b.out = map[string]bool{}
+	}
+	b.out[l.Path+"\x00"+entry] = true
+	if l.Policy.Review.Path == l.Path {
+		b.review = append(b.review, entry)
+	} else {
+		b.confirm = append(b.confirm, entry)
+	}
+	if !slices.Contains(b.toolsets, toolset) {
+		b.toolsets = append(b.toolsets, toolset)
+	}
+}
+
+// report writes the one finding, after the file's own problems: at the end
+// of the file, where the table it asks for can be pasted. It writes none
+// when the file's own problems explain it and stop Kokua at parse, before
+// the pair is ever checked at validate: a file with no agents (R114), or
+// one still writing the old approval list that the table replaces (R102,
+// R103).
+func (b *builtinPair) report(p *Pass) {
+	n := len(b.confirm) + len(b.review)
+	if n == 0 {
+		return
+	}
+	cfg := p.Config
+	security := cfg.Root.Get("security")
+	if len(cfg.Agents) == 0 || security.Get("confirm_tools") != nil || security.Get("auto_approval").Get("tools") != nil {
+		return
+	}
+	def := p.World.Default
+	var lists []string
+	for _, l := range []struct {
+		path    string
+		entries []string
+	}{{def.Confirm.Path, b.confirm}, {def.Review.Path, b.review}} {
+		if len(l.entries) > 0 {
+			lists = append(lists, fmt.Sprintf("%s %s", l.path, andJoin(quoted(l.entries))))
+		}
+	}
+	what := fmt.Sprintf("%d of its entries name toolsets no agent declares (%s), so they build no tools and hold nothing back", n, andJoin(quoted(b.toolsets)))
+	if n == 1 {
+		what = fmt.Sprintf("1 of its entries names a toolset no agent declares (%s), so it builds no tools and holds nothing back", q(b.toolsets[0]))
+	}
+	keep := func(l config.List) string {
+		var out []string
+		for _, it := range l.Items {
+			if !b.out[l.Path+"\x00"+it.Value] {
+				out = append(out, it.Value)
+			}
+		}
+		return "[" + tomlStrings(out) + "]"
+	}
+	p.Report(Finding{Span: endOfFile(cfg), Key: "[assistant.tools]",
+		Message: fmt.Sprintf("the file has no [assistant.tools] table, so Kokua applies its built-in default pair, and %s: %s",
+			what, strings.Join(lists, "; ")),
+		Suggestion: fmt.Sprintf("paste an [assistant.tools] table at the end of the file with the entries you want; the built-in pair without these is confirm = %s and review = %s",
+			keep(def.Confirm), keep(def.Review))})
+}
+
+// endOfFile is the position just after the file's last character that is
+// not white space.
+func endOfFile(cfg *config.Config) diag.Span {
+	text := bytes.TrimRight(cfg.Source, " \t\r\n")
+	line := bytes.Count(text, []byte("\n")) + 1
+	last := text[bytes.LastIndexByte(text, '\n')+1:]
+	at := diag.Position{Line: line, Column: utf8.RuneCount(last) + 1}
+	return diag.Span{File: cfg.File, Start: at, End: at}
+}

@@ -140,21 +140,5 @@ func refusedBuilds(w *model.World, o overlap) string {
 		t := o.builds[0]
 		return fmt.Sprintf("Kokua refuses every build of %s; agents that could load it: %s", q(t), loaders(w, t))
 	}
-	var names []string
-	seen := map[string]bool{}
-	for _, t := range o.builds {
-		for _, a := range w.Loaders(t) {
-			if !seen[a.Name] {
-				seen[a.Name] = true
-				names = append(names, q(a.Name))
-			}
-		}
-	}
-	if w.Composes {
-		names = append(names, "composed workers")
-	}
-	if len(names) == 0 {
-		names = append(names, "no agent")
-	}
-	return fmt.Sprintf("Kokua refuses the build of whichever comes second, and every later one; agents that could load them: %s", strings.Join(names, ", "))
+	return "Kokua refuses the build of whichever comes second, and every later one; agents that could load them: " + loaders(w, o.builds...)
 }

@@ -22,8 +22,14 @@ var _ = register(&Rule{
 			if !reserved {
 				continue
 			}
+			// The finding points at the toolset; an MCP server is named by
+			// its table, since the config may hold several (R116).
+			provider := "a " + c.ProviderLabel
+			if c.Kind == kokua.KindMCP {
+				provider = c.Provider()
+			}
 			p.Report(Finding{Span: c.Span, Key: c.Key(),
-				Message:    fmt.Sprintf("the %s %s may not be named %s: the name is reserved because %s", c.Provider, q(trimPeriod(c.Description)), q(c.Name), why),
+				Message:    fmt.Sprintf("%s may not be named %s: the name is reserved because %s", provider, q(c.Name), why),
 				Suggestion: "give the toolset another name"})
 		}
 	},

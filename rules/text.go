@@ -42,6 +42,14 @@ func orJoin(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
+// andJoin joins already quoted names as "a, b and c".
+func andJoin(items []string) string {
+	if len(items) <= 1 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
 // didYouMean writes " (did you mean 'x'?)" for close matches, or nothing.
 func didYouMean(matches []string) string {
 	switch len(matches) {

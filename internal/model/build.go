@@ -74,7 +74,7 @@ func (w *World) register() {
 	accepted := map[*Toolset]bool{}
 	for _, kind := range kokua.RegistrationOrder {
 		for _, t := range byKind[kind] {
-			w.Candidates = append(w.Candidates, Candidate{Name: t.Name, Kind: t.Kind, Provider: t.Provider,
+			w.Candidates = append(w.Candidates, Candidate{Name: t.Name, Kind: t.Kind, ProviderLabel: t.Provider,
 				Description: t.Description, Span: t.Span})
 			if _, reserved := kokua.Reserved[t.Name]; reserved || w.toolsets[t.Name] != nil {
 				continue

@@ -6,6 +6,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/kokua-policy/kokua-policy/diag"
@@ -124,11 +125,12 @@ func (p *Policy) Table() string {
 // Candidate is a toolset as a provider offers it for registration, before
 // duplicate and reserved names are refused (R115-R117).
 type Candidate struct {
-	Name        string
-	Kind        string
-	Provider    string
-	Description string
-	Span        diag.Span
+	Name string
+	Kind string
+	// ProviderLabel is how --list-toolsets names the provider (R23).
+	ProviderLabel string
+	Description   string
+	Span          diag.Span
 }
 
 // Key is the config key that defines the candidate, for a finding about
@@ -139,6 +141,17 @@ func (c Candidate) Key() string {
 		return "[[mcp.server]].name"
 	}
 	return ""
+}
+
+// Provider names the candidate's provider so that two of one kind can be
+// told apart without the toolset name they share: "the MCP server in
+// [[mcp.server]] at line 17" for a server the config defines, else the
+// provider label, "the skill" (R23, R115).
+func (c Candidate) Provider() string {
+	if c.Kind == kokua.KindMCP && !c.Span.IsZero() {
+		return fmt.Sprintf("the %s in [[mcp.server]] at line %d", c.ProviderLabel, c.Span.Start.Line)
+	}
+	return "the " + c.ProviderLabel
 }
 
 // World is a config seen against a manifest.
@@ -209,8 +222,8 @@ func (w *World) Policies() []*Policy {
 	return out
 }
 
-// Loaders returns the agents that could build the toolset on demand or at
-// startup: every agent holding it, in config order (R206).
+// Loaders returns every agent whose availability holds the toolset, in
+// config order, whether or not Kokua ever builds the agent (R206).
 func (w *World) Loaders(toolset string) []*Agent {
 	var out []*Agent
 	for _, a := range w.Agents {
@@ -219,4 +232,30 @@ func (w *World) Loaders(toolset string) []*Agent {
 		}
 	}
 	return out
+}
+
+// Builders returns the agents that can really build the toolset: those
+// holding it that Kokua builds, the entry agent and the workers it reaches
+// by delegates_to, in config order. An agent nothing reaches is never
+// built, so it never loads anything (R77, R173, R206).
+func (w *World) Builders(toolset string) []*Agent {
+	var out []*Agent
+	for _, a := range w.Loaders(toolset) {
+		if a.Reachable {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Composable reports whether a composed worker could be built with the
+// toolset: some agent Kokua builds holds capabilities, so it can call
+// compose_subagent, which draws from the whole registry but never gives a
+// worker capabilities or an entry_point_only toolset (R43, R77, R206).
+func (w *World) Composable(toolset string) bool {
+	t := w.toolsets[toolset]
+	if t == nil || t.EntryPointOnly || t.Name == kokua.Capabilities {
+		return false
+	}
+	return len(w.Builders(kokua.Capabilities)) > 0
 }

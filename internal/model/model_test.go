@@ -195,3 +195,90 @@ available = ["fs"]
 		t.Errorf("%d policies, want the default tier and coder's", got)
 	}
 }
+
+// TestBuildersAndComposable: only agents Kokua builds, the entry agent and
+// the workers it reaches, can load a toolset, and a composed worker only
+// when one of those holds capabilities, never with capabilities or an
+// entry_point_only toolset (R77, R173, R43, R206).
+func TestBuildersAndComposable(t *testing.T) {
+	const m = `{"manifest_version": 1, "toolsets": [
+ {"name": "fs", "kind": "kokua", "description": "Reads.", "tools": [{"name": "read_file"}]},
+ {"name": "skills", "kind": "kokua", "description": "Authoring.", "entry_point_only": true, "tools": [{"name": "author_skill"}]},
+ {"name": "capabilities", "kind": "kokua", "description": "Compose.", "tools": [{"name": "compose_subagent"}]}
+]}`
+	build := func(toml string) *World {
+		mf, problems := manifest.Load("m.json", []byte(m))
+		if len(problems) > 0 {
+			t.Fatalf("manifest: %v", problems)
+		}
+		c, err := config.Load("c.toml", []byte(toml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Build(c, mf)
+	}
+	agentNames := func(as []*Agent) string {
+		var out []string
+		for _, a := range as {
+			out = append(out, a.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	for _, c := range []struct {
+		name, toml        string
+		toolset           string
+		loaders, builders string
+		composable        bool
+	}{
+		{"unreachable holder and composer", `
+[agents.assistant.tools]
+available = ["fs"]
+resident = []
+[agents.ops.tools]
+available = ["fs", "capabilities"]
+`, "fs", "assistant,ops", "assistant", false},
+		{"reachable composer", `
+[agents.assistant]
+delegates_to = ["ops"]
+[agents.assistant.tools]
+available = ["skills"]
+[agents.ops.tools]
+available = ["capabilities"]
+`, "fs", "", "", true},
+		{"composed workers never get skills", `
+[agents.assistant.tools]
+available = ["skills", "capabilities"]
+`, "skills", "assistant", "assistant", false},
+		{"composed workers never get capabilities", `
+[agents.assistant.tools]
+available = ["capabilities"]
+`, "capabilities", "assistant", "assistant", false},
+	} {
+		w := build(c.toml)
+		if got := agentNames(w.Loaders(c.toolset)); got != c.loaders {
+			t.Errorf("%s: Loaders(%s) = %q, want %q", c.name, c.toolset, got, c.loaders)
+		}
+		if got := agentNames(w.Builders(c.toolset)); got != c.builders {
+			t.Errorf("%s: Builders(%s) = %q, want %q", c.name, c.toolset, got, c.builders)
+		}
+		if got := w.Composable(c.toolset); got != c.composable {
+			t.Errorf("%s: Composable(%s) = %v, want %v", c.name, c.toolset, got, c.composable)
+		}
+	}
+}
+
+// TestCandidateProvider: an MCP server is told apart by its table's line,
+// other providers by their label (R115, R116).
+func TestCandidateProvider(t *testing.T) {
+	w := world(t, base)
+	var got []string
+	for _, c := range w.Candidates {
+		if c.Name == "files" || c.Name == "fs" {
+			got = append(got, c.Provider())
+		}
+	}
+	want := []string{"the MCP server in [[mcp.server]] at line 3", "the built-in toolset"}
+	if !slices.Equal(got, want) {
+		t.Errorf("providers = %q, want %q", got, want)
+	}
+}
