@@ -21,40 +21,7 @@ func WriteAgents(out io.Writer, w *model.World) error {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		title := a.Name
-		switch {
-		case a.Entry:
-			title += " (entry agent)"
-		case !a.Reachable:
-			title += " (not reachable from the entry agent)"
-		}
-		fmt.Fprintln(&b, title)
-		avail := strings.Join(names(a.Avail), ", ")
-		if a.All {
-			avail = fmt.Sprintf("all (%d): %s", len(a.Avail), avail)
-		}
-		if avail == "" {
-			avail = "nothing"
-		}
-		fmt.Fprintf(&b, "  available: %s\n", avail)
-		resident := "every available toolset"
-		if a.Tools != nil && a.Tools.Resident.State == config.Present {
-			resident = orNone(names(a.Resident))
-		}
-		fmt.Fprintf(&b, "  resident: %s\n", resident)
-		fmt.Fprintf(&b, "  loads on demand: %s\n", orNone(names(a.Deferred)))
-		if len(a.Skills) > 0 {
-			fmt.Fprintf(&b, "  skills (through SkillAgent): %s\n", strings.Join(names(a.Skills), ", "))
-		}
-		if len(a.DelegatesTo.Items) > 0 {
-			fmt.Fprintf(&b, "  delegates to: %s\n", strings.Join(a.DelegatesTo.Values(), ", "))
-		}
-		source := "declared in " + a.Policy.Table()
-		if a.Policy.Agent == nil {
-			source = "inherited from " + kokua.DefaultTierLabel
-		}
-		fmt.Fprintf(&b, "  confirm: %s (%s)\n", gated(w, a, a.Policy.Confirm.Values()), source)
-		fmt.Fprintf(&b, "  review: %s (%s)\n", gated(w, a, a.Policy.Review.Values()), source)
+		writeAgent(&b, w, a)
 	}
 	if w.Composes {
 		fmt.Fprintf(&b, "\ncomposed workers (%s<label>, built by compose_subagent)\n", kokua.ComposedPrefix)
@@ -64,6 +31,52 @@ func WriteAgents(out io.Writer, w *model.World) error {
 	}
 	_, err := out.Write(b.Bytes())
 	return err
+}
+
+// WriteAgent writes the human view of one agent of a world: the block
+// WriteAgents writes for it.
+func WriteAgent(out io.Writer, w *model.World, a *model.Agent) error {
+	var b bytes.Buffer
+	writeAgent(&b, w, a)
+	_, err := out.Write(b.Bytes())
+	return err
+}
+
+func writeAgent(b *bytes.Buffer, w *model.World, a *model.Agent) {
+	title := a.Name
+	switch {
+	case a.Entry:
+		title += " (entry agent)"
+	case !a.Reachable:
+		title += " (not reachable from the entry agent)"
+	}
+	fmt.Fprintln(b, title)
+	avail := strings.Join(names(a.Avail), ", ")
+	if a.All {
+		avail = fmt.Sprintf("all (%d): %s", len(a.Avail), avail)
+	}
+	if avail == "" {
+		avail = "nothing"
+	}
+	fmt.Fprintf(b, "  available: %s\n", avail)
+	resident := "every available toolset"
+	if a.Tools != nil && a.Tools.Resident.State == config.Present {
+		resident = orNone(names(a.Resident))
+	}
+	fmt.Fprintf(b, "  resident: %s\n", resident)
+	fmt.Fprintf(b, "  loads on demand: %s\n", orNone(names(a.Deferred)))
+	if len(a.Skills) > 0 {
+		fmt.Fprintf(b, "  skills (through SkillAgent): %s\n", strings.Join(names(a.Skills), ", "))
+	}
+	if len(a.DelegatesTo.Items) > 0 {
+		fmt.Fprintf(b, "  delegates to: %s\n", strings.Join(a.DelegatesTo.Values(), ", "))
+	}
+	source := "declared in " + a.Policy.Table()
+	if a.Policy.Agent == nil {
+		source = "inherited from " + kokua.DefaultTierLabel
+	}
+	fmt.Fprintf(b, "  confirm: %s (%s)\n", gated(w, a, a.Policy.Confirm.Values()), source)
+	fmt.Fprintf(b, "  review: %s (%s)\n", gated(w, a, a.Policy.Review.Values()), source)
 }
 
 // composedGated lists what the default tier gates for a composed worker,

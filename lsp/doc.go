@@ -1,0 +1,41 @@
+// Package lsp is the language server behind `kokua-lint lsp`: the checks
+// of kokua-lint where config.toml is written. It lints each open config
+// with the same engine as the command (lint.Lint, every rule, the same
+// messages, severities, ranges and rule IDs, suppressions honoured) as the
+// user types, and answers hover, completion, quick fixes and go to
+// definition from the same model. A TOML file with no Kokua table gets
+// nothing. A host can embed it: Serve takes any stream.
+//
+// # The protocol library
+//
+// The wire is go.lsp.dev/jsonrpc2 (Content-Length framing, requests,
+// replies and notifications over any io.ReadWriteCloser) and the message
+// types are go.lsp.dev/protocol. The other kept Go library,
+// github.com/tliron/glsp, was not chosen: it serves only the process's
+// own stdin and stdout, a TCP port or a WebSocket (its stream server is
+// unexported), which rules out the in-process tests over a pipe and a
+// Main that writes to the streams it is given; it logs through a global
+// logger of its own; and it pulls in a WebSocket stack and a terminal
+// library. go.lsp.dev/protocol v0.12.0 is built against jsonrpc2 v0.10.0,
+// whose API jsonrpc2 v1 replaced: the two are kept at those versions
+// together. Both predate LSP 3.17, so the two 3.17 fields the server uses,
+// the client's general.positionEncodings and the server's
+// positionEncoding, are read and written by small types of this package
+// around the library's.
+//
+// # Positions
+//
+// Diagnostics count lines from 1 and columns in Unicode characters; the
+// protocol counts lines from 0 and columns in UTF-16 code units unless the
+// client offers UTF-8 or UTF-32 (positionEncodings), which the server
+// then prefers. text.go converts, characters outside the Basic
+// Multilingual Plane included.
+//
+// # The manifest
+//
+// The registry manifest comes from Options (the command's --manifest),
+// else from initializationOptions.manifest (a path, from the workspace
+// root when relative), else the embedded default install. A manifest file
+// is watched (fsnotify, on its folder, so that a rename over it is seen)
+// and every open config is linted again when it changes.
+package lsp
