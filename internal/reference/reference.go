@@ -65,6 +65,14 @@ type Evaluator struct {
 	// built-in pair when that table is absent (R9).
 	DefaultConfirm []string
 	DefaultReview  []string
+	// AutoApproval is [security.auto_approval].enabled; Floor is
+	// [security].never_auto_approve, or its default (R86).
+	AutoApproval bool
+	Floor        []string
+
+	// loadedViews are the gates of an agent that has loaded one toolset,
+	// by agent and toolset, once worked out (AnswerLoaded).
+	loadedViews map[[2]string]*refView
 
 	views map[string]*refView // each agent's view, once worked out
 }
@@ -138,6 +146,8 @@ func New(configData, manifestData []byte) (*Evaluator, error) {
 		}
 		r.Registry = append(r.Registry, t)
 	}
+
+	r.AutoApproval, r.Floor = refSecurity(doc)
 
 	agents := refTable(doc["agents"])
 	for _, name := range refSortedKeys(agents) {

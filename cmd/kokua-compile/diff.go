@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+
+	urfave "github.com/urfave/cli/v3"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/diff"
+	"github.com/kokua-policy/kokua-policy/lint"
+)
+
+// diffCommand is kokua-compile diff: what a change to a config or a
+// policy does to what each agent can do.
+func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
+	return &urfave.Command{
+		Name:  "diff",
+		Usage: "report the tools, toolsets, delegation edges and approval changes between two configs or policies; exit 1 when any widens",
+		UsageText: "kokua-compile diff [--manifest FILE] [--format human|markdown|json] [--allow-widen] OLD NEW\n" +
+			"kokua-compile diff --base REF [--manifest FILE] [--format ...] [--allow-widen] CONFIG",
+		Flags: []urfave.Flag{
+			cli.ManifestFlag(),
+			cli.FormatFlag("format of the report: human, markdown or json"),
+			&urfave.BoolFlag{Name: "allow-widen", Local: true, Usage: "exit 0 even when something widened"},
+			&urfave.StringFlag{Name: "base", Local: true, Usage: "read the old side from git: `REF`:CONFIG (git show)"},
+		},
+		Action: func(_ context.Context, c *urfave.Command) error {
+			return runDiff(c.String("manifest"), c.String("format"), c.String("base"), c.Bool("allow-widen"), c.Args().Slice(), stdout, stderr)
+		},
+	}
+}
+
+func runDiff(manifest, format, base string, allowWiden bool, args []string, stdout, stderr io.Writer) error {
+	if !slices.Contains(diff.Formats, format) {
+		return usage("--format takes human, markdown or json, not %q", format)
+	}
+	var oldSrc, newSrc lint.Source
+	var err error
+	switch {
+	case base != "" && len(args) == 1:
+		if oldSrc, err = gitShow(base, args[0]); err != nil {
+			return usage("%v", err)
+		}
+		if newSrc, err = lint.ReadFile(args[0]); err != nil {
+			return usage("%v", err)
+		}
+	case base == "" && len(args) == 2:
+		if oldSrc, err = lint.ReadFile(args[0]); err != nil {
+			return usage("%v", err)
+		}
+		if newSrc, err = lint.ReadFile(args[1]); err != nil {
+			return usage("%v", err)
+		}
+	case base != "":
+		return usage("with --base, name one config: the new side (the old one is REF:CONFIG)")
+	default:
+		return usage("name two files, the old side and the new one (configs or compiled policies)")
+	}
+	m, err := cli.Manifest(manifest)
+	if err != nil {
+		return usage("%v", err)
+	}
+	oldSide, err := loadSide(oldSrc, m, stderr)
+	if err != nil {
+		return err
+	}
+	newSide, err := loadSide(newSrc, m, stderr)
+	if err != nil {
+		return err
+	}
+	r := diff.Compare(oldSide, newSide)
+	if err := diff.Write(stdout, format, r); err != nil {
+		return usage("writing the report: %v", err)
+	}
+	if r.Widened && !allowWiden {
+		return cli.Code(cli.ExitFindings)
+	}
+	return nil
+}
+
+// loadSide reads one side; a config with errors is reported on stderr as
+// kokua-lint reports it, and ends the command with exit 1.
+func loadSide(src lint.Source, m *lint.Manifest, stderr io.Writer) (*diff.Side, error) {
+	side, res, err := diff.Load(src, m)
+	if err != nil {
+		return nil, usage("%v", err)
+	}
+	if side == nil {
+		opts := lint.WriteOptions{Sources: map[string][]byte{src.Name: src.Data, m.Source.Name: m.Source.Data}, Style: cli.Style(false)}
+		if err := lint.Write(stderr, "human", res.Diagnostics, opts); err != nil {
+			return nil, usage("%v", err)
+		}
+		return nil, cli.Fail(cli.ExitFindings, "kokua-compile: %s has errors; nothing was compared", src.Name)
+	}
+	return side, nil
+}
+
+// gitShow reads a file as it is at a git revision, with git show REF:./PATH
+// (the path relative to the current folder). Its name in the report is
+// REF:PATH.
+func gitShow(ref, path string) (lint.Source, error) {
+	if strings.HasPrefix(ref, "-") {
+		return lint.Source{}, fmt.Errorf("--base %q is not a git revision", ref)
+	}
+	rel := path
+	if !strings.HasPrefix(rel, "/") && !strings.HasPrefix(rel, "./") {
+		rel = "./" + rel
+	}
+	var out, errs bytes.Buffer
+	cmd := exec.Command("git", "show", ref+":"+rel)
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(errs.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return lint.Source{}, fmt.Errorf("cannot read %s at %s: git show: %s", path, ref, msg)
+	}
+	if out.Len() > lint.MaxInputBytes {
+		return lint.Source{}, fmt.Errorf("%s at %s is larger than %d MiB", path, ref, lint.MaxInputBytes>>20)
+	}
+	return lint.Source{Name: ref + ":" + path, Data: out.Bytes()}, nil
+}

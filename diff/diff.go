@@ -1,0 +1,406 @@
+// Package diff compares two compiled policies by what they let agents do:
+// for every agent, the toolsets gained and lost in available and resident
+// and the tools whose answer became more or less permissive; the
+// delegation edges gained and lost with the reach each carries; and the
+// auto-approval switch and the never_auto_approve floor. Each change points
+// at the config line that caused it. kokua-compile diff is its face; the
+// formats (human, markdown, JSON) are in this package.
+//
+// Answers are compared by reach.Level, the one ordering of how permissive
+// an answer is (see package reach). A change widens when:
+//
+//   - an agent's answer for a tool rises: unavailable to reachable, a gate
+//     removed, confirm to review while auto-approval is on, auto-approval
+//     turned on for a review tool;
+//   - a gained delegation edge (or compose_subagent) carries some tool at a
+//     level the delegating agent could not cause before;
+//   - a tool some agent can reach loses the protection of "no reviewer may
+//     answer it": auto-approval turned on, or a floor entry dropped while it
+//     is on.
+//
+// Every other change narrows, or changes nothing an agent can do (a tool
+// moving between resident and on demand; confirm to review with
+// auto-approval off) and is not listed as a tool change.
+package diff
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/kokua-policy/kokua-policy/kokua"
+	"github.com/kokua-policy/kokua-policy/policy"
+	"github.com/kokua-policy/kokua-policy/reach"
+)
+
+// Place is where a change comes from: a file, the line and column when the
+// side records them (1-based; 0 when unknown), and the key path as the
+// config spells it.
+type Place struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Key    string `json:"key"`
+}
+
+// String writes the place as file:line:column, or file alone, with the key.
+func (p Place) String() string {
+	if p.Line == 0 {
+		return fmt.Sprintf("%s %s", p.File, p.Key)
+	}
+	return fmt.Sprintf("%s:%d:%d %s", p.File, p.Line, p.Column, p.Key)
+}
+
+// Report is the comparison of two sides.
+type Report struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+	// Widened is true when any change widens; kokua-compile diff then
+	// exits 1.
+	Widened bool `json:"widened"`
+	// WidenedCount and NarrowedCount count the tool changes, the edges and
+	// the auto-approval and floor changes of each kind.
+	WidenedCount  int `json:"widened_count"`
+	NarrowedCount int `json:"narrowed_count"`
+	// EntryAgent is set when [assistant].agent names another agent.
+	EntryAgent   *EntryAgentChange `json:"entry_agent"`
+	Agents       []AgentChange     `json:"agents"`
+	Delegation   []EdgeChange      `json:"delegation"`
+	AutoApproval *AutoChange       `json:"auto_approval"`
+	Floor        *FloorChange      `json:"floor"`
+
+	// composedWidened is true when composed workers appear with some tool
+	// they can reach; the compose_subagent edge gained lists what they
+	// carry.
+	composedWidened bool
+}
+
+// Empty reports whether the two sides let every agent do the same.
+func (r *Report) Empty() bool {
+	return r.EntryAgent == nil && len(r.Agents) == 0 && len(r.Delegation) == 0 && r.AutoApproval == nil && r.Floor == nil
+}
+
+// EntryAgentChange is a change of the agent the user talks to.
+type EntryAgentChange struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+	At  Place  `json:"at"`
+}
+
+// AgentChange is what changed for one agent (or for composed workers,
+// reach.ComposedNode).
+type AgentChange struct {
+	Agent string `json:"agent"`
+	// Change is "added", "removed" or "changed".
+	Change    string       `json:"change"`
+	At        *Place       `json:"at"`
+	Available ListChange   `json:"available"`
+	Resident  ListChange   `json:"resident"`
+	Widened   []ToolChange `json:"widened"`
+	Narrowed  []ToolChange `json:"narrowed"`
+}
+
+// ListChange is a list of toolsets gained and lost.
+type ListChange struct {
+	Gained []Item `json:"gained"`
+	Lost   []Item `json:"lost"`
+}
+
+// Item is one toolset or entry gained or lost, and where.
+type Item struct {
+	Name string `json:"name"`
+	At   Place  `json:"at"`
+}
+
+// ToolChange is one tool whose answer changed level.
+type ToolChange struct {
+	Tool string       `json:"tool"`
+	Old  reach.Answer `json:"old"`
+	New  reach.Answer `json:"new"`
+	// Because says what caused it, and At where.
+	Because string `json:"because"`
+	At      Place  `json:"at"`
+}
+
+// EdgeChange is a delegation (or compose_subagent) edge gained or lost.
+type EdgeChange struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Via  string `json:"via"`
+	// Change is "gained" or "lost".
+	Change string `json:"change"`
+	At     Place  `json:"at"`
+	// Widened marks a gained edge that carries something its agent could
+	// not cause before: the tools listed in New. A gained edge that carries
+	// nothing new widens nothing; a lost edge narrows.
+	Widened bool `json:"widened"`
+	// Carries is everything the edge carries: every tool its target and
+	// the agents the target reaches can run, at the most permissive answer
+	// among them.
+	Carries []Reached `json:"carries"`
+	New     []Reached `json:"new"`
+}
+
+// Reached is a tool an edge carries and the agent that runs it.
+type Reached struct {
+	Tool   string       `json:"tool"`
+	By     string       `json:"by"`
+	Answer reach.Answer `json:"answer"`
+}
+
+// AutoChange is [security.auto_approval].enabled switched.
+type AutoChange struct {
+	Old bool  `json:"old"`
+	New bool  `json:"new"`
+	At  Place `json:"at"`
+	// Widened is true when it was turned on and some reachable tool off
+	// the floor can now be answered by a reviewer; Unprotected lists them.
+	Widened     bool     `json:"widened"`
+	Unprotected []string `json:"unprotected"`
+}
+
+// FloorChange is [security].never_auto_approve changed.
+type FloorChange struct {
+	// Active is whether auto-approval reads the floor, on each side.
+	OldActive bool   `json:"old_active"`
+	NewActive bool   `json:"new_active"`
+	Dropped   []Item `json:"dropped"`
+	Added     []Item `json:"added"`
+	// Widened is true when auto-approval is on on both sides and a tool
+	// some agent can reach left the floor; Unprotected lists them.
+	Widened     bool     `json:"widened"`
+	Unprotected []string `json:"unprotected"`
+}
+
+// Compare reports what changes from the old side to the new one.
+func Compare(o, n *Side) *Report {
+	r := &Report{Old: o.Name, New: n.Name, Agents: []AgentChange{}, Delegation: []EdgeChange{}}
+	od, nd := o.Policy.Document(), n.Policy.Document()
+	if od.EntryAgent != nd.EntryAgent {
+		r.EntryAgent = &EntryAgentChange{Old: od.EntryAgent, New: nd.EntryAgent, At: n.entryAgentPlace()}
+	}
+	for _, name := range agentNames(o.Graph, n.Graph) {
+		if name == reach.ComposedNode && (o.Graph.Agent(name) == nil) != (n.Graph.Agent(name) == nil) {
+			r.Agents = append(r.Agents, composedChange(o, n))
+			r.composedWidened = n.Graph.Agent(name) != nil && len(n.Graph.Agent(name).Answers) > 0
+			continue
+		}
+		if c := compareAgent(o, n, name); c != nil {
+			r.Agents = append(r.Agents, *c)
+			r.WidenedCount += len(c.Widened)
+			r.NarrowedCount += len(c.Narrowed)
+		}
+	}
+	r.Delegation = compareEdges(o, n)
+	for _, e := range r.Delegation {
+		switch {
+		case e.Widened:
+			r.WidenedCount++
+		case e.Change == "lost":
+			r.NarrowedCount++
+		}
+	}
+	unprotected := unprotectedTools(o.Graph, n.Graph)
+	if od.AutoApproval.Enabled != nd.AutoApproval.Enabled {
+		r.AutoApproval = &AutoChange{Old: od.AutoApproval.Enabled, New: nd.AutoApproval.Enabled, At: n.autoPlace(), Unprotected: []string{}}
+		if !nd.AutoApproval.Enabled {
+			r.AutoApproval.At = o.autoPlace()
+			r.NarrowedCount++
+		} else {
+			r.AutoApproval.Unprotected = unprotected
+			r.AutoApproval.Widened = len(unprotected) > 0
+		}
+		if r.AutoApproval.Widened {
+			r.WidenedCount++
+		}
+	}
+	r.Floor = compareFloor(o, n)
+	if f := r.Floor; f != nil && od.AutoApproval.Enabled && nd.AutoApproval.Enabled {
+		f.Unprotected = unprotected
+		f.Widened = len(unprotected) > 0
+		switch {
+		case f.Widened:
+			r.WidenedCount++
+		case len(f.Added) > 0:
+			r.NarrowedCount++
+		}
+	}
+	r.Widened = r.WidenedCount > 0 || r.composedWidened
+	return r
+}
+
+// agentNames are the nodes of either graph, declared agents in name order
+// and composed workers last.
+func agentNames(o, n *reach.Graph) []string {
+	var names []string
+	for _, g := range []*reach.Graph{o, n} {
+		for _, a := range g.Agents {
+			if !a.Composed && !slices.Contains(names, a.Name) {
+				names = append(names, a.Name)
+			}
+		}
+	}
+	sort.Strings(names)
+	if o.Agent(reach.ComposedNode) != nil || n.Agent(reach.ComposedNode) != nil {
+		names = append(names, reach.ComposedNode)
+	}
+	return names
+}
+
+// answers returns a node's answers, none for a node the graph lacks.
+func answers(g *reach.Graph, name string) map[string]reach.Answer {
+	if a := g.Agent(name); a != nil {
+		return a.Answers
+	}
+	return nil
+}
+
+func compareAgent(o, n *Side, name string) *AgentChange {
+	c := &AgentChange{Agent: name, Change: "changed", Widened: []ToolChange{}, Narrowed: []ToolChange{},
+		Available: ListChange{Gained: []Item{}, Lost: []Item{}}, Resident: ListChange{Gained: []Item{}, Lost: []Item{}}}
+	oa, na := o.Policy.Document().Agents[name], n.Policy.Document().Agents[name]
+	switch {
+	case name == reach.ComposedNode:
+	case oa == nil:
+		c.Change = "added"
+		at := n.agentPlace(name)
+		c.At = &at
+	case na == nil:
+		c.Change = "removed"
+		at := o.agentPlace(name)
+		c.At = &at
+	}
+	if name != reach.ComposedNode {
+		var oAvail, nAvail, oRes, nRes []string
+		if oa != nil {
+			oAvail, oRes = oa.Available.Expanded, oa.Resident
+		}
+		if na != nil {
+			nAvail, nRes = na.Available.Expanded, na.Resident
+		}
+		for _, t := range minus(nAvail, oAvail) {
+			c.Available.Gained = append(c.Available.Gained, Item{Name: t, At: n.availablePlace(name, t)})
+		}
+		for _, t := range minus(oAvail, nAvail) {
+			c.Available.Lost = append(c.Available.Lost, Item{Name: t, At: o.availablePlace(name, t)})
+		}
+		for _, t := range minus(nRes, oRes) {
+			c.Resident.Gained = append(c.Resident.Gained, Item{Name: t, At: n.residentPlace(name, t)})
+		}
+		for _, t := range minus(oRes, nRes) {
+			c.Resident.Lost = append(c.Resident.Lost, Item{Name: t, At: o.residentPlace(name, t)})
+		}
+	}
+	oAns, nAns := answers(o.Graph, name), answers(n.Graph, name)
+	tools := reach.Sorted(oAns)
+	for _, t := range reach.Sorted(nAns) {
+		if _, ok := oAns[t]; !ok {
+			tools = append(tools, t)
+		}
+	}
+	sort.Strings(tools)
+	for _, tool := range tools {
+		a, b := oAns[tool], nAns[tool]
+		a.Tool, b.Tool = tool, tool
+		if a.Level == b.Level {
+			continue
+		}
+		tc := toolChange(o, n, name, a, b)
+		if b.Level > a.Level {
+			c.Widened = append(c.Widened, tc)
+		} else {
+			c.Narrowed = append(c.Narrowed, tc)
+		}
+	}
+	if c.Change == "changed" && len(c.Widened)+len(c.Narrowed)+len(c.Available.Gained)+len(c.Available.Lost)+len(c.Resident.Gained)+len(c.Resident.Lost) == 0 {
+		return nil
+	}
+	return c
+}
+
+// composedChange is composed workers appearing or going: the
+// compose_subagent edges gained or lost say what they carry, so their
+// tools are not listed one by one.
+func composedChange(o, n *Side) AgentChange {
+	c := AgentChange{Agent: reach.ComposedNode, Change: "added", Widened: []ToolChange{}, Narrowed: []ToolChange{},
+		Available: ListChange{Gained: []Item{}, Lost: []Item{}}, Resident: ListChange{Gained: []Item{}, Lost: []Item{}}}
+	s := n
+	if n.Graph.Agent(reach.ComposedNode) == nil {
+		c.Change, s = "removed", o
+	}
+	for _, e := range s.Graph.Edges {
+		if e.To == reach.ComposedNode {
+			at := edgePlace(s, e)
+			c.At = &at
+			break
+		}
+	}
+	return c
+}
+
+// minus is the names of a not in b, in a's order.
+func minus(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// toolChange says why an answer changed level, and where.
+func toolChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
+	tc := ToolChange{Tool: a.Tool, Old: a, New: b}
+	od, nd := o.Policy.Document(), n.Policy.Document()
+	switch {
+	case a.Level == reach.Unavailable:
+		tc.Because, tc.At = reachedBy(n, agent, b, "now")
+	case b.Level == reach.Unavailable:
+		tc.Because, tc.At = reachedBy(o, agent, a, "no longer")
+	case a.Decision == policy.Review && b.Decision == policy.Review && od.AutoApproval.Enabled != nd.AutoApproval.Enabled:
+		if nd.AutoApproval.Enabled {
+			tc.Because, tc.At = "auto-approval turned on: a reviewer answers review calls first", n.autoPlace()
+		} else {
+			tc.Because, tc.At = "auto-approval turned off: review calls ask the user", o.autoPlace()
+		}
+	case a.Decision == policy.Review && b.Decision == policy.Review:
+		if b.Level == reach.Reviewer {
+			tc.Because, tc.At = "the floor no longer holds it, so a reviewer may answer", o.floorPlace(a.Tool)
+		} else {
+			tc.Because, tc.At = "the floor now holds it, so no reviewer may answer", n.floorPlace(b.Tool)
+		}
+	case b.Entry != "":
+		tc.Because = fmt.Sprintf("entry %q in %s gates it", b.Entry, b.Key)
+		tc.At = n.entryPlace(b.Key, b.Position)
+	default:
+		tc.Because = fmt.Sprintf("entry %q in %s no longer gates it", a.Entry, a.Key)
+		tc.At = o.entryPlace(a.Key, a.Position)
+		if na := nd.Agents[agent]; na != nil && oaSource(od, agent) != na.Approval.Source {
+			tc.Because += fmt.Sprintf(" (the agent's pair is now %s)", na.Approval.Source)
+		}
+	}
+	return tc
+}
+
+func oaSource(d *policy.Document, agent string) string {
+	if a := d.Agents[agent]; a != nil {
+		return a.Approval.Source
+	}
+	return ""
+}
+
+// reachedBy says what makes an agent reach a tool (or, with "no longer",
+// what made it): the toolset in available, delegates_to for
+// spawn_subagent.
+func reachedBy(s *Side, agent string, a reach.Answer, verb string) (string, Place) {
+	switch {
+	case agent == reach.ComposedNode:
+		return fmt.Sprintf("composed workers %s hold toolset %q", verb, a.Toolset), Place{File: s.Name, Key: "the registry"}
+	case a.Toolset == kokua.Core && a.Tool == kokua.SpawnSubagent:
+		return fmt.Sprintf("the agent %s delegates", verb), s.place(configKey(agent, "delegates_to"), s.delegatesSpan(agent))
+	case a.Toolset == kokua.Core:
+		return fmt.Sprintf("core tool %s is %s held", a.Tool, verb), s.availablePlace(agent, "")
+	}
+	return fmt.Sprintf("available %s holds %s", verb, a.Toolset), s.availablePlace(agent, a.Toolset)
+}

@@ -1,0 +1,122 @@
+package diff
+
+import (
+	"slices"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/kokua"
+	"github.com/kokua-policy/kokua-policy/policy"
+	"github.com/kokua-policy/kokua-policy/reach"
+)
+
+func configKey(agent, key string) string {
+	return config.KeyPath([]string{"agents", agent}, key)
+}
+
+// delegatesSpan is where an agent writes delegates_to.
+func (s *Side) delegatesSpan(agent string) diag.Span {
+	if a := s.agent(agent); a != nil && a.DelegatesTo.State == config.Present {
+		return a.DelegatesTo.Key
+	}
+	return diag.Span{}
+}
+
+func hasEdge(g *reach.Graph, e reach.Edge) bool {
+	return slices.Contains(g.Edges, e)
+}
+
+// compareEdges lists the edges gained, then those lost, each with what it
+// carries. A gained edge widens when its target's reach holds a tool at a
+// level above what its source could cause on the old side.
+func compareEdges(o, n *Side) []EdgeChange {
+	out := []EdgeChange{}
+	for _, e := range n.Graph.Edges {
+		if hasEdge(o.Graph, e) {
+			continue
+		}
+		c := EdgeChange{From: e.From, To: e.To, Via: e.Via, Change: "gained", At: edgePlace(n, e),
+			Carries: carried(n.Graph, e.To), New: []Reached{}}
+		before := o.Graph.Reach(e.From)
+		for _, x := range c.Carries {
+			if x.Answer.Level > before[x.Tool].Level {
+				c.New = append(c.New, x)
+			}
+		}
+		c.Widened = len(c.New) > 0
+		out = append(out, c)
+	}
+	for _, e := range o.Graph.Edges {
+		if hasEdge(n.Graph, e) {
+			continue
+		}
+		out = append(out, EdgeChange{From: e.From, To: e.To, Via: e.Via, Change: "lost", At: edgePlace(o, e),
+			Carries: carried(o.Graph, e.To), New: []Reached{}})
+	}
+	return out
+}
+
+// edgePlace is the delegates_to item, or the capabilities toolset that
+// lets an agent compose.
+func edgePlace(s *Side, e reach.Edge) Place {
+	if e.Via == "compose_subagent" {
+		return s.availablePlace(e.From, kokua.Capabilities)
+	}
+	return s.delegatePlace(e.From, e.To)
+}
+
+// carried is an agent's reach as a sorted list.
+func carried(g *reach.Graph, agent string) []Reached {
+	r := g.Reach(agent)
+	out := make([]Reached, 0, len(r))
+	for _, tool := range reach.Sorted(r) {
+		out = append(out, Reached{Tool: tool, By: r[tool].By, Answer: r[tool].Answer})
+	}
+	return out
+}
+
+// unprotectedTools are the tools some agent can reach on the new side that
+// no reviewer could answer on the old side and one could on the new.
+func unprotectedTools(o, n *reach.Graph) []string {
+	seen := map[string]bool{}
+	for _, a := range n.Agents {
+		for tool := range a.Answers {
+			if o.Protected(tool) && !n.Protected(tool) {
+				seen[tool] = true
+			}
+		}
+	}
+	out := reach.Sorted(seen)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// compareFloor lists the floor entries dropped and added, by their text.
+func compareFloor(o, n *Side) *FloorChange {
+	od, nd := o.Policy.Document(), n.Policy.Document()
+	texts := func(d *policy.Document) []string {
+		var out []string
+		for _, e := range d.Floor.List.Entries {
+			out = append(out, e.Text)
+		}
+		return out
+	}
+	ot, nt := texts(od), texts(nd)
+	c := &FloorChange{OldActive: od.Floor.Active, NewActive: nd.Floor.Active, Dropped: []Item{}, Added: []Item{}, Unprotected: []string{}}
+	for i, e := range od.Floor.List.Entries {
+		if !slices.Contains(nt, ot[i]) {
+			c.Dropped = append(c.Dropped, Item{Name: e.Text, At: o.entryPlace(od.Floor.List.Key, e.Position)})
+		}
+	}
+	for i, e := range nd.Floor.List.Entries {
+		if !slices.Contains(ot, nt[i]) {
+			c.Added = append(c.Added, Item{Name: e.Text, At: n.entryPlace(nd.Floor.List.Key, e.Position)})
+		}
+	}
+	if len(c.Dropped)+len(c.Added) == 0 && !(od.AutoApproval.Enabled && nd.AutoApproval.Enabled && len(unprotectedTools(o.Graph, n.Graph)) > 0) {
+		return nil
+	}
+	return c
+}

@@ -1,0 +1,70 @@
+package diff_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/diff"
+	"github.com/kokua-policy/kokua-policy/internal/golden"
+	"github.com/kokua-policy/kokua-policy/lint"
+)
+
+// side loads one file of a case folder under its base name, so that the
+// places in the report do not depend on where the test runs.
+func side(t testing.TB, path string, m *lint.Manifest) *diff.Side {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, res, err := diff.Load(lint.Source{Name: filepath.Base(path), Data: data}, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s == nil {
+		t.Fatalf("%s does not lint clean: %v", path, res.Diagnostics)
+	}
+	return s
+}
+
+// TestGolden compares the report of every case of testdata/diff (old.toml
+// to new.toml) in the three formats with want.txt, want.md and want.json;
+// go test ./diff -update rewrites them. The first line of old.toml says
+// what the case shows; a case whose folder ends in what it expects is
+// held to it: every case but no-change, resident-moved,
+// confirm-to-review-auto-off and floor-dropped-auto-off changes
+// something, and the widened ones are named in widens below.
+func TestGolden(t *testing.T) {
+	widens := map[string]bool{
+		"available-gained": true, "gate-removed": true, "deferred-gate-removed": true,
+		"confirm-to-review-auto-on": true, "auto-approval-on": true, "floor-dropped-auto-on": true,
+		"delegation-gained": true, "agent-added": true, "declared-pair": true, "entry-agent-changed": true,
+	}
+	empty := map[string]bool{"no-change": true, "confirm-to-review-auto-off": true}
+	m := lint.DefaultManifest()
+	for _, dir := range golden.Cases(t, "diff") {
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			r := diff.Compare(side(t, filepath.Join(dir, "old.toml"), m), side(t, filepath.Join(dir, "new.toml"), m))
+			if r.Widened != widens[name] {
+				t.Errorf("widened = %v, want %v", r.Widened, widens[name])
+			}
+			if r.Empty() != empty[name] {
+				t.Errorf("empty = %v, want %v", r.Empty(), empty[name])
+			}
+			for format, file := range map[string]string{"human": "want.txt", "markdown": "want.md", "json": "want.json"} {
+				var b bytes.Buffer
+				if err := diff.Write(&b, format, r); err != nil {
+					t.Fatal(err)
+				}
+				if format == "json" && !json.Valid(b.Bytes()) {
+					t.Errorf("the JSON report is not JSON")
+				}
+				golden.Check(t, filepath.Join(dir, file), b.Bytes())
+			}
+		})
+	}
+}

@@ -1,0 +1,156 @@
+package diff
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/reach"
+)
+
+// code writes text as a markdown code span that is safe in a table cell.
+func code(s string) string {
+	s = strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+	return "`" + s + "`"
+}
+
+// cell escapes plain text for a table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+func at(p Place) string {
+	if p.Line == 0 {
+		return code(p.File) + " " + code(p.Key)
+	}
+	return code(fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)) + " " + code(p.Key)
+}
+
+func badge(widened bool) string {
+	if widened {
+		return "⚠️ widened"
+	}
+	return "narrowed"
+}
+
+// mdMark flags a widening for the eye.
+func mdMark(m string) string {
+	if m == "widened" {
+		return "⚠️ widened"
+	}
+	return m
+}
+
+func markdown(r *Report) string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("### Policy diff: %s → %s\n\n", code(r.Old), code(r.New))
+	if r.Widened {
+		p("**%s**: this change gives some agent more power.\n", summary(r))
+	} else {
+		p("%s.\n", strings.ToUpper(summary(r)[:1])+summary(r)[1:])
+	}
+	if r.EntryAgent != nil {
+		p("\nThe entry agent changes from %s to %s (%s).\n", code(r.EntryAgent.Old), code(r.EntryAgent.New), at(r.EntryAgent.At))
+	}
+	for _, a := range r.Agents {
+		p("\n#### Agent %s", code(agentTitle(a.Agent)))
+		if a.Change != "changed" {
+			p(" (%s)", a.Change)
+		}
+		p("\n\n")
+		if a.At != nil {
+			p("Its table: %s.\n\n", at(*a.At))
+		}
+		lists := []struct {
+			name string
+			xs   []Item
+		}{
+			{"available, gained", a.Available.Gained}, {"available, lost", a.Available.Lost},
+			{"resident, gained", a.Resident.Gained}, {"resident, lost", a.Resident.Lost},
+		}
+		for _, l := range lists {
+			for _, it := range l.xs {
+				p("- %s: %s (%s)\n", l.name, code(it.Name), at(it.At))
+			}
+		}
+		if len(a.Widened)+len(a.Narrowed) > 0 {
+			if len(a.Available.Gained)+len(a.Available.Lost)+len(a.Resident.Gained)+len(a.Resident.Lost) > 0 {
+				p("\n")
+			}
+			p("| | tool | was | now | because | at |\n| --- | --- | --- | --- | --- | --- |\n")
+			for _, g := range []struct {
+				widened bool
+				xs      []ToolChange
+			}{{true, a.Widened}, {false, a.Narrowed}} {
+				for _, t := range g.xs {
+					p("| %s | %s | %s | %s | %s | %s |\n", badge(g.widened), code(t.Tool), cell(t.Old.Describe()), cell(t.New.Describe()), cell(t.Because), at(t.At))
+				}
+			}
+		}
+	}
+	if len(r.Delegation) > 0 {
+		p("\n#### Delegation\n\n| | edge | carries | new to the delegating agent | at |\n| --- | --- | --- | --- | --- |\n")
+		for _, e := range r.Delegation {
+			what := "gained, " + mdMark(edgeMark(e))
+			if e.Change == "lost" {
+				what = "lost"
+			}
+			newTo := ""
+			if len(e.New) > 0 {
+				newTo = cell(reachList(e.New))
+			}
+			p("| %s | %s → %s (%s) | %d %s, %d gated | %s | %s |\n", what, code(agentTitle(e.From)), code(agentTitle(e.To)), e.Via,
+				len(e.Carries), tools(len(e.Carries)), gatedCount(e.Carries), newTo, at(e.At))
+		}
+		p("\n```mermaid\n%s```\n", edgeMermaid(r.Delegation))
+	}
+	if a := r.AutoApproval; a != nil {
+		p("\n#### Auto-approval\n\n%s: turned %s (%s).", mdMark(autoMark(a)), onOff(a.New), at(a.At))
+		if len(a.Unprotected) > 0 {
+			p(" %d %s some agent can reach %s off the floor: a review entry naming one lets a reviewer answer for the user.",
+				len(a.Unprotected), tools(len(a.Unprotected)), plural2(len(a.Unprotected), "is", "are"))
+		}
+		p("\n")
+	}
+	if f := r.Floor; f != nil {
+		p("\n#### Floor (`never_auto_approve`)\n\n%s; auto-approval %s → %s.\n\n", mdMark(floorMark(f)), onOff(f.OldActive), onOff(f.NewActive))
+		for _, it := range f.Dropped {
+			p("- dropped: %s (%s)\n", code(it.Name), at(it.At))
+		}
+		for _, it := range f.Added {
+			p("- added: %s (%s)\n", code(it.Name), at(it.At))
+		}
+		if len(f.Unprotected) > 0 {
+			p("- off the floor now: %s\n", cell(strings.Join(f.Unprotected, ", ")))
+		}
+	}
+	return b.String()
+}
+
+// edgeMermaid draws the changed part of the delegation graph: the edges
+// gained (thick) and lost (dotted), labelled with what they carry.
+func edgeMermaid(edges []EdgeChange) string {
+	var b strings.Builder
+	b.WriteString("flowchart LR\n")
+	ids := map[string]string{}
+	id := func(name string) string {
+		if ids[name] == "" {
+			ids[name] = fmt.Sprintf("n%d", len(ids))
+			fmt.Fprintf(&b, "  %s[\"%s\"]\n", ids[name], reach.MermaidText(agentTitle(name)))
+		}
+		return ids[name]
+	}
+	for _, e := range edges {
+		from, to := id(e.From), id(e.To)
+		arrow, sign := "==>", "+"
+		if e.Change == "lost" {
+			arrow, sign = "-.->", "−"
+		}
+		label := fmt.Sprintf("%s %s: %d %s", sign, e.Via, len(e.Carries), tools(len(e.Carries)))
+		if e.Widened {
+			label += fmt.Sprintf(", %d new", len(e.New))
+		}
+		fmt.Fprintf(&b, "  %s %s|\"%s\"| %s\n", from, arrow, reach.MermaidText(label), to)
+	}
+	return b.String()
+}

@@ -1,0 +1,185 @@
+package diff
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+
+	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/lint"
+	"github.com/kokua-policy/kokua-policy/policy"
+	"github.com/kokua-policy/kokua-policy/reach"
+)
+
+// Side is one side of a comparison: a compiled policy, read from a policy
+// file or compiled on the fly from a config.
+type Side struct {
+	// Name is the file as the user named it; places in the report name it.
+	Name   string
+	Policy *policy.Policy
+	Graph  *reach.Graph
+	// Config is the config the policy was compiled from, nil for a policy
+	// file. With it, a change points at the line of the very item that
+	// caused it; a policy records the positions of approval entries only.
+	Config *config.Config
+}
+
+// IsPolicy reports whether the bytes are a compiled policy (a JSON object)
+// rather than a config.toml, which can never start with '{'.
+func IsPolicy(data []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("{"))
+}
+
+// Load reads one side: a compiled policy is verified with policy.Parse; a
+// config is linted against the manifest and compiled, exactly as
+// kokua-compile would. The lint's result comes back for a config, nil for
+// a policy; a config with an error is not compiled (the side is nil, the
+// error nil: the diagnostics say why).
+func Load(src lint.Source, m *lint.Manifest) (*Side, *lint.Result, error) {
+	if IsPolicy(src.Data) {
+		p, err := policy.Parse(src.Name, src.Data)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &Side{Name: src.Name, Policy: p, Graph: reach.New(p)}, nil, nil
+	}
+	res := lint.Lint(src, m)
+	if res.HasErrors() || res.World == nil {
+		return nil, res, nil
+	}
+	doc := compile.Compile(res.World, compile.Input{Name: src.Name, Data: src.Data}, compile.Input{Name: m.Source.Name, Data: m.Source.Data})
+	data, err := policy.Marshal(doc)
+	if err != nil {
+		return nil, res, fmt.Errorf("compiling %s: %w", src.Name, err)
+	}
+	p, err := policy.Parse(src.Name, data)
+	if err != nil {
+		return nil, res, fmt.Errorf("compiling %s: %w", src.Name, err)
+	}
+	return &Side{Name: src.Name, Policy: p, Graph: reach.New(p), Config: res.Config}, res, nil
+}
+
+// toolsKey is the key path of a key of an agent's tools table.
+func toolsKey(agent, key string) string {
+	return config.KeyPath([]string{"agents", agent, "tools"}, key)
+}
+
+// place is a place in this side's file: the span when it is known, and
+// the key path always.
+func (s *Side) place(key string, span diag.Span) Place {
+	p := Place{File: s.Name, Key: key}
+	if !span.IsZero() {
+		p.Line, p.Column = span.Start.Line, span.Start.Column
+	}
+	return p
+}
+
+// entryPlace is where the policy says an approval entry is written.
+func (s *Side) entryPlace(key string, pos *policy.Position) Place {
+	p := Place{File: s.Name, Key: key}
+	if pos != nil {
+		p.Line, p.Column = pos.Line, pos.Column
+	}
+	return p
+}
+
+func (s *Side) agent(name string) *config.Agent {
+	if s.Config == nil {
+		return nil
+	}
+	return s.Config.Agent(name)
+}
+
+// item finds a string in a list, or the list itself.
+func item(l config.List, value string) diag.Span {
+	for _, it := range l.Items {
+		if it.Value == value {
+			return it.Span
+		}
+	}
+	if !l.Key.IsZero() {
+		return l.Key
+	}
+	return l.Span
+}
+
+// availablePlace is where an agent's availability names a toolset: the
+// item, or the value "all".
+func (s *Side) availablePlace(agent, toolset string) Place {
+	key := toolsKey(agent, "available")
+	a := s.agent(agent)
+	switch {
+	case a == nil || a.Tools == nil:
+		if a != nil {
+			return s.place(key, a.Span)
+		}
+		return s.place(key, diag.Span{})
+	case a.Tools.Available.All:
+		return s.place(key, a.Tools.Available.Str.Span)
+	}
+	return s.place(key, item(a.Tools.Available.List, toolset))
+}
+
+// residentPlace is where an agent's residency names a toolset; with no
+// resident key every available toolset is resident, so the available
+// item is the cause.
+func (s *Side) residentPlace(agent, toolset string) Place {
+	a := s.agent(agent)
+	if a != nil && a.Tools != nil && a.Tools.Resident.State == config.Present {
+		return s.place(toolsKey(agent, "resident"), item(a.Tools.Resident, toolset))
+	}
+	if s.Config != nil || !s.Policy.Document().Agents[agent].ResidentDeclared {
+		return s.availablePlace(agent, toolset)
+	}
+	return s.place(toolsKey(agent, "resident"), diag.Span{})
+}
+
+// delegatePlace is where an agent's delegates_to names a worker.
+func (s *Side) delegatePlace(from, to string) Place {
+	key := config.KeyPath([]string{"agents", from}, "delegates_to")
+	if a := s.agent(from); a != nil {
+		return s.place(key, item(a.DelegatesTo, to))
+	}
+	return s.place(key, diag.Span{})
+}
+
+// agentPlace is where an agent's table starts.
+func (s *Side) agentPlace(name string) Place {
+	key := config.TablePath([]string{"agents", name})
+	if a := s.agent(name); a != nil {
+		return s.place(key, a.Span)
+	}
+	return s.place(key, diag.Span{})
+}
+
+// autoPlace is [security.auto_approval].enabled.
+func (s *Side) autoPlace() Place {
+	key := "[security.auto_approval].enabled"
+	if s.Config != nil {
+		return s.place(key, s.Config.Auto.EnabledAt)
+	}
+	return s.place(key, diag.Span{})
+}
+
+// entryAgentPlace is [assistant].agent.
+func (s *Side) entryAgentPlace() Place {
+	key := "[assistant].agent"
+	if s.Config != nil {
+		return s.place(key, s.Config.EntryAgent.Span)
+	}
+	return s.place(key, diag.Span{})
+}
+
+// floorPlace is where the floor entry holding a tool is written, or the
+// floor's key.
+func (s *Side) floorPlace(tool string) Place {
+	d := s.Policy.Document()
+	for _, e := range d.Floor.List.Entries {
+		if slices.Contains(reach.FloorEntryTools(d, e), tool) {
+			return s.entryPlace(d.Floor.List.Key, e.Position)
+		}
+	}
+	return Place{File: s.Name, Key: d.Floor.List.Key}
+}

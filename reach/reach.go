@@ -1,0 +1,380 @@
+// Package reach reads a compiled policy as a graph of power: for every
+// agent, the answer it gets for each tool it can reach, and the delegation
+// edges along which what an agent can cause to run extends to what its
+// workers can run. kokua-compile graph draws it (DOT and Mermaid, in this
+// package) and kokua-compile diff compares two of them (package diff).
+//
+// It lives apart from compile because it reads a policy, not a config: a
+// compiled policy and a config compiled on the fly give the same graph,
+// and nothing here needs the linter's model. Every answer comes from the
+// policy's own Decide and Session, so the graph cannot disagree with what
+// the runtime answers.
+//
+// # How permissive an answer is
+//
+// Answers are ordered once, by Level, from the least a call lets happen to
+// the most:
+//
+//	Unavailable < Asks < Reviewer < Runs
+//
+// Unavailable: the agent can never call the tool. Asks: the call stops for
+// the user, through confirm, or through review when no reviewer can answer
+// it (auto-approval off, or the tool on the never_auto_approve floor),
+// since "with auto-approval off, review entries prompt you exactly as
+// confirm ones do" (tool-access.md; R68). Reviewer: review with
+// auto-approval on, for a tool off the floor, where "review asks a model
+// reviewer first, and asks you if the reviewer does not approve", so the
+// call may run without the user. Runs: no entry gates it.
+//
+// Residency is not a level: a tool of a deferred toolset has the level of
+// the answer it gets once loaded, because "loading it is the model choosing
+// when to pay for a capability the host granted, never acquiring one"
+// (tool-access.md, Residency). docs/readings.md records this reading.
+package reach
+
+import (
+	"slices"
+	"sort"
+
+	"github.com/kokua-policy/kokua-policy/kokua"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// Level orders answers by how much a call lets happen without the user.
+type Level int
+
+// The levels, least permissive first.
+const (
+	// Unavailable: the agent can never call the tool.
+	Unavailable Level = iota
+	// Asks: the call asks the user (confirm, or review no reviewer may
+	// answer).
+	Asks
+	// Reviewer: the call goes to a reviewer model that may approve it
+	// without the user (review, auto-approval on, the tool off the floor).
+	Reviewer
+	// Runs: the call runs without asking.
+	Runs
+)
+
+// String names the level as the JSON output spells it.
+func (l Level) String() string {
+	switch l {
+	case Asks:
+		return "asks"
+	case Reviewer:
+		return "reviewer"
+	case Runs:
+		return "runs"
+	}
+	return "unavailable"
+}
+
+// MarshalText writes the level as String does.
+func (l Level) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+// Phrase says what the level means, for people.
+func (l Level) Phrase() string {
+	switch l {
+	case Asks:
+		return "asks the user"
+	case Reviewer:
+		return "a reviewer may approve"
+	case Runs:
+		return "runs unasked"
+	}
+	return "unavailable"
+}
+
+// ComposedNode is the name of the graph's node for composed workers: every
+// composed:<label> is gated alike, by the default tier (R13, R91).
+const ComposedNode = kokua.ComposedPrefix + "*"
+
+// Answer is what an agent gets for one tool, once the tool's toolset is
+// held: at turn start, or after a load for a deferred toolset.
+type Answer struct {
+	Tool    string `json:"tool"`
+	Toolset string `json:"toolset"`
+	// Decision is run, confirm or review: the policy's answer once the
+	// toolset is held.
+	Decision policy.Decision `json:"decision"`
+	// OnDemand is true when the toolset is deferred: the answer holds once
+	// the agent loads it.
+	OnDemand bool `json:"on_demand"`
+	// Level is how permissive the answer is; "unavailable" for a tool the
+	// agent cannot reach, whose other fields are then empty.
+	Level Level `json:"level"`
+	// List, Key, Entry and Position name the deciding approval entry, when
+	// one decides.
+	List     string           `json:"list,omitempty"`
+	Key      string           `json:"key,omitempty"`
+	Entry    string           `json:"entry,omitempty"`
+	Position *policy.Position `json:"position,omitempty"`
+}
+
+// Describe says the answer for people: "runs unasked", "review: a reviewer
+// may approve", "confirm: asks the user (once loaded)".
+func (a Answer) Describe() string {
+	if a.Level == Unavailable {
+		return "unavailable"
+	}
+	s := a.Level.Phrase()
+	if a.Decision == policy.Confirm || a.Decision == policy.Review {
+		s = string(a.Decision) + ": " + s
+	}
+	if a.OnDemand {
+		s += " (once loaded)"
+	}
+	return s
+}
+
+// Agent is one node of the graph: a declared agent, or composed workers.
+type Agent struct {
+	Name string
+	// Entry marks the agent the user talks to; Composed the node of
+	// composed workers.
+	Entry, Composed bool
+	// Reachable is true for the entry agent and every agent it reaches by
+	// delegates_to (R173); composed workers are reachable when a reachable
+	// agent can compose.
+	Reachable bool
+	// DelegatesTo are the agents named in delegates_to, in file order.
+	DelegatesTo []string
+	// Composes is true when capabilities is among the agent's available
+	// toolsets, so it can compose workers (R43).
+	Composes bool
+	// Answers are the answers for every tool the agent can reach, by the
+	// name the model calls.
+	Answers map[string]Answer
+}
+
+// Edge is a way one agent makes another run: delegates_to, or
+// compose_subagent to composed workers.
+type Edge struct {
+	From, To string
+	// Via is "delegates_to" or "compose_subagent".
+	Via string
+}
+
+// Graph is a policy's agents with their answers and the edges between
+// them.
+type Graph struct {
+	Doc   *policy.Document
+	Entry string
+	// Agents are in name order, composed workers last.
+	Agents []*Agent
+	Edges  []Edge
+	byName map[string]*Agent
+	floor  map[string]bool
+}
+
+// New builds the graph of a loaded policy.
+func New(p *policy.Policy) *Graph {
+	d := p.Document()
+	g := &Graph{Doc: d, Entry: d.EntryAgent, byName: map[string]*Agent{}, floor: floorTools(d)}
+	names := make([]string, 0, len(d.Agents))
+	for name := range d.Agents {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		a := d.Agents[name]
+		n := &Agent{Name: name, Entry: a.Entry, Reachable: a.Reachable, DelegatesTo: a.DelegatesTo,
+			Composes: d.Composed.Possible && slices.Contains(a.Available.Expanded, kokua.Capabilities),
+			Answers:  agentAnswers(p, name, a)}
+		g.add(n)
+		for _, to := range a.DelegatesTo {
+			g.Edges = append(g.Edges, Edge{From: name, To: to, Via: "delegates_to"})
+		}
+	}
+	if d.Composed.Possible {
+		c := &Agent{Name: ComposedNode, Composed: true, Answers: composedAnswers(p)}
+		for _, name := range names {
+			if n := g.byName[name]; n.Composes {
+				g.Edges = append(g.Edges, Edge{From: name, To: ComposedNode, Via: "compose_subagent"})
+				c.Reachable = c.Reachable || n.Reachable
+			}
+		}
+		g.add(c)
+	}
+	return g
+}
+
+func (g *Graph) add(a *Agent) {
+	g.Agents = append(g.Agents, a)
+	g.byName[a.Name] = a
+}
+
+// Agent returns the node of that name, or nil.
+func (g *Graph) Agent(name string) *Agent { return g.byName[name] }
+
+// Protected reports whether no reviewer can ever answer a call of the
+// tool: auto-approval is off, or the floor holds the tool (R85, R86).
+func (g *Graph) Protected(tool string) bool {
+	return !g.Doc.AutoApproval.Enabled || g.floor[tool]
+}
+
+// Out returns the edges leaving an agent, in order.
+func (g *Graph) Out(name string) []Edge {
+	var out []Edge
+	for _, e := range g.Edges {
+		if e.From == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Closure is the agent and every agent it can make run through its edges,
+// transitively, in the order they are first met.
+func (g *Graph) Closure(name string) []string {
+	if g.byName[name] == nil {
+		return nil
+	}
+	out := []string{name}
+	for i := 0; i < len(out); i++ {
+		for _, e := range g.Out(out[i]) {
+			if g.byName[e.To] != nil && !slices.Contains(out, e.To) {
+				out = append(out, e.To)
+			}
+		}
+	}
+	return out
+}
+
+// Reached is a tool an agent can cause to run, with the most permissive
+// answer among the agents that can run it and the first agent giving it.
+type Reached struct {
+	Answer
+	By string `json:"by"`
+}
+
+// Reach is what an agent can cause to run: for every tool, the most
+// permissive answer among the agent and every agent in its closure.
+func (g *Graph) Reach(name string) map[string]Reached {
+	out := map[string]Reached{}
+	for _, n := range g.Closure(name) {
+		for tool, a := range g.byName[n].Answers {
+			if have, ok := out[tool]; !ok || a.Level > have.Level {
+				out[tool] = Reached{Answer: a, By: n}
+			}
+		}
+	}
+	return out
+}
+
+// Sorted returns the keys of a map of answers in order.
+func Sorted[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// agentAnswers are a declared agent's answers: the tools it holds at turn
+// start as Decide gives them, then each tool only a deferred toolset
+// offers, as a session that has loaded the first such toolset decides it.
+func agentAnswers(p *policy.Policy, name string, a *policy.Agent) map[string]Answer {
+	out := map[string]Answer{}
+	for _, t := range a.Tools {
+		if _, done := out[t.Name]; !done {
+			out[t.Name] = answer(p.Decide(name, t.Name, policy.Turn{}), false)
+		}
+	}
+	d := p.Document()
+	for _, ts := range a.Deferred {
+		toolset := d.Toolsets[ts]
+		if toolset == nil {
+			continue
+		}
+		var s *policy.Session
+		for _, t := range toolset.Tools {
+			if _, done := out[t.Name]; done {
+				continue
+			}
+			if s == nil {
+				var err error
+				if s, err = p.NewSession(name); err != nil || !s.Load(ts).OK {
+					break
+				}
+			}
+			if ans := s.Decide(t.Name, policy.Turn{}); ans.Decision != policy.NotLoaded && ans.Decision != policy.Unavailable {
+				out[t.Name] = answer(ans, true)
+			}
+		}
+	}
+	return out
+}
+
+// composedAnswers are a composed worker's answers: every tool its view of
+// the registry holds.
+func composedAnswers(p *policy.Policy) map[string]Answer {
+	out := map[string]Answer{}
+	d := p.Document()
+	label := d.Composed.LabelPrefix + "worker"
+	for _, name := range d.TrustOrder {
+		for _, t := range d.Toolsets[name].Tools {
+			if _, done := out[t.Name]; done {
+				continue
+			}
+			if ans := p.Decide(label, t.Name, policy.Turn{}); ans.Decision != policy.Unavailable && ans.Decision != policy.NotLoaded {
+				out[t.Name] = answer(ans, false)
+			}
+		}
+	}
+	return out
+}
+
+func answer(ans policy.Answer, onDemand bool) Answer {
+	a := Answer{Tool: ans.Tool, Toolset: ans.Toolset, Decision: ans.Decision, OnDemand: onDemand,
+		List: ans.Reason.List, Key: ans.Reason.Key, Entry: ans.Reason.Entry}
+	if ans.Reason.Position != (policy.Position{}) {
+		pos := ans.Reason.Position
+		a.Position = &pos
+	}
+	switch ans.Decision {
+	case policy.Run:
+		a.Level = Runs
+	case policy.Confirm:
+		a.Level = Asks
+	case policy.Review:
+		a.Level = Asks
+		if ans.Reason.Reviewer {
+			a.Level = Reviewer
+		}
+	}
+	return a
+}
+
+// floorTools are the tools the floor holds: its resolved entries' tools
+// and, failing closed as the runtime does, whatever its pending entries
+// match in their toolsets' builds.
+func floorTools(d *policy.Document) map[string]bool {
+	out := map[string]bool{}
+	for _, e := range d.Floor.List.Entries {
+		for _, t := range FloorEntryTools(d, e) {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+// FloorEntryTools are the tools one floor entry holds: those it resolved
+// to, or, for an entry not resolved at startup, those its toolset's build
+// gives it.
+func FloorEntryTools(d *policy.Document, e policy.Entry) []string {
+	tools := slices.Clone(e.Tools)
+	if ts := d.Toolsets[e.Toolset]; ts != nil && len(tools) == 0 {
+		for _, t := range ts.Tools {
+			if e.Tool == "" || e.Tool == "*" || e.Tool == t.Name {
+				tools = append(tools, t.Name)
+			}
+		}
+	}
+	if tools == nil {
+		tools = []string{}
+	}
+	return tools
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Tests scripts/action-diff.sh, the GitHub Action's pull-request mode, on a real git history: an
+# "origin" repository whose main branch holds the shipped config, a pull-request branch that
+# changes it, and a shallow clone of that branch (as actions/checkout makes one) that lacks the
+# base commit, so the script has to fetch it. Checks the exit codes, that the markdown lands in
+# $GITHUB_STEP_SUMMARY, --allow-widen, a narrowing change, a config new in the pull request, and
+# that a hostile path or revision in the inputs is data, never code.
+#
+# Needs Go and git. Run from anywhere: bash scripts/test-action-diff.sh. Nothing in this
+# repository is changed.
+set -euo pipefail
+
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/lib.sh
+source "$repo_root/scripts/lib.sh"
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/kokua-action-diff.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+share_go_caches
+unset GITHUB_STEP_SUMMARY
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+step() { echo "==> $*"; }
+
+step "building kokua-compile"
+go -C "$repo_root" build -buildvcs=false -o "$tmp/bin/kokua-compile" ./cmd/kokua-compile
+export KOKUA_COMPILE="$tmp/bin/kokua-compile"
+
+g() { git -c user.name=ci -c user.email=ci@example.com -c commit.gpgsign=false -c init.defaultBranch=main "$@"; }
+
+step "origin: main holds the shipped config; branch pr widens it, branch narrow narrows it"
+g init -q "$tmp/origin"
+cp "$repo_root/examples/shipped.config.toml" "$tmp/origin/config.toml"
+g -C "$tmp/origin" add config.toml
+g -C "$tmp/origin" commit -q -m base
+base="$(git -C "$tmp/origin" rev-parse HEAD)"
+g -C "$tmp/origin" checkout -q -b pr
+sed -i 's/review = \["compute.run_command", "compute.execute_python", "fs_write"\]/review = ["compute.run_command", "compute.execute_python"]/' "$tmp/origin/config.toml"
+grep -q 'review = \["compute.run_command", "compute.execute_python"\]' "$tmp/origin/config.toml" || fail "the edit did not apply"
+mkdir -p "$tmp/origin/team"
+cp "$repo_root/examples/shipped.config.toml" "$tmp/origin/team/new.config.toml"
+g -C "$tmp/origin" add config.toml team/new.config.toml
+g -C "$tmp/origin" commit -q -m "drop fs_write from review"
+g -C "$tmp/origin" checkout -q -b narrow "$base"
+sed -i 's/"config.update_config"\]  # asks you/"config.update_config", "misc"]  # asks you/' "$tmp/origin/config.toml"
+g -C "$tmp/origin" commit -q -am "gate misc"
+
+# run_case NAME BRANCH WANT_EXIT WANT_TEXT [VAR=VALUE ...]: a shallow clone of BRANCH, the script
+# run in it with the environment given, its exit code and the summary checked.
+run_case() {
+    local name="$1" branch="$2" want="$3" text="$4"
+    shift 4
+    step "$name"
+    rm -rf "$tmp/work" "$tmp/summary.md"
+    g clone -q --depth 1 --branch "$branch" "file://$tmp/origin" "$tmp/work"
+    if git -C "$tmp/work" cat-file -e "$base^{commit}" 2>/dev/null && [[ "$branch" != main ]]; then
+        fail "the shallow clone already has the base commit; the fetch is not exercised"
+    fi
+    local code=0
+    (cd "$tmp/work" && env GITHUB_STEP_SUMMARY="$tmp/summary.md" KOKUA_DIFF_BASE="$base" "$@" \
+        bash "$repo_root/scripts/action-diff.sh") >"$tmp/log" 2>&1 || code=$?
+    sed 's/^/    | /' "$tmp/log"
+    [[ "$code" == "$want" ]] || fail "$name: exit $code, want $want"
+    if [[ -n "$text" ]]; then
+        grep -qF -- "$text" "$tmp/summary.md" || { cat "$tmp/summary.md"; fail "$name: the summary lacks: $text"; }
+    fi
+}
+
+run_case "a widening fails the job and reports it" pr 1 '| ⚠️ widened | `write_file` | review: asks the user | runs unasked |' \
+    KOKUA_DIFF_CONFIGS="config.toml team/new.config.toml"
+grep -qF 'New file: nothing at the base to compare with.' "$tmp/summary.md" || fail "the new config is not noted"
+grep -qF 'HEAD' "$tmp/summary.md" && fail "the summary should name the base revision, not HEAD"
+grep -qF "$base:config.toml" "$tmp/summary.md" || fail "the summary does not name the base side"
+
+run_case "allow-widen reports without failing" pr 0 '**4 widened, 0 narrowed**' \
+    KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_ALLOW_WIDEN=true
+
+run_case "a narrowing passes" narrow 0 '| narrowed | `echo` |' KOKUA_DIFF_CONFIGS="config.toml"
+
+run_case "an unchanged config passes" main 0 'No change to what any agent can do.' KOKUA_DIFF_CONFIGS="config.toml"
+
+run_case "a hostile config path is a path" pr 0 'New file' KOKUA_DIFF_CONFIGS='$(touch${IFS}pwned).toml'
+[[ -e "$tmp/work/pwned" ]] && fail "a config path was run as code"
+
+run_case "a revision that starts with a dash is refused" pr 2 '' KOKUA_DIFF_BASE='--output=/tmp/x'
+
+run_case "no base is a usage error" pr 2 '' KOKUA_DIFF_BASE=
+
+echo "OK: scripts/action-diff.sh"
