@@ -7,6 +7,7 @@ package compile_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -78,6 +79,10 @@ func diffCompare(t *testing.T, c diffCase, p *policy.Policy, seen map[string]int
 		m = manifest.DefaultManifest()
 	}
 	ref, err := reference.New(c.config, m)
+	if errors.Is(err, reference.ErrNumberRange) {
+		t.Logf("%s: left out: %v", c.name, err)
+		return 0
+	}
 	if err != nil {
 		t.Fatalf("%s: the reference cannot read it: %v", c.name, err)
 	}

@@ -10,6 +10,7 @@ package reference
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -90,11 +91,20 @@ type refManifestFile struct {
 	} `json:"toolsets"`
 }
 
+// ErrNumberRange is returned for a config holding an integer or float
+// beyond 64 bits. It is valid TOML 1.0, which Kokua reads, but go-toml,
+// the reference's plain TOML reader, does not; no tool-access key takes
+// such a value, so no comparison is lost by leaving these configs out.
+var ErrNumberRange = errors.New("a number beyond 64 bits, which the reference's TOML reader does not read")
+
 // New reads a config and a manifest. The config must be one that
 // lints without errors: the reference checks nothing.
 func New(configData, manifestData []byte) (*Evaluator, error) {
 	var doc map[string]any
 	if err := toml.Unmarshal(configData, &doc); err != nil {
+		if msg := err.Error(); strings.Contains(msg, "64-bit") || strings.Contains(msg, "out of range") {
+			return nil, fmt.Errorf("config: %w: %w", ErrNumberRange, err)
+		}
 		return nil, fmt.Errorf("config: %w", err)
 	}
 	var man refManifestFile
