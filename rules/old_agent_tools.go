@@ -6,6 +6,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // old-agent-tools: [agents.<name>].tools written as a list (or any value
@@ -32,7 +33,7 @@ var _ = register(&Rule{
 				Span: tools.Span,
 				Key:  config.KeyPath([]string{"agents", f.Name}, "tools"),
 				Message: fmt.Sprintf("agent %s writes tools as %s, the layout from before the tool-access split; "+
-					"toolsets are now declared in %s as available = [...], with resident, confirm and review beside it",
+					"toolsets are now declared in %s as available = [...], with resident, confirm and review beside it"+migrateHint,
 					q(f.Name), tools.Kind, table),
 				Suggestion: oldToolsFix(table, tools),
 			})
@@ -64,11 +65,15 @@ func namesAll(n *tomlpos.Node) bool {
 	return false
 }
 
-// listLiteral writes a list of strings back as TOML, or [...] for any
-// other value.
+// listLiteral writes a list of strings back as TOML, each toolset Kokua
+// renamed by its new name (kokua.Renamed), or [...] for any other value.
 func listLiteral(n *tomlpos.Node) string {
 	if n.Kind == tomlpos.KindString {
-		return "[" + tomlString(n.Str) + "]"
+		name := n.Str
+		if r, ok := kokua.Renamed[name]; ok {
+			name = r
+		}
+		return "[" + tomlString(name) + "]"
 	}
 	if n.Kind != tomlpos.KindArray {
 		return "[...]"
@@ -78,7 +83,11 @@ func listLiteral(n *tomlpos.Node) string {
 		if it.Kind != tomlpos.KindString {
 			return "[...]"
 		}
-		names = append(names, it.Str)
+		name := it.Str
+		if r, ok := kokua.Renamed[name]; ok {
+			name = r
+		}
+		names = append(names, name)
 	}
 	return "[" + tomlStrings(names) + "]"
 }

@@ -7,7 +7,9 @@ import (
 )
 
 // removed-key: a key Kokua removed, which now fails startup with a message
-// naming its replacement; there is no migration code (R19, R20, R102-R104).
+// naming its replacement; Kokua has no migration code (R19, R20,
+// R102-R104), so every message points at kokua-lint migrate, which
+// rewrites the old keys.
 var _ = register(&Rule{
 	ID:       "removed-key",
 	Severity: diag.Error,
@@ -18,17 +20,17 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		root := p.Config.Root
 		report := func(n *tomlpos.Node, key, msg, fix string) {
-			p.Report(Finding{Span: n.Key, Key: key, Message: msg, Suggestion: fix})
+			p.Report(Finding{Span: n.Key, Key: key, Message: msg + migrateHint, Suggestion: fix})
 		}
 		if n := root.Lookup("security", "confirm_tools"); n != nil {
 			report(n, "[security].confirm_tools",
 				"[security].confirm_tools was split: the default approval pair is [assistant.tools].confirm (asks you) and review (asks a reviewer, then you); an agent's own pair is [agents.<name>.tools].confirm and review",
-				"move these entries to [assistant.tools].confirm")
+				"run kokua-lint migrate, or move these entries to [assistant.tools].confirm, each bare tool name written toolset.tool")
 		}
 		if n := root.Lookup("security", "auto_approval", "tools"); n != nil {
 			report(n, "[security.auto_approval].tools",
 				"[security.auto_approval].tools was replaced by the review lists: [assistant.tools].review, or an agent's [agents.<name>.tools].review",
-				"move these entries to [assistant.tools].review")
+				"run kokua-lint migrate, or move these entries to [assistant.tools].review, each bare tool name written toolset.tool")
 		}
 		if n := root.Get("tools"); n != nil {
 			report(n, "[tools]",
@@ -67,3 +69,7 @@ var _ = register(&Rule{
 		}
 	},
 })
+
+// migrateHint ends the message of every old key: the command that
+// rewrites it.
+const migrateHint = " (kokua-lint migrate rewrites it)"

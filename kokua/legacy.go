@@ -1,0 +1,22 @@
+package kokua
+
+// Facts of Kokua's layouts from before the tool-access split, which the
+// migration of an old config.toml needs (rules.md R1, R19, R20).
+
+// Renamed maps each toolset name Kokua retired to the name it registers
+// the same toolset under now (R1: mcp was renamed from mcp-admin). An old
+// list or approval entry naming the old name means the new one.
+var Renamed = map[string]string{"mcp-admin": "mcp"}
+
+// MemoryToolsets are the toolsets the removed [assistant].memory = true
+// gave the assistant: facts and user documents (R20).
+var MemoryToolsets = []string{"memory", "documents"}
+
+// RoleClock is the toolset the roles layout gave every
+// [subagents.roles.<name>] whenever the top-level [tools].groups held it,
+// whatever the role's own groups said; the assistant kept it too (R20).
+const RoleClock = "time"
+
+// OldGroupsNone is the value of the removed [tools].groups that turned
+// every group off (["none"]); ["all"] turned every AIMU group on.
+const OldGroupsNone = "none"

@@ -1,0 +1,176 @@
+package migrate
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/lineindex"
+	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
+	"github.com/kokua-policy/kokua-policy/lint"
+)
+
+// fixRules are the rules whose finding is an approval entry that gates
+// nothing: rewriting it to the one thing it can only have meant adds a
+// gate and takes none away.
+var fixRules = []string{"entry-shape", "dead-entry", "pending-dead-entry"}
+
+// fix applies the linter's fixes that are unique and only tighten: an
+// approval entry that gates nothing, with exactly one prefixed form (a
+// bare tool name one toolset provides) or exactly one close match, is
+// rewritten to it (R30, R31, R208).
+func fix(name string, data []byte, m *lint.Manifest, changes []Change) ([]byte, []Change, error) {
+	res := lint.Lint(lint.Source{Name: name, Data: data}, m)
+	if res.World == nil {
+		return data, changes, nil
+	}
+	lines := lineindex.New(name, data)
+	var edits []udiff.Edit
+	done := map[int]bool{}
+	for _, d := range res.Diagnostics {
+		if d.Severity != diag.Error || d.Span.File != name || !slices.Contains(fixRules, d.Rule) {
+			continue
+		}
+		from, to := lines.OffsetOf(d.Span.Start), lines.OffsetOf(d.Span.End)
+		if done[from] || from >= to || data[from] != '"' && data[from] != '\'' {
+			continue
+		}
+		var entry string
+		if err := unquote(data[from:to], &entry); err != nil {
+			continue
+		}
+		r := res.World.Resolve(entry)
+		var to2 string
+		switch {
+		case len(r.Homes) == 1:
+			to2 = r.Homes[0]
+		case len(r.Homes) > 0 || len(r.Close) != 1:
+			continue
+		case r.Status == model.UnknownToolset && r.Entry.Tool != "":
+			to2 = r.Close[0] + "." + r.Entry.Tool
+		case r.Status == model.UnknownToolset:
+			to2 = r.Close[0]
+		case r.Status == model.NoSuchTool:
+			to2 = r.Entry.Toolset + "." + r.Close[0]
+		default:
+			continue
+		}
+		if to2 == entry {
+			continue
+		}
+		done[from] = true
+		edits = append(edits, udiff.Edit{Start: from, End: to, New: tomlpos.BasicString(to2)})
+		changes = append(changes, Change{Line: d.Span.Start.Line, Message: fmt.Sprintf("--fix: %q in %s became %q, the one entry it can mean", entry, d.Key, to2)})
+	}
+	out, err := udiff.ApplyBytes(data, edits)
+	if err != nil {
+		return nil, nil, fmt.Errorf("internal error: the fixes overlap: %w", err)
+	}
+	return out, changes, nil
+}
+
+// unquote reads one TOML string literal.
+func unquote(lit []byte, s *string) error {
+	root, err := tomlpos.Parse("", append([]byte("x = "), lit...))
+	if err != nil {
+		return err
+	}
+	n := root.Get("x")
+	if n == nil || n.Kind != tomlpos.KindString {
+		return fmt.Errorf("not a string")
+	}
+	*s = n.Str
+	return nil
+}
+
+// markErrors lints the migrated config and leaves a marker comment above
+// the line of every error still in it, unless the same comment is already
+// there, so that each place a person must look at says so where it is.
+func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
+	res := lint.Lint(lint.Source{Name: name, Data: data}, m)
+	if res.Config == nil {
+		_, err := tomlpos.Parse(name, data)
+		return nil, fmt.Errorf("internal error: the migrated config is not valid TOML (%w); please report it", err)
+	}
+	lines := lineindex.New(name, data)
+	var edits []udiff.Edit
+	// One marker per line, rule and key: the first finding's message, and
+	// how many more the linter has there.
+	type mark struct {
+		at         int
+		head, text string
+		more       int
+	}
+	var marks []*mark
+	byHead := map[string]*mark{}
+	for _, d := range res.Diagnostics {
+		if d.Severity != diag.Error || d.Span.File != name || d.Span.Start.Line < 1 {
+			continue
+		}
+		at := lines.Offset(d.Span.Start.Line, 1)
+		head := Marker + " " + d.Rule
+		if d.Key != "" {
+			head += " at " + d.Key
+		}
+		if mk := byHead[fmt.Sprint(at, head)]; mk != nil {
+			mk.more++
+			continue
+		}
+		mk := &mark{at: at, head: head, text: d.Message}
+		byHead[fmt.Sprint(at, head)] = mk
+		marks = append(marks, mk)
+	}
+	for _, mk := range marks {
+		if markedAbove(data, mk.at, mk.head) {
+			continue
+		}
+		text := mk.head + ": " + mk.text
+		if mk.more > 0 {
+			text += fmt.Sprintf(" (and %d more here: kokua-lint lists them)", mk.more)
+		}
+		indent := data[mk.at:]
+		indent = indent[:len(indent)-len(bytes.TrimLeft(indent, " \t"))]
+		edits = append(edits, udiff.Edit{Start: mk.at, End: mk.at, New: lineEnds(data, string(indent)+commentSafe(text)+"\n")})
+	}
+	out, err := udiff.ApplyBytes(data, edits)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: the markers overlap: %w", err)
+	}
+	if _, err := tomlpos.Parse(name, out); err != nil {
+		return nil, fmt.Errorf("internal error: the migrated config is not valid TOML (%w); please report it", err)
+	}
+	return out, nil
+}
+
+// markedAbove reports whether one of the marker comments right above the
+// line at offset at is head, or starts with head and a colon.
+func markedAbove(data []byte, at int, head string) bool {
+	for at > 0 {
+		start := bytes.LastIndexByte(data[:at-1], '\n') + 1
+		line := strings.TrimSpace(string(data[start : at-1]))
+		if !strings.HasPrefix(line, Marker) {
+			return false
+		}
+		if line == head || strings.HasPrefix(line, head+":") {
+			return true
+		}
+		at = start
+	}
+	return false
+}
+
+// places finds every marker comment of the output.
+func places(name string, data []byte) []Place {
+	var out []Place
+	for _, c := range tomlpos.Comments(lineindex.New(name, data)) {
+		if text, ok := strings.CutPrefix(c.Text, Marker); ok {
+			out = append(out, Place{Line: c.Span.Start.Line, Message: strings.TrimSpace(text)})
+		}
+	}
+	return out
+}

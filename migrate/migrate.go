@@ -1,0 +1,426 @@
+// Package migrate rewrites a config.toml written before Kokua's
+// tool-access split into the layout Kokua reads now (rules.md R19, R20):
+// an agent's tools list becomes [agents.<name>.tools].available, the
+// global [security].confirm_tools and [security.auto_approval].tools become
+// [assistant.tools].confirm and review with every bare tool name written
+// toolset.tool, and the older removed keys get their rewrite where one is
+// mechanical. It is the library behind kokua-lint migrate.
+//
+// It is a top-level package, beside lint and compile, because it is a
+// library a Go program may call as the command does, not a helper of one
+// command.
+//
+// Every edit is made at the byte positions the positioned TOML tree
+// (internal/tomlpos) knows, never by encoding the document again: comments,
+// blank lines, key order and every line the migration does not touch stay
+// byte for byte. What a person must decide is never guessed: the migration
+// leaves a comment starting "# kokua-lint migrate:" on the line above, and
+// reports the place.
+package migrate
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/lineindex"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
+	"github.com/kokua-policy/kokua-policy/kokua"
+	"github.com/kokua-policy/kokua-policy/lint"
+)
+
+// Marker starts every comment the migration leaves where a person must
+// decide. A config holding one still needs that person: delete the
+// comment once the place is settled.
+const Marker = "# kokua-lint migrate:"
+
+// Options says what to do beyond the migration itself.
+type Options struct {
+	// Fix also applies the linter's own fixes that are unique and only
+	// tighten: an approval entry that gates nothing, with exactly one
+	// prefixed form or exactly one close match, is rewritten to it.
+	Fix bool
+}
+
+// Change is one rewrite, at the line of the input it was made at.
+type Change struct {
+	Line    int
+	Message string
+}
+
+// Place is where a person must decide: the line of the output holding the
+// marker comment, and the comment's text after the marker.
+type Place struct {
+	Line    int
+	Message string
+}
+
+// Result is a migrated config.
+type Result struct {
+	// Output is the migrated config; equal to the input when nothing was
+	// to be done.
+	Output []byte
+	// Changes are the rewrites made, in input order.
+	Changes []Change
+	// Places are the marker comments in the output, in line order.
+	Places []Place
+	// Lint is what the linter finds in the output.
+	Lint *lint.Result
+}
+
+// Clean reports whether the output needs no person: it lints with no
+// error and carries no marker comment.
+func (r *Result) Clean() bool { return len(r.Places) == 0 && !r.Lint.HasErrors() }
+
+// NotTOML is the error of an input that is not valid TOML: where the
+// reader stopped, and why.
+type NotTOML struct {
+	Span    diag.Span
+	Message string
+}
+
+func (e *NotTOML) Error() string { return e.Span.String() + ": " + e.Message }
+
+// Migrate rewrites one config against a manifest. The error is a *NotTOML
+// for input that is not valid TOML, or says why the manifest cannot be
+// used; nothing can be migrated then.
+func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
+	if m.Manifest == nil {
+		msg := "the manifest cannot be read"
+		if len(m.Problems) > 0 {
+			msg = m.Problems[0].Span.String() + ": " + m.Problems[0].Message
+		}
+		return nil, errors.New(msg + " (kokua-lint --manifest FILE says more)")
+	}
+	c, err := config.Load(src.Name, src.Data)
+	var syntax *tomlpos.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return nil, &NotTOML{Span: syntax.Span, Message: syntax.Message}
+	case err != nil:
+		return nil, err
+	}
+	mg := newMigration(src, c, m)
+	mg.run()
+	out, err := udiff.ApplyBytes(src.Data, mg.edits)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: the migration's edits overlap: %w", err)
+	}
+	res := &Result{Changes: mg.changes}
+	if opts.Fix {
+		out, res.Changes, err = fix(src.Name, out, m, res.Changes)
+		if err != nil {
+			return nil, err
+		}
+	}
+	out, err = markErrors(src.Name, out, m)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(res.Changes, func(a, b Change) int { return cmpLine(a.Line, b.Line) })
+	res.Output = out
+	res.Lint = lint.Lint(lint.Source{Name: src.Name, Data: out}, m)
+	res.Places = places(src.Name, out)
+	return res, nil
+}
+
+// migration holds one run's view of the input and the edits it collects.
+type migration struct {
+	src     lint.Source
+	cfg     *config.Config
+	root    *tomlpos.Node
+	lines   *lineindex.Index
+	toolsOf map[string][]string // tool name -> toolsets providing it, manifest order
+	known   map[string]bool     // toolset names: the manifest's and [[mcp.server]] names
+	headers []int               // start of every [header], in file order
+	kvs     [][2]int            // key start and value end of every key = value
+	edits   []udiff.Edit
+	changes []Change
+	entry   string // the entry agent's name
+}
+
+func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migration {
+	mg := &migration{src: src, cfg: c, root: c.Root, lines: lineindex.New(src.Name, src.Data),
+		toolsOf: map[string][]string{}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value}
+	for _, t := range m.Manifest.Toolsets {
+		mg.known[t.Name] = true
+		for _, tool := range t.Tools {
+			if !slices.Contains(mg.toolsOf[tool.Name], t.Name) {
+				mg.toolsOf[tool.Name] = append(mg.toolsOf[tool.Name], t.Name)
+			}
+		}
+	}
+	for _, tool := range kokua.CoreTools {
+		mg.toolsOf[tool] = append(mg.toolsOf[tool], kokua.Core)
+	}
+	if servers := c.Root.Lookup("mcp", "server"); servers != nil {
+		for _, s := range servers.Items {
+			if n := s.Get("name"); n != nil && n.Kind == tomlpos.KindString {
+				mg.known[n.Str] = true
+			}
+		}
+	}
+	mg.index(c.Root)
+	slices.Sort(mg.headers)
+	return mg
+}
+
+// index records every header and every key = value of the tree.
+func (mg *migration) index(t *tomlpos.Node) {
+	for _, f := range t.Fields {
+		v := f.Value
+		switch {
+		case v.ArrayOfTables:
+			for _, it := range v.Items {
+				mg.headers = append(mg.headers, mg.off(it.Span.Start))
+				mg.index(it)
+			}
+		case v.Kind == tomlpos.KindTable && v.Header:
+			mg.headers = append(mg.headers, mg.off(v.Span.Start))
+			mg.index(v)
+		case v.Kind == tomlpos.KindTable && v.Span == v.Key:
+			mg.index(v) // made by a dotted key or a header's path
+		default:
+			mg.kvs = append(mg.kvs, [2]int{mg.off(v.Key.Start), mg.off(v.Span.End)})
+		}
+	}
+}
+
+func (mg *migration) off(p diag.Position) int { return mg.lines.OffsetOf(p) }
+
+func (mg *migration) lineStart(off int) int {
+	return bytes.LastIndexByte(mg.src.Data[:off], '\n') + 1
+}
+
+// lineEnd is the offset just past the newline ending off's line.
+func (mg *migration) lineEnd(off int) int {
+	if i := bytes.IndexByte(mg.src.Data[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(mg.src.Data)
+}
+
+// indent is the white space a line starts with.
+func (mg *migration) indent(off int) string {
+	s := mg.lineStart(off)
+	e := s
+	for e < len(mg.src.Data) && (mg.src.Data[e] == ' ' || mg.src.Data[e] == '\t') {
+		e++
+	}
+	return string(mg.src.Data[s:e])
+}
+
+// edit replaces the bytes from..to with text, whose lines end as the
+// file's do.
+func (mg *migration) edit(from, to int, text string) {
+	mg.edits = append(mg.edits, udiff.Edit{Start: from, End: to, New: lineEnds(mg.src.Data, text)})
+}
+
+// lineEnds writes text's line ends as data writes its own: CRLF for a
+// file whose lines end so, else LF.
+func lineEnds(data []byte, text string) string {
+	if !bytes.Contains(data, []byte("\r\n")) {
+		return text
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", "\r\n")
+}
+
+func (mg *migration) change(n *tomlpos.Node, format string, args ...any) {
+	at := n.Key
+	if at.Start.Line == 0 {
+		at = n.Span
+	}
+	mg.changes = append(mg.changes, Change{Line: at.Start.Line, Message: fmt.Sprintf(format, args...)})
+}
+
+// flag is a marker comment line, to be inserted above a line indented by
+// indent.
+func flag(indent, format string, args ...any) string {
+	return indent + Marker + " " + commentSafe(fmt.Sprintf(format, args...)) + "\n"
+}
+
+// flagAt inserts a marker comment above the line holding off, unless an
+// earlier migration left the same one there.
+func (mg *migration) flagAt(off int, format string, args ...any) {
+	text := flag(mg.indent(off), format, args...)
+	at := mg.lineStart(off)
+	if markedAbove(mg.src.Data, at, strings.TrimSpace(text)) {
+		return
+	}
+	mg.edit(at, at, text)
+}
+
+// commentSafe keeps a text on one comment line: TOML comments take no
+// control character but tab.
+func commentSafe(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// keyLine is the whole line of a key = value written alone on its line:
+// from its start to past its newline, and what follows the value on it
+// (white space and a comment). ok is false when something else shares the
+// line, or the key is not a plain one.
+type keyLine struct {
+	from, to  int
+	value     string // the value's text
+	trailing  string // after the value, without the newline: "  # comment"
+	keyIndent string
+}
+
+func (mg *migration) keyLine(n *tomlpos.Node) (keyLine, bool) {
+	d := mg.src.Data
+	ks, ve := mg.off(n.Key.Start), mg.off(n.Span.End)
+	vs := mg.off(n.Span.Start)
+	s := mg.lineStart(ks)
+	if strings.TrimLeft(string(d[s:ks]), " \t") != "" {
+		return keyLine{}, false
+	}
+	end := mg.lineEnd(ve)
+	rest := strings.TrimRight(string(d[ve:end]), "\r\n")
+	if t := strings.TrimLeft(rest, " \t"); t != "" && !strings.HasPrefix(t, "#") {
+		return keyLine{}, false
+	}
+	return keyLine{from: s, to: end, value: string(d[vs:ve]), trailing: rest, keyIndent: string(d[s:ks])}, true
+}
+
+// blockEnd is the offset just past the last line of a [header] table's own
+// keys: where a sub-table of it can be written.
+func (mg *migration) blockEnd(t *tomlpos.Node) int {
+	start := mg.off(t.Span.Start)
+	next := len(mg.src.Data) + 1
+	if i, found := slices.BinarySearch(mg.headers, start+1); found || i < len(mg.headers) {
+		next = mg.headers[i]
+	}
+	last := mg.off(t.Span.End)
+	for _, kv := range mg.kvs {
+		if kv[0] > start && kv[0] < next && kv[1] > last {
+			last = kv[1]
+		}
+	}
+	return mg.lineEnd(last)
+}
+
+// insertTable writes a new table after the block of t: a blank line, then
+// text.
+func (mg *migration) insertTable(t *tomlpos.Node, text string) {
+	at := mg.blockEnd(t)
+	lead := "\n"
+	if at == len(mg.src.Data) && !bytes.HasSuffix(mg.src.Data, []byte("\n")) {
+		lead = "\n\n"
+	}
+	mg.edit(at, at, lead+text)
+}
+
+// strings of a list node; ok is false for anything but a list of strings.
+func stringsOf(n *tomlpos.Node) ([]string, bool) {
+	if n == nil || n.Kind != tomlpos.KindArray {
+		return nil, false
+	}
+	out := make([]string, 0, len(n.Items))
+	for _, it := range n.Items {
+		if it.Kind != tomlpos.KindString {
+			return nil, false
+		}
+		out = append(out, it.Str)
+	}
+	return out, true
+}
+
+// listText writes a list of strings as TOML on one line.
+func listText(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = tomlpos.BasicString(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// arrayText is a list's own text with some items replaced, so that its
+// layout, comments inside it included, stays as written.
+func (mg *migration) arrayText(n *tomlpos.Node, repl map[int]string) string {
+	from, to := mg.off(n.Span.Start), mg.off(n.Span.End)
+	var b strings.Builder
+	at := from
+	for i, it := range n.Items {
+		r, ok := repl[i]
+		if !ok {
+			continue
+		}
+		s, e := mg.off(it.Span.Start), mg.off(it.Span.End)
+		b.Write(mg.src.Data[at:s])
+		b.WriteString(tomlpos.BasicString(r))
+		at = e
+	}
+	b.Write(mg.src.Data[at:to])
+	return b.String()
+}
+
+// appendNew adds the names not yet in list.
+func appendNew(list []string, names ...string) []string {
+	for _, n := range names {
+		if !slices.Contains(list, n) {
+			list = append(list, n)
+		}
+	}
+	return list
+}
+
+// renamed is a toolset name as Kokua registers it now.
+func renamed(name string) string {
+	if r, ok := kokua.Renamed[name]; ok {
+		return r
+	}
+	return name
+}
+
+func and(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// Diff is the unified diff from the input to the output, empty when they
+// are equal. A relative name is labelled a/NAME and b/NAME, as git writes
+// it, so that patch -p1 applies it from the same folder.
+func Diff(name string, before, after []byte) string {
+	if bytes.Equal(before, after) {
+		return ""
+	}
+	from, to := name, name
+	if !filepath.IsAbs(name) {
+		from, to = "a/"+filepath.ToSlash(name), "b/"+filepath.ToSlash(name)
+	}
+	return udiff.Unified(from, to, string(before), string(after))
+}
+
+// cmpLine orders changes by line, those of no one line last.
+func cmpLine(a, b int) int {
+	switch {
+	case a == b:
+		return 0
+	case a == 0:
+		return 1
+	case b == 0:
+		return -1
+	case a < b:
+		return -1
+	}
+	return 1
+}

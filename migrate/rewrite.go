@@ -1,0 +1,564 @@
+package migrate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
+	"github.com/kokua-policy/kokua-policy/kokua"
+)
+
+// run collects the edits of every old form. The order matters where two
+// insertions meet at one offset: they are applied in the order made.
+func (mg *migration) run() {
+	root := mg.root
+	agents := root.Get("agents")
+	hadAgents := agents != nil && agents.Kind == tomlpos.KindTable && len(agents.Fields) > 0
+	assistant := root.Get("assistant")
+
+	memory, memoryOn := mg.memory()
+	mg.concurrent(assistant)
+
+	roles := mg.roles()
+	if hadAgents {
+		for _, f := range agents.Fields {
+			var extra []string
+			if f.Name == mg.entry && memoryOn {
+				extra = kokua.MemoryToolsets
+			}
+			mg.agent(f.Name, f.Value, agentOptions{extra: extra, memory: memory})
+		}
+		if memoryOn && agents.Get(mg.entry) == nil {
+			mg.flagAt(mg.off(memory.Key.Start), "[assistant].memory was removed, and no [agents.%s] table is here to take it: add \"memory\" and \"documents\" to the entry agent's [agents.<name>.tools].available, then delete this line and this comment", mg.entry)
+		}
+		if t := root.Get("tools"); t != nil {
+			mg.flagAt(mg.off(t.Span.Start), "the top-level [tools] section was removed: list its groups in the available list of each agent that should hold them, then delete the section and this comment")
+		}
+	} else {
+		mg.entryAgent(roles, memory, memoryOn)
+	}
+	mg.approval(assistant)
+	mg.subagentsFlag(roles)
+}
+
+// memory reads [assistant].memory (R20): whether the entry agent is to
+// gain the memory toolsets. A value it cannot read is flagged.
+func (mg *migration) memory() (*tomlpos.Node, bool) {
+	n := mg.root.Lookup("assistant", "memory")
+	if n == nil {
+		return nil, false
+	}
+	kl, ok := mg.keyLine(n)
+	if n.Kind != tomlpos.KindBool || !ok {
+		mg.flagAt(mg.off(n.Key.Start), "[assistant].memory was removed: add \"memory\" and \"documents\" to the entry agent's available list if it should keep them, then delete this line and this comment")
+		return nil, false
+	}
+	mg.edit(kl.from, kl.to, "")
+	if n.Bool {
+		mg.change(n, "[assistant].memory = true became \"memory\" and \"documents\" in [agents.%s.tools].available", tomlpos.QuoteKey(mg.entry))
+	} else {
+		mg.change(n, "[assistant].memory = false was dropped: no agent declares the memory toolsets")
+	}
+	return n, n.Bool
+}
+
+// concurrent moves [subagents].concurrent to [assistant].concurrent_tools
+// (R20).
+func (mg *migration) concurrent(assistant *tomlpos.Node) {
+	n := mg.root.Lookup("subagents", "concurrent")
+	if n == nil {
+		return
+	}
+	kl, ok := mg.keyLine(n)
+	switch {
+	case !ok || assistant == nil || !assistant.Header:
+		mg.flagAt(mg.off(n.Key.Start), "[subagents].concurrent was removed: write it as concurrent_tools in [assistant], then delete this line and this comment")
+		return
+	case assistant.Get("concurrent_tools") != nil:
+		if have := assistant.Get("concurrent_tools"); have.Kind != n.Kind || have.Bool != n.Bool {
+			mg.flagAt(mg.off(n.Key.Start), "[subagents].concurrent was removed and [assistant].concurrent_tools says otherwise: keep the one you mean, then delete this line and this comment")
+			return
+		}
+		mg.edit(kl.from, kl.to, "")
+		mg.change(n, "[subagents].concurrent was dropped: [assistant].concurrent_tools already says the same")
+		return
+	}
+	mg.edit(kl.from, kl.to, "")
+	at := mg.blockEnd(assistant)
+	mg.edit(at, at, "concurrent_tools = "+kl.value+kl.trailing+"\n")
+	mg.change(n, "[subagents].concurrent became [assistant].concurrent_tools")
+}
+
+// agentOptions are what an agent's migration adds to its own old keys.
+type agentOptions struct {
+	// extra are toolsets to add: the memory toolsets for the entry agent.
+	extra []string
+	// memory is the [assistant].memory key extra comes from, for a flag.
+	memory *tomlpos.Node
+	// role marks a [subagents.roles.<name>] table; ceiling is then
+	// [tools].groups (nil when not written), which a role's groups were
+	// cut down to, and clock whether [tools].groups held time, which
+	// every role got.
+	role    bool
+	ceiling []string
+	clock   bool
+}
+
+// oldAgentKeys are the keys of an agent (or role) table that listed its
+// toolsets before the split (R19, R20), in the order their names join
+// the available list.
+var oldAgentKeys = []string{"tools", "groups", "tool_packs", "mcp_servers"}
+
+// agent rewrites one agent's (or role's) old keys into a new
+// [agents.<name>.tools] table after its own keys. It reports whether the
+// table could be rewritten whole.
+func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
+	if t.Kind != tomlpos.KindTable {
+		return false
+	}
+	tools := t.Get("tools")
+	var olds []*tomlpos.Node
+	var keys []string
+	for _, k := range oldAgentKeys {
+		if n := t.Get(k); n != nil && !(k == "tools" && n.Kind == tomlpos.KindTable) {
+			olds, keys = append(olds, n), append(keys, k)
+		}
+	}
+	path := []string{"agents", name}
+	table := config.TablePath(append(path, "tools"))
+	if len(olds) == 0 {
+		if len(o.extra) == 0 {
+			return true
+		}
+		if tools != nil || !t.Header {
+			mg.flagAt(mg.off(o.memory.Key.Start), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
+			return false
+		}
+		mg.insertTable(t, table+"\navailable = "+listText(o.extra)+"\n")
+		return true
+	}
+	oldPath := config.TablePath(t.Path())
+	if !t.Header || tools != nil && tools.Kind == tomlpos.KindTable {
+		mg.flagAt(mg.off(olds[0].Key.Start), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[0]), table)
+		return false
+	}
+	lines := make([]keyLine, len(olds))
+	for i, n := range olds {
+		kl, ok := mg.keyLine(n)
+		if !ok {
+			mg.flagAt(mg.off(n.Key.Start), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[i]), table)
+			return false
+		}
+		lines[i] = kl
+	}
+
+	var names, flags []string
+	value := ""        // the value written, when it is the old list's own text
+	rewritten := false // the list is written afresh
+	for i, n := range olds {
+		key := config.KeyPath(t.Path(), keys[i])
+		if keys[i] == "tools" && n.Kind == tomlpos.KindString {
+			if config.IsAllWord(n.Str) {
+				value = `"all"`
+				flags = append(flags, `available = "all" needs a resident list: before the split every toolset was resident, which for "all" is every tool the install offers on every request; write resident = [...] below, then delete this comment`)
+				continue
+			}
+			names = appendNew(names, renamed(n.Str))
+			rewritten = true
+			continue
+		}
+		strs, ok := stringsOf(n)
+		if !ok {
+			mg.flagAt(mg.off(n.Key.Start), "%s holds something other than a list of names: move them into %s's available list by hand, then delete the key and this comment", key, table)
+			return false
+		}
+		switch keys[i] {
+		case "tools":
+			repl := map[int]string{}
+			for j, s := range strs {
+				if r := renamed(s); r != s {
+					repl[j] = r
+					mg.change(n, "%q in %s became %q, its name since Kokua renamed it", s, key, r)
+				}
+				if config.IsAllWord(s) {
+					flags = append(flags, fmt.Sprintf(`%s names %q: "all" is now the whole value, available = "all", and needs a resident list; write the list you mean, then delete this comment`, key, s))
+				}
+				names = appendNew(names, renamed(s))
+			}
+			value = mg.arrayText(n, repl)
+		case "groups":
+			for _, s := range strs {
+				if o.role && o.ceiling != nil && !slices.Contains(o.ceiling, s) {
+					mg.change(n, "%q in %s was left out: [tools].groups did not enable it, so the role never held it", s, key)
+					continue
+				}
+				names = appendNew(names, renamed(s))
+			}
+			if o.clock {
+				names = appendNew(names, kokua.RoleClock)
+			}
+			rewritten = true
+		case "tool_packs":
+			for _, s := range strs {
+				names = appendNew(names, renamed(s))
+			}
+			rewritten = true
+		case "mcp_servers":
+			for _, s := range strs {
+				server, ok := mg.serverName(s)
+				if !ok {
+					flags = append(flags, fmt.Sprintf("%s names %q, which no [[mcp.server]] table names: add the server's name to available, then delete this comment", key, s))
+					continue
+				}
+				names = appendNew(names, server)
+			}
+			rewritten = true
+		}
+	}
+	if o.role && o.clock && !slices.Contains(names, kokua.RoleClock) && value == "" {
+		names = appendNew(names, kokua.RoleClock)
+		rewritten = true
+	}
+	if len(o.extra) > 0 {
+		names = appendNew(names, o.extra...)
+		rewritten = true
+	}
+	if rewritten || value == "" {
+		if value == `"all"` && len(names) > 0 {
+			flags = append(flags, fmt.Sprintf("%s also names %s: with available = \"all\" they need no listing", oldPath, and(names)))
+		}
+		if value != `"all"` {
+			value = listText(names)
+		}
+	}
+	for i, kl := range lines {
+		mg.edit(kl.from, kl.to, "")
+		mg.change(olds[i], "%s became %s.available", config.KeyPath(t.Path(), keys[i]), table)
+	}
+	var b strings.Builder
+	b.WriteString(table + "\n")
+	for _, f := range flags {
+		b.WriteString(flag("", "%s", f))
+	}
+	b.WriteString("available = " + value + lines[0].trailing + "\n")
+	mg.insertTable(t, b.String())
+	return true
+}
+
+// serverName is the toolset name of an MCP server a role named by name
+// or by URL.
+func (mg *migration) serverName(s string) (string, bool) {
+	servers := mg.root.Lookup("mcp", "server")
+	if servers == nil {
+		return "", false
+	}
+	for _, srv := range servers.Items {
+		name, url := srv.Get("name"), srv.Get("url")
+		if name == nil || name.Kind != tomlpos.KindString {
+			continue
+		}
+		if name.Str == s || url != nil && url.Kind == tomlpos.KindString && url.Str == s {
+			return name.Str, true
+		}
+	}
+	return "", false
+}
+
+// roles renames each [subagents.roles.<name>] table to [agents.<name>]
+// and rewrites its lists (R20). It returns the names of the roles moved.
+func (mg *migration) roles() []string {
+	rs := mg.root.Lookup("subagents", "roles")
+	if rs == nil || rs.Kind != tomlpos.KindTable {
+		return nil
+	}
+	var ceiling []string
+	if g := mg.root.Lookup("tools", "groups"); g != nil {
+		ceiling, _ = stringsOf(g)
+		if slices.ContainsFunc(ceiling, config.IsAllWord) {
+			ceiling = nil
+		}
+	}
+	clock := slices.Contains(ceiling, kokua.RoleClock)
+	var moved []string
+	for _, f := range rs.Fields {
+		t := f.Value
+		old := config.TablePath(t.Path())
+		if !t.Header || mg.root.Lookup("agents", f.Name) != nil {
+			mg.flagAt(mg.off(t.Span.Start), "%s was removed: declare the agent whole in %s, then delete this table and this comment", old, config.TablePath([]string{"agents", f.Name}))
+			continue
+		}
+		if !mg.agent(f.Name, t, agentOptions{role: true, ceiling: ceiling, clock: clock}) {
+			continue
+		}
+		mg.edit(mg.off(t.Span.Start), mg.off(t.Span.End), config.TablePath([]string{"agents", f.Name}))
+		mg.change(t, "%s became %s", old, config.TablePath([]string{"agents", f.Name}))
+		moved = append(moved, f.Name)
+	}
+	if len(moved) == len(rs.Fields) {
+		mg.dropHeader(rs)
+		if sub := mg.root.Get("subagents"); len(sub.Fields) == 1 || len(sub.Fields) == 2 && sub.Get("concurrent") != nil {
+			mg.dropHeader(sub)
+		}
+	}
+	return moved
+}
+
+// dropHeader deletes a [header] line left with nothing in it.
+func (mg *migration) dropHeader(t *tomlpos.Node) {
+	if t == nil || !t.Header {
+		return
+	}
+	from, to := mg.off(t.Span.Start), mg.off(t.Span.End)
+	end := mg.lineEnd(to)
+	if strings.TrimSpace(string(mg.src.Data[to:end])) == "" && strings.TrimSpace(string(mg.src.Data[mg.lineStart(from):from])) == "" {
+		from, to = mg.lineStart(from), end
+	}
+	mg.edit(from, to, "")
+	mg.change(t, "%s was left empty and removed", config.TablePath(t.Path()))
+}
+
+// entryAgent writes the entry agent of a config from before [agents]:
+// the assistant held the top-level [tools].groups (or, with roles, only
+// the clock) and the memory toolsets, and delegated to every role.
+func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn bool) {
+	tools := mg.root.Get("tools")
+	if tools == nil && len(roles) == 0 && !memoryOn {
+		return
+	}
+	var names []string
+	var groups *tomlpos.Node
+	if tools != nil {
+		groups = tools.Get("groups")
+	}
+	var flags []string
+	if groups != nil {
+		strs, ok := stringsOf(groups)
+		switch {
+		case !ok:
+			flags = append(flags, "[tools].groups holds something other than a list of names: list the entry agent's toolsets here by hand")
+		case len(roles) > 0:
+			if slices.Contains(strs, kokua.RoleClock) {
+				names = append(names, kokua.RoleClock)
+			}
+		case slices.ContainsFunc(strs, config.IsAllWord):
+			flags = append(flags, `[tools].groups = ["all"] gave every AIMU group (web, fs, compute, time, misc, audio, speech, transcription): list the ones this agent should hold`)
+		default:
+			for _, s := range strs {
+				if s != kokua.OldGroupsNone {
+					names = appendNew(names, renamed(s))
+				}
+			}
+		}
+	}
+	if memoryOn {
+		names = appendNew(names, kokua.MemoryToolsets...)
+	}
+	flags = append(flags, fmt.Sprintf("before [agents], Kokua gave the entry agent %q some of its own toolsets without a list (which ones depended on the version: memory, documents, skills, config, mcp, scheduling, conversations, time); list in available the ones it should hold, then delete this comment", mg.entry))
+
+	agent := config.TablePath([]string{"agents", mg.entry})
+	table := config.TablePath([]string{"agents", mg.entry, "tools"})
+	head := ""
+	if len(roles) > 0 {
+		head = agent + "\ndelegates_to = " + listText(roles) + "\n\n"
+	}
+	var flagText strings.Builder
+	for _, f := range flags {
+		flagText.WriteString(flag("", "%s", f))
+	}
+	available := "available = " + listText(names)
+	switch {
+	case tools != nil && tools.Header:
+		at := mg.off(tools.Span.Start)
+		mg.edit(mg.lineStart(at), mg.lineStart(at), head)
+		mg.edit(at, mg.off(tools.Span.End), table)
+		mg.change(tools, "[tools] became %s", table)
+		if kl, ok := mg.keyLineOf(groups); ok {
+			mg.edit(kl.from, kl.to, flagText.String()+kl.keyIndent+available+kl.trailing+"\n")
+			mg.change(groups, "[tools].groups became %s.available", table)
+		} else {
+			end := mg.lineEnd(mg.off(tools.Span.End))
+			mg.edit(end, end, flagText.String()+available+"\n")
+		}
+	case tools != nil:
+		mg.flagAt(mg.off(tools.Key.Start), "the top-level [tools] section was removed: list its groups in %s's available list, then delete the key and this comment", table)
+	case len(roles) > 0:
+		first := mg.root.Lookup("subagents", "roles", roles[0])
+		at := mg.lineStart(mg.off(first.Span.Start))
+		mg.edit(at, at, head+table+"\n"+flagText.String()+available+"\n\n")
+	default:
+		assistant := mg.root.Get("assistant")
+		if assistant == nil || !assistant.Header {
+			mg.flagAt(mg.off(memory.Key.Start), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
+			return
+		}
+		mg.insertTable(assistant, table+"\n"+flagText.String()+available+"\n")
+	}
+	if len(roles) > 0 {
+		mg.changes = append(mg.changes, Change{Line: 0, Message: fmt.Sprintf("%s delegates to the roles: %s", agent, and(roles))})
+	}
+}
+
+// keyLineOf is keyLine for a node that may be nil.
+func (mg *migration) keyLineOf(n *tomlpos.Node) (keyLine, bool) {
+	if n == nil {
+		return keyLine{}, false
+	}
+	return mg.keyLine(n)
+}
+
+// subagentsFlag handles [assistant].subagents, the switch of the layouts
+// before roles were written in the file: once the roles are agents the
+// entry agent delegates to, it says nothing more.
+func (mg *migration) subagentsFlag(roles []string) {
+	n := mg.root.Lookup("assistant", "subagents")
+	if n == nil {
+		return
+	}
+	if kl, ok := mg.keyLine(n); ok && len(roles) > 0 {
+		mg.edit(kl.from, kl.to, "")
+		mg.change(n, "[assistant].subagents was dropped: the entry agent delegates to the roles in delegates_to")
+		return
+	}
+	if n.Kind == tomlpos.KindBool && !n.Bool {
+		return
+	}
+	mg.flagAt(mg.off(n.Key.Start), "[assistant].subagents let the assistant spawn workers Kokua defined in code: declare each as an [agents.<name>] table and list it in the entry agent's delegates_to, then delete this line and this comment")
+}
+
+// approval moves [security].confirm_tools and
+// [security.auto_approval].tools into a new [assistant.tools] pair (R19):
+// a tool the reviewer could answer for (in both old lists) is in review,
+// the rest of the old confirm list in confirm.
+func (mg *migration) approval(assistant *tomlpos.Node) {
+	confirm := mg.root.Lookup("security", "confirm_tools")
+	review := mg.root.Lookup("security", "auto_approval", "tools")
+	if confirm == nil && review == nil {
+		return
+	}
+	old := []*tomlpos.Node{confirm, review}
+	keys := []string{"[security].confirm_tools", "[security.auto_approval].tools"}
+	news := []string{"[assistant.tools].confirm", "[assistant.tools].review"}
+	lines := make([]keyLine, 2)
+	entries := make([][]string, 2)
+	for i, n := range old {
+		if n == nil {
+			continue
+		}
+		kl, ok := mg.keyLine(n)
+		strs, isList := stringsOf(n)
+		switch {
+		case mg.root.Lookup("assistant", "tools") != nil:
+			mg.flagAt(mg.off(n.Key.Start), "%s was removed and [assistant.tools] is already written: move these entries into its %s by hand, then delete this line and this comment", keys[i], news[i])
+			return
+		case !ok || !isList:
+			mg.flagAt(mg.off(n.Key.Start), "%s was removed: move these entries into %s by hand, then delete this line and this comment", keys[i], news[i])
+			return
+		}
+		lines[i], entries[i] = kl, strs
+	}
+
+	var flags [2][]string
+	qualified := [2][]string{}
+	repl := [2]map[int]string{{}, {}}
+	for i, list := range entries {
+		for j, e := range list {
+			q, problem := mg.qualify(e)
+			if problem != "" {
+				flags[i] = append(flags[i], problem)
+			}
+			if q != e {
+				repl[i][j] = q
+				mg.change(old[i], "%q in %s became %q", e, keys[i], q)
+			}
+			qualified[i] = append(qualified[i], q)
+		}
+	}
+	// A tool in both old lists went to the reviewer: it leaves confirm.
+	var kept []string
+	dropped := false
+	for _, c := range qualified[0] {
+		if slices.Contains(qualified[1], c) {
+			dropped = true
+			mg.change(confirm, "%q moved from confirm to review: [security.auto_approval].tools let the reviewer answer for it", c)
+			continue
+		}
+		for _, r := range qualified[1] {
+			if kokua.EntriesOverlap(kokua.ParseEntry(c), kokua.ParseEntry(r)) {
+				flags[0] = append(flags[0], fmt.Sprintf("%q and review's %q share tools: the reviewer answered for %q's tools and you for the rest; list the rest one by one here, or keep %q in one list only", c, r, r, c))
+			}
+		}
+		kept = append(kept, c)
+	}
+
+	var b strings.Builder
+	b.WriteString("[assistant.tools]\n")
+	if confirm == nil {
+		b.WriteString(flag("", "%s", "[security].confirm_tools was not written, so Kokua's default list asked you; write confirm = [...] with what should ask you, then delete this comment"))
+	} else {
+		for _, f := range flags[0] {
+			b.WriteString(flag("", "%s", f))
+		}
+		text := mg.arrayText(confirm, repl[0])
+		if dropped {
+			text = listText(kept)
+		}
+		b.WriteString("confirm = " + text + lines[0].trailing + "\n")
+	}
+	if review != nil {
+		for _, f := range flags[1] {
+			b.WriteString(flag("", "%s", f))
+		}
+		b.WriteString("review = " + mg.arrayText(review, repl[1]) + lines[1].trailing + "\n")
+	}
+	for i, n := range old {
+		if n != nil {
+			mg.edit(lines[i].from, lines[i].to, "")
+			mg.change(n, "%s became %s", keys[i], news[i])
+		}
+	}
+	switch security := mg.root.Get("security"); {
+	case assistant != nil && assistant.Header:
+		mg.insertTable(assistant, b.String())
+	case security != nil && security.Header:
+		at := mg.lineStart(mg.off(security.Span.Start))
+		mg.edit(at, at, b.String()+"\n")
+	default:
+		at := len(mg.src.Data)
+		mg.edit(at, at, "\n"+b.String())
+	}
+}
+
+// qualify writes one old approval entry in today's vocabulary: a renamed
+// toolset by its new name, and a bare tool name as toolset.tool when
+// exactly one toolset (or core) provides it. problem says why an entry
+// was left as it is for a person.
+func (mg *migration) qualify(e string) (string, string) {
+	p := kokua.ParseEntry(e)
+	if p.Fault != kokua.EntryOK {
+		return e, ""
+	}
+	ts, rest, dotted := strings.Cut(e, ".")
+	if r := renamed(ts); r != ts {
+		if dotted {
+			return r + "." + rest, ""
+		}
+		return r, ""
+	}
+	if dotted || mg.known[ts] {
+		return e, ""
+	}
+	homes := mg.toolsOf[e]
+	switch len(homes) {
+	case 0:
+		return e, ""
+	case 1:
+		return homes[0] + "." + e, ""
+	}
+	forms := make([]string, len(homes))
+	for i, h := range homes {
+		forms[i] = h + "." + e
+	}
+	return e, fmt.Sprintf("%q is a tool of %s alike, and the old list gated it by name in all of them: write %s, then delete this comment", e, and(homes), and(forms))
+}
