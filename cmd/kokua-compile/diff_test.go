@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/internal/golden"
+)
+
+// run runs kokua-compile in process on the arguments after the program.
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code = Main(append([]string{"kokua-compile"}, args...), strings.NewReader(""), &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+func diffCase(t *testing.T, name string) (oldFile, newFile string) {
+	t.Helper()
+	dir := filepath.Join(golden.Root(t), "testdata", "diff", name)
+	return filepath.Join(dir, "old.toml"), filepath.Join(dir, "new.toml")
+}
+
+// compileTo compiles a config into a policy file in a temporary folder.
+func compileTo(t *testing.T, config, name string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), name)
+	if code, _, stderr := run(t, "-o", out, config); code != 0 {
+		t.Fatalf("compiling %s: exit %d: %s", config, code, stderr)
+	}
+	return out
+}
+
+// TestDiffExitCodes: exit 1 when something widens, 0 when nothing does or
+// with --allow-widen, which still prints the report.
+func TestDiffExitCodes(t *testing.T) {
+	wOld, wNew := diffCase(t, "gate-removed")
+	nOld, nNew := diffCase(t, "gate-added")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"widened", []string{"diff", wOld, wNew}, cli.ExitFindings, "write_file: review: asks the user -> runs unasked"},
+		{"allow-widen", []string{"diff", "--allow-widen", wOld, wNew}, cli.ExitOK, "4 widened"},
+		{"narrowed", []string{"diff", nOld, nNew}, cli.ExitOK, "0 widened"},
+		{"reversed", []string{"diff", wNew, wOld}, cli.ExitOK, "0 widened, 4 narrowed"},
+		{"markdown", []string{"diff", "--format", "markdown", wOld, wNew}, cli.ExitFindings, "| ⚠️ widened | `write_file` |"},
+		{"json", []string{"diff", "--format", "json", "--allow-widen", wOld, wNew}, cli.ExitOK, `"widened": true`},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := run(t, tt.args...)
+		if code != tt.code || !strings.Contains(stdout, tt.want) {
+			t.Errorf("%s: exit %d (want %d), stdout lacks %q:\n%s%s", tt.name, code, tt.code, tt.want, stdout, stderr)
+		}
+	}
+}
+
+// TestDiffPolicies: a compiled policy on either side gives the same report
+// as its config, but for the lines a policy does not record (toolset
+// items: only approval entries carry positions in a policy).
+func TestDiffPolicies(t *testing.T) {
+	oldFile, newFile := diffCase(t, "gate-removed")
+	oldPolicy, newPolicy := compileTo(t, oldFile, "old.json"), compileTo(t, newFile, "new.json")
+	_, fromConfigs, _ := run(t, "diff", "--format", "json", oldFile, newFile)
+	for _, args := range [][]string{{oldPolicy, newPolicy}, {oldFile, newPolicy}, {oldPolicy, newFile}} {
+		code, stdout, stderr := run(t, append([]string{"diff", "--format", "json"}, args...)...)
+		if code != cli.ExitFindings {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		normalize := strings.NewReplacer(oldPolicy, "OLD", newPolicy, "NEW", oldFile, "OLD", newFile, "NEW")
+		if normalize.Replace(stdout) != normalize.Replace(fromConfigs) {
+			t.Errorf("%v: the report differs from the configs' report:\n%s\n---\n%s", args, stdout, fromConfigs)
+		}
+	}
+	// A policy records no position for an available item: the key alone.
+	aOld, aNew := diffCase(t, "available-gained")
+	_, stdout, _ := run(t, "diff", compileTo(t, aOld, "a.json"), compileTo(t, aNew, "b.json"))
+	if !strings.Contains(stdout, "available gained: fs_write (") || !strings.Contains(stdout, "b.json [agents.researcher.tools].available)") {
+		t.Errorf("the policy diff does not name the available key:\n%s", stdout)
+	}
+}
+
+func TestDiffErrors(t *testing.T) {
+	oldFile, newFile := diffCase(t, "gate-removed")
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.toml")
+	data, _ := os.ReadFile(newFile)
+	if err := os.WriteFile(broken, bytes.Replace(data, []byte(`"fs_write"`), []byte(`"fs_writ"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tampered := filepath.Join(dir, "tampered.json")
+	policyData, _ := os.ReadFile(compileTo(t, newFile, "p.json"))
+	if err := os.WriteFile(tampered, bytes.Replace(policyData, []byte(`"run_command"`), []byte(`"run_commant"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"one file", []string{"diff", oldFile}, cli.ExitUsage, "name two files"},
+		{"missing", []string{"diff", oldFile, filepath.Join(dir, "nope.toml")}, cli.ExitUsage, "cannot read"},
+		{"bad format", []string{"diff", "--format", "xml", oldFile, newFile}, cli.ExitUsage, "--format"},
+		{"broken config", []string{"diff", oldFile, broken}, cli.ExitFindings, "nothing was compared"},
+		{"tampered policy", []string{"diff", oldFile, tampered}, cli.ExitUsage, "digest"},
+		{"base with two", []string{"diff", "--base", "HEAD", oldFile, newFile}, cli.ExitUsage, "with --base"},
+		{"graph format", []string{"graph", "--format", "png", oldFile}, cli.ExitUsage, "--format"},
+		{"graph broken", []string{"graph", broken}, cli.ExitFindings, "nothing was compared"},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := run(t, tt.args...)
+		if code != tt.code || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "goroutine") {
+			t.Errorf("%s: exit %d (want %d), stderr lacks %q:\n%s%s", tt.name, code, tt.code, tt.want, stdout, stderr)
+		}
+	}
+}
+
+// TestDiffBase: --base REF reads the old side with git show, from a real
+// repository.
+func TestDiffBase(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	oldFile, newFile := diffCase(t, "gate-removed")
+	repo := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	cfg := filepath.Join(repo, "config.toml")
+	copyFile(t, oldFile, cfg)
+	git("add", "config.toml")
+	git("commit", "-q", "-m", "base")
+	copyFile(t, newFile, cfg)
+	t.Chdir(repo)
+	code, stdout, stderr := run(t, "diff", "--base", "HEAD", "config.toml")
+	if code != cli.ExitFindings || !strings.HasPrefix(stdout, "HEAD:config.toml -> config.toml: 4 widened") {
+		t.Errorf("exit %d:\n%s%s", code, stdout, stderr)
+	}
+	code, _, stderr = run(t, "diff", "--base", "no-such-ref", "config.toml")
+	if code != cli.ExitUsage || !strings.Contains(stderr, "git show") {
+		t.Errorf("a bad ref: exit %d: %s", code, stderr)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	data, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDiffDoc holds docs/diff.md to what the commands do: each block after
+// a "<!-- test: FILE -->" marker is that golden file, and the action step
+// it shows passes the environment variables scripts/action-diff.sh reads.
+func TestDiffDoc(t *testing.T) {
+	root := golden.Root(t)
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "diff.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	found := 0
+	for _, part := range strings.Split(text, "<!-- test: ")[1:] {
+		file, rest, _ := strings.Cut(part, " -->\n")
+		_, block, _ := strings.Cut(rest, "\n")
+		block, _, _ = strings.Cut(block, "```\n")
+		want, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if block != string(want) {
+			t.Errorf("docs/diff.md's block for %s differs from it:\n%s", file, block)
+		}
+		found++
+	}
+	if found == 0 {
+		t.Error("docs/diff.md has no tested block")
+	}
+	script, err := os.ReadFile(filepath.Join(root, "scripts", "action-diff.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"KOKUA_DIFF_BASE", "KOKUA_DIFF_CONFIGS", "KOKUA_DIFF_MANIFEST", "KOKUA_DIFF_ALLOW_WIDEN"} {
+		if !strings.Contains(text, "    "+v+": ") || !strings.Contains(string(script), "${"+v) {
+			t.Errorf("%s is not passed by docs/diff.md's action step or not read by scripts/action-diff.sh", v)
+		}
+	}
+}
