@@ -1,0 +1,309 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/internal/golden"
+)
+
+// migrateCase copies one case of testdata/migrate into a fresh folder and
+// returns the folder and the command line's flags: --manifest when the
+// case has a manifest.json, and those of its args file.
+func migrateCase(t *testing.T, dir string) (string, []string) {
+	t.Helper()
+	work := t.TempDir()
+	var flags []string
+	for _, name := range []string{"config.toml", "manifest.json"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(work, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if name == "manifest.json" {
+			flags = append(flags, "--manifest", "manifest.json")
+		}
+	}
+	if args, err := os.ReadFile(filepath.Join(dir, "args")); err == nil {
+		flags = append(flags, strings.Fields(string(args))...)
+	}
+	return work, flags
+}
+
+// TestMigrateGolden runs kokua-lint migrate on every case of
+// testdata/migrate: want.toml is what it prints, want.diff what --diff
+// prints, and want.txt its stderr and exit status. Then it runs again on
+// its own output, which must come back unchanged with the same status
+// (R19, R20: migrating a migrated config changes nothing).
+func TestMigrateGolden(t *testing.T) {
+	for _, dir := range golden.Cases(t, "migrate") {
+		dir, err := filepath.Abs(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			work, flags := migrateCase(t, dir)
+			out := run(t, work, nil, append(append([]string{"migrate"}, flags...), "config.toml")...)
+			golden.Check(t, filepath.Join(dir, "want.toml"), []byte(out.stdout))
+			golden.Check(t, filepath.Join(dir, "want.txt"), []byte(fmt.Sprintf("%sexit %d\n", out.stderr, out.code)))
+			diff := run(t, work, nil, append(append([]string{"migrate", "--diff"}, flags...), "config.toml")...)
+			golden.Check(t, filepath.Join(dir, "want.diff"), []byte(diff.stdout))
+			if diff.code != out.code {
+				t.Errorf("--diff exits %d, the plain run %d", diff.code, out.code)
+			}
+			if out.stdout == "" {
+				return // not migrated at all: invalid TOML
+			}
+			if err := os.WriteFile(filepath.Join(work, "config.toml"), []byte(out.stdout), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			again := run(t, work, nil, append(append([]string{"migrate"}, flags...), "config.toml")...)
+			if again.stdout != out.stdout {
+				t.Errorf("migrating the output again changes it:\n%s", diffOf(out.stdout, again.stdout))
+			}
+			if again.code != out.code {
+				t.Errorf("migrating the output again exits %d, the first run %d", again.code, out.code)
+			}
+		})
+	}
+}
+
+// diffOf shows two texts' first differing line.
+func diffOf(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("one is longer: %d lines against %d", len(al), len(bl))
+}
+
+// oldConfig is a small pre-split config that migrates clean.
+const oldConfig = `# keep me
+[agents.assistant]
+description = "The assistant the user talks to."
+tools = ["compute", "time"]
+
+[security]
+confirm_tools = ["execute_python"]  # asks you
+`
+
+// TestMigrateWrite: --write replaces the file atomically with the
+// migrated config, keeps the original as CONFIG.bak with the file's mode,
+// and prints nothing on stdout; a second --write changes nothing and
+// leaves the backup alone.
+func TestMigrateWrite(t *testing.T) {
+	dir := files(t, map[string]string{"config.toml": oldConfig})
+	path := filepath.Join(dir, "config.toml")
+	if err := os.Chmod(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	printed := run(t, dir, nil, "migrate", "config.toml")
+	wantCode(t, printed, cli.ExitOK)
+
+	r := run(t, dir, nil, "migrate", "--write", "config.toml")
+	wantCode(t, r, cli.ExitOK)
+	if r.stdout != "" {
+		t.Errorf("--write printed on stdout:\n%s", r.stdout)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != printed.stdout {
+		t.Errorf("--write wrote\n%s\nbut migrate prints\n%s", got, printed.stdout)
+	}
+	bak, err := os.ReadFile(path + ".bak")
+	if err != nil || string(bak) != oldConfig {
+		t.Errorf("CONFIG.bak is %q (%v), want the original", bak, err)
+	}
+	for _, p := range []string{path, path + ".bak"} {
+		if info, err := os.Stat(p); err != nil || info.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v (%v), want the original's 0600", filepath.Base(p), info.Mode().Perm(), err)
+		}
+	}
+
+	again := run(t, dir, nil, "migrate", "--write", "config.toml")
+	wantCode(t, again, cli.ExitOK)
+	if bak2, _ := os.ReadFile(path + ".bak"); string(bak2) != oldConfig {
+		t.Error("a second --write, which had nothing to do, replaced the backup")
+	}
+	if !strings.Contains(again.stderr, "needs no migration") {
+		t.Errorf("a second --write should say there was nothing to do:\n%s", again.stderr)
+	}
+}
+
+// TestMigrateWriteThroughSymlink: --write replaces the file a symlink
+// names and keeps the link; the backup sits beside the file.
+func TestMigrateWriteThroughSymlink(t *testing.T) {
+	dir := files(t, map[string]string{"real/config.toml": oldConfig})
+	if err := os.Symlink(filepath.Join("real", "config.toml"), filepath.Join(dir, "config.toml")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	r := run(t, dir, nil, "migrate", "--write", "config.toml")
+	wantCode(t, r, cli.ExitOK)
+	if info, err := os.Lstat(filepath.Join(dir, "config.toml")); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced (%v)", err)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "real", "config.toml"))
+	if !strings.Contains(string(got), "[agents.assistant.tools]") {
+		t.Errorf("the link's target was not migrated:\n%s", got)
+	}
+	if bak, err := os.ReadFile(filepath.Join(dir, "real", "config.toml.bak")); err != nil || string(bak) != oldConfig {
+		t.Errorf("the backup beside the target is %q (%v)", bak, err)
+	}
+}
+
+// TestMigrateWriteRefuses: --write replaces only a regular file, and
+// refuses, changing nothing, anything else: a folder, a device, a backup
+// name taken by something that is not a file.
+func TestMigrateWriteRefuses(t *testing.T) {
+	t.Run("folder", func(t *testing.T) {
+		dir := files(t, map[string]string{"config.toml/x": ""})
+		wantUsageError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml")
+	})
+	t.Run("device", func(t *testing.T) {
+		if _, err := os.Stat(os.DevNull); err != nil {
+			t.Skip("no", os.DevNull)
+		}
+		wantUsageError(t, run(t, t.TempDir(), nil, "migrate", "--write", os.DevNull), "regular file")
+	})
+	t.Run("backup is a folder", func(t *testing.T) {
+		dir := files(t, map[string]string{"config.toml": oldConfig, "config.toml.bak/x": ""})
+		wantUsageError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml.bak")
+		if got, _ := os.ReadFile(filepath.Join(dir, "config.toml")); string(got) != oldConfig {
+			t.Error("the config was changed although its backup could not be written")
+		}
+	})
+}
+
+// TestMigrateUsage: the command takes exactly one config, and a missing
+// one is a usage error.
+func TestMigrateUsage(t *testing.T) {
+	dir := files(t, map[string]string{"a.toml": oldConfig, "b.toml": oldConfig})
+	wantUsageError(t, run(t, dir, nil, "migrate"), "config")
+	wantUsageError(t, run(t, dir, nil, "migrate", "a.toml", "b.toml"), "exactly one")
+	wantUsageError(t, run(t, dir, nil, "migrate", "missing.toml"), "missing.toml")
+}
+
+// TestMigrateDiffLabels: --diff is a unified diff of the file as git
+// names it (a/config.toml, b/config.toml), and empty, with exit 0, for a
+// config that needs nothing.
+func TestMigrateDiffLabels(t *testing.T) {
+	dir := files(t, map[string]string{"config.toml": oldConfig})
+	r := run(t, dir, nil, "migrate", "--diff", "config.toml")
+	if !strings.HasPrefix(r.stdout, "--- a/config.toml\n+++ b/config.toml\n@@ ") {
+		t.Errorf("--diff does not start as a unified diff of config.toml:\n%s", r.stdout)
+	}
+	migrated := run(t, dir, nil, "migrate", "config.toml")
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(migrated.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, dir, nil, "migrate", "--diff", "config.toml"); r.stdout != "" || r.code != cli.ExitOK {
+		t.Errorf("--diff of a migrated config printed %q and exited %d", r.stdout, r.code)
+	}
+	if bytes.Contains([]byte(migrated.stdout), []byte("confirm_tools")) {
+		t.Error("the migrated config still holds confirm_tools")
+	}
+}
+
+// TestMigrateDocs holds docs/migrate.md and the README to what the
+// command does: each block after a "<!-- test: FILE -->" marker is that
+// golden file, and every kokua-lint migrate command of their sh blocks
+// runs, on the agents-layout example, to exit 0.
+func TestMigrateDocs(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "migrate.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tested := 0
+	for _, part := range strings.Split(string(doc), "<!-- test: ")[1:] {
+		file, rest, _ := strings.Cut(part, " -->\n")
+		_, block, _ := strings.Cut(rest, "\n")
+		block, _, _ = strings.Cut(block, "```\n")
+		want, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if block != string(want) {
+			t.Errorf("docs/migrate.md's block for %s differs from it:\n%s", file, block)
+		}
+		tested++
+	}
+	if tested < 3 {
+		t.Errorf("docs/migrate.md has %d tested blocks", tested)
+	}
+
+	example, err := os.ReadFile(filepath.Join(root, "testdata", "migrate", "agents-tools-list", "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifestJSON := run(t, t.TempDir(), nil, "manifest").stdout
+	commands := 0
+	for _, text := range []string{string(doc), string(readme)} {
+		for _, block := range strings.Split(text, "```sh\n")[1:] {
+			block, _, _ = strings.Cut(block, "```")
+			for _, line := range strings.Split(block, "\n") {
+				line, _, _ = strings.Cut(line, "  #")
+				args := strings.Fields(line)
+				if len(args) < 2 || args[0] != "kokua-lint" || args[1] != "migrate" {
+					continue
+				}
+				dir := files(t, map[string]string{"config.toml": string(example), "kokua.manifest.json": manifestJSON})
+				r := run(t, dir, nil, args[1:]...)
+				if r.code != cli.ExitOK {
+					t.Errorf("%q exits %d:\n%s", line, r.code, r.stderr)
+				}
+				if _, err := os.Stat(filepath.Join(dir, "config.toml.bak")); (err == nil) != strings.Contains(line, "--write") {
+					t.Errorf("%q: config.toml.bak exists: %v", line, err == nil)
+				}
+				commands++
+			}
+		}
+	}
+	if commands < 6 {
+		t.Errorf("only %d kokua-lint migrate commands found in the docs", commands)
+	}
+}
+
+// TestMigrateDiffPatches: what --diff prints, applied by patch -p1 in the
+// config's folder, gives exactly what migrate prints.
+func TestMigrateDiffPatches(t *testing.T) {
+	patch, err := exec.LookPath("patch")
+	if err != nil {
+		t.Skip("no patch program here")
+	}
+	for _, c := range []string{"agents-tools-list", "roles", "multi-line-list"} {
+		work, flags := migrateCase(t, filepath.Join(root, "testdata", "migrate", c))
+		diff := run(t, work, nil, append(append([]string{"migrate", "--diff"}, flags...), "config.toml")...)
+		want := run(t, work, nil, append(append([]string{"migrate"}, flags...), "config.toml")...)
+		cmd := exec.Command(patch, "-p1", "--quiet")
+		cmd.Dir, cmd.Stdin = work, strings.NewReader(diff.stdout)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: patch -p1: %v\n%s", c, err, out)
+		}
+		got, err := os.ReadFile(filepath.Join(work, "config.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != want.stdout {
+			t.Errorf("%s: the patched config differs from the migrated one:\n%s", c, diffOf(want.stdout, string(got)))
+		}
+	}
+}
