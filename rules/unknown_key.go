@@ -25,7 +25,7 @@ var _ = register(&Rule{
 			if v.Schema != nil || v.Table.Open {
 				return
 			}
-			table := v.Node.Path
+			table := v.Node.Path()
 			name := v.Field.Name
 			accepted := v.Table.Accepted()
 			var msg strings.Builder
@@ -52,7 +52,7 @@ var _ = register(&Rule{
 })
 
 func tableTitle(v config.Visit) string {
-	path := v.Node.Path
+	path := v.Node.Path()
 	if len(path) == 2 && path[0] == "mcp" && path[1] == "server" {
 		if url := v.Node.Get("url"); url != nil && url.Kind == tomlpos.KindString {
 			return fmt.Sprintf("[[mcp.server]] (server %s)", url.Str)

@@ -38,9 +38,9 @@ var _ = register(&Rule{
 			if ks.OldList && val.Kind != tomlpos.KindTable {
 				return // the pre-split list layout: old-agent-tools says more
 			}
-			key := config.KeyPath(v.Node.Path, v.Field.Name)
+			key := config.KeyPath(v.Node.Path(), v.Field.Name)
 			if ks.Name == "" { // a table of tables: [agents], [reviewers]
-				key = config.TablePath(append(append([]string(nil), v.Node.Path...), v.Field.Name))
+				key = config.TablePath(append(v.Node.Path(), v.Field.Name))
 				p.Reportf(val.Span, key, "%s must be a table, not %s", key, val.Kind)
 				return
 			}

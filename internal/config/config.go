@@ -382,7 +382,7 @@ func str(n *tomlpos.Node) Str {
 func list(t *tomlpos.Node, key string) List {
 	l := List{}
 	if t != nil {
-		l.Path = KeyPath(t.Path, key)
+		l.Path = KeyPath(t.Path(), key)
 	}
 	n := t.Get(key)
 	if n == nil {

@@ -236,7 +236,7 @@ func walk(n *tomlpos.Node, fn func(Visit)) {
 		switch {
 		case v.Kind == tomlpos.KindTable:
 			visitTable(v, fn)
-		case v.ArrayOfTables && arrayOfTablesExpected(n.Path, f.Name):
+		case v.ArrayOfTables && arrayOfTablesExpected(n.Path(), f.Name):
 			for _, t := range v.Items {
 				visitTable(t, fn)
 			}
@@ -257,7 +257,7 @@ func arrayOfTablesExpected(parent []string, key string) bool {
 }
 
 func visitTable(t *tomlpos.Node, fn func(Visit)) {
-	ts := SchemaFor(t.Path)
+	ts := SchemaFor(t.Path())
 	if ts == nil { // a section, or a sub-table, that is not about tool access
 		return
 	}

@@ -5,6 +5,7 @@ package jsonpos
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -68,6 +69,15 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return e.Msg }
 
+// LimitError is valid JSON past one of the reader's limits (MaxDepth,
+// MaxValues), at the byte offset of the value that passes it.
+type LimitError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *LimitError) Error() string { return e.Msg }
+
 // Parse reads one JSON document into a positioned tree. The standard
 // library checks that it is JSON (and says where it is not); a plain walk
 // over the valid bytes then records where each value is.
@@ -77,7 +87,11 @@ func Parse(data []byte) (*Value, error) {
 		err := json.Unmarshal(data, &v)
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &SyntaxError{Offset: max(int(se.Offset)-1, 0), Msg: se.Error()}
+			off := max(int(se.Offset)-1, 0)
+			if strings.Contains(se.Error(), "exceeded max depth") { // the standard library's limit, also MaxDepth
+				return nil, &LimitError{Offset: off, Msg: depthMessage}
+			}
+			return nil, &SyntaxError{Offset: off, Msg: se.Error()}
 		}
 		return nil, &SyntaxError{Offset: len(data), Msg: "unexpected end of JSON input"}
 	}
@@ -91,14 +105,27 @@ func Parse(data []byte) (*Value, error) {
 
 // walker walks JSON already known to be valid.
 type walker struct {
-	data  []byte
-	at    int
-	depth int
+	data   []byte
+	at     int
+	depth  int
+	values int
 }
 
 // MaxDepth bounds how deeply arrays and objects may nest; a deeper
-// document is refused rather than walked.
+// document is refused rather than walked. It is the standard library's own
+// limit, which json.Valid applies first.
 const MaxDepth = 10000
+
+var depthMessage = fmt.Sprintf("arrays and objects nest more than %d deep here; the reader goes no deeper", MaxDepth)
+
+// MaxValues bounds the values of a document (every object, array, member
+// value and element): each costs a node of about a hundred bytes, so an
+// array of 1s written over 16 MiB would otherwise cost a gigabyte. A larger
+// document is refused at the value that passes the limit.
+const MaxValues = 1_000_000
+
+// valueLimit is MaxValues; tests lower it to reach it with small documents.
+var valueLimit = MaxValues
 
 func (w *walker) space() {
 	for w.at < len(w.data) {
@@ -113,11 +140,14 @@ func (w *walker) space() {
 
 func (w *walker) value() (*Value, error) {
 	w.space()
+	if w.values++; w.values > valueLimit {
+		return nil, &LimitError{Offset: w.at, Msg: fmt.Sprintf("more than %d values by here; the reader reads no more than that", valueLimit)}
+	}
 	v := &Value{From: w.at}
 	switch c := w.data[w.at]; c {
 	case '{', '[':
 		if w.depth++; w.depth > MaxDepth {
-			return nil, &SyntaxError{Offset: w.at, Msg: "JSON nested too deeply"}
+			return nil, &LimitError{Offset: w.at, Msg: depthMessage}
 		}
 		w.at++
 		if c == '{' {

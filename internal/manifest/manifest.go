@@ -30,6 +30,13 @@ var defaultManifest []byte
 // Kokua install (its 23 own toolsets, rules.md R196).
 func DefaultManifest() []byte { return defaultManifest }
 
+// MaxNameBytes bounds a toolset's or a tool's name. Findings and the
+// compiled policy repeat these names for every agent that can reach them,
+// so a longer name would make the output grow with the name times the
+// number of agents; real names are a few dozen bytes (model providers cap
+// tool names at 64 or 128 characters).
+const MaxNameBytes = 256
+
 // Manifest is a registry manifest (rules.md section 7): what an install
 // registers.
 type Manifest struct {
@@ -98,12 +105,16 @@ func Load(file string, data []byte) (*Manifest, []Problem) {
 	}
 	root, err := jsonpos.Parse(data)
 	if err != nil {
-		off, msg := 0, err.Error()
+		off, msg := 0, "not valid JSON: "+err.Error()
 		var se *jsonpos.SyntaxError
-		if errors.As(err, &se) {
-			off, msg = se.Offset, se.Msg
+		var le *jsonpos.LimitError
+		switch {
+		case errors.As(err, &se):
+			off, msg = se.Offset, "not valid JSON: "+se.Msg
+		case errors.As(err, &le):
+			off, msg = le.Offset, "the manifest is beyond what kokua-lint reads: "+le.Msg
 		}
-		return nil, []Problem{{Span: l.Span(off, off), Message: "not valid JSON: " + msg}}
+		return nil, []Problem{{Span: l.Span(off, off), Message: msg}}
 	}
 	r := manifestReader{lines: l}
 	m := r.manifest(root)
@@ -130,9 +141,23 @@ func (r *manifestReader) object(v *jsonpos.Value, where string, fields ...string
 		r.fail(v, "%s must be an object, not %s", where, v.Kind)
 		return false
 	}
+	// Small objects are searched; large ones go through a set, so that
+	// the check stays linear in the number of members.
+	var seen map[string]bool
+	if len(v.Members) > 8 {
+		seen = make(map[string]bool, len(v.Members))
+	}
+	twice := func(i int) bool {
+		if seen == nil {
+			return slices.ContainsFunc(v.Members[:i], func(o jsonpos.Member) bool { return o.Name == v.Members[i].Name })
+		}
+		dup := seen[v.Members[i].Name]
+		seen[v.Members[i].Name] = true
+		return dup
+	}
 	for i, m := range v.Members {
 		switch {
-		case slices.ContainsFunc(v.Members[:i], func(o jsonpos.Member) bool { return o.Name == m.Name }):
+		case twice(i):
 			r.problems = append(r.problems, Problem{Span: r.lines.Span(m.From, m.To), Message: fmt.Sprintf("%s has %q twice", where, m.Name)})
 		case !slices.Contains(fields, m.Name):
 			r.problems = append(r.problems, Problem{Span: r.lines.Span(m.From, m.To),
@@ -220,6 +245,10 @@ func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 	if nv != nil && name == "" {
 		r.fail(nv, "%s.name is empty", where)
 	}
+	if len(name) > MaxNameBytes {
+		r.fail(nv, "%s.name is %d bytes long; kokua-lint reads toolset and tool names of at most %d bytes", where, len(name), MaxNameBytes)
+		return nil
+	}
 	if name != "" {
 		where = "toolset " + strconv.Quote(name)
 	}
@@ -281,6 +310,10 @@ func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
 	}
 	if name == "" {
 		r.fail(nv, "%s.name is empty", where)
+	}
+	if len(name) > MaxNameBytes {
+		r.fail(nv, "%s.name is %d bytes long; kokua-lint reads toolset and tool names of at most %d bytes", where, len(name), MaxNameBytes)
+		return nil
 	}
 	t := &Tool{Name: name, Span: r.lines.Span(nv.From, nv.To), SpecBytes: -1}
 	if sv := v.Get("spec"); sv != nil {

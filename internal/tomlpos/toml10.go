@@ -29,6 +29,20 @@ import (
 // are on the stack; 200 levels leave Kokua room, and no config comes near.
 const maxDepth = 200
 
+// The reader's own limits, which tomllib does not have. Each keeps the
+// cost of a hostile file in proportion to its size; a document over one is
+// refused at the place it is passed, as invalid TOML would be.
+const (
+	// MaxNodes bounds the keys, tables and array elements of a document:
+	// each costs a node of a few hundred bytes, so an array of 1s written
+	// over 16 MiB would otherwise cost gigabytes.
+	MaxNodes = 1_000_000
+	// MaxKeyBytes bounds one key segment: findings repeat the names of
+	// their key path (an agent's name, say), so a longer key would make the
+	// output grow with the key times the number of findings.
+	MaxKeyBytes = 256
+)
+
 // bom is a byte order mark in UTF-8.
 var bom = []byte{0xEF, 0xBB, 0xBF}
 

@@ -49,9 +49,6 @@ type Node struct {
 	// Key is the span of the key that names this node in its table (the last
 	// segment of a dotted key); zero for the root and for array elements.
 	Key diag.Span
-	// Path is the key path of the node, one element per key segment. An
-	// element of an array of tables has its array's path.
-	Path []string
 
 	Str   string
 	Int   int64
@@ -73,6 +70,49 @@ type Node struct {
 
 	def   definition
 	index map[string]int
+
+	// up is the node whose key path this node's extends (its table, or for
+	// an array element its array), and name the key that names it; Path
+	// joins them, so no node holds a copy of its parent's path.
+	up      *Node
+	name    string
+	element bool
+}
+
+// Path is the key path of the node, one element per key segment; nil for
+// the root. An element of an array (of tables, or of values) has its
+// array's path. Each call builds the path anew, in time proportional to
+// its length: the tree shares each prefix rather than copying it, so deep
+// keys cost linear memory.
+func (n *Node) Path() []string {
+	depth := 0
+	for m := n; m != nil && m.up != nil; m = m.up {
+		if !m.element {
+			depth++
+		}
+	}
+	if depth == 0 {
+		return nil
+	}
+	path := make([]string, depth)
+	for m := n; depth > 0; m = m.up {
+		if !m.element {
+			depth--
+			path[depth] = m.name
+		}
+	}
+	return path
+}
+
+// keyed links n below parent under a key.
+func (n *Node) keyed(parent *Node, name string) *Node {
+	n.up, n.name = parent, name
+	return n
+}
+
+// childPath is the path of a key name in table t.
+func childPath(t *Node, name string) []string {
+	return append(t.Path(), name)
 }
 
 // definition is how a table came to be, which decides what may still be
@@ -233,29 +273,49 @@ type builder struct {
 	lines   *lineindex.Index
 	root    *Node
 	current *Node
+	// nodes counts the tables, arrays and values made so far (MaxNodes).
+	nodes int
 }
+
+// grow counts one more node, made for the text at from, and refuses the
+// document once it holds more than MaxNodes.
+func (b *builder) grow(from int) error {
+	if b.nodes++; b.nodes > nodeLimit {
+		return &SyntaxError{Span: b.lines.Span(from, from+1), Message: fmt.Sprintf("the document holds more than %d "+
+			"keys, tables and array elements by here; kokua-lint reads no more than that (a config holds a few hundred)", nodeLimit)}
+	}
+	return nil
+}
+
+// nodeLimit is MaxNodes; tests lower it to reach it with small documents.
+var nodeLimit = MaxNodes
 
 func (b *builder) offset(r unstable.Range) (int, int) {
 	return int(r.Offset), int(r.Offset + r.Length)
 }
 
-// keys collects the segments of a key and the byte range each covers.
-func (b *builder) keys(it unstable.Iterator) (names []string, ranges [][2]int) {
+// keys collects the segments of a key and the byte range each covers,
+// refusing a segment longer than MaxKeyBytes.
+func (b *builder) keys(it unstable.Iterator) (names []string, ranges [][2]int, err error) {
 	for it.Next() {
 		k := it.Node()
 		from, to := b.offset(k.Raw)
+		if len(k.Data) > MaxKeyBytes {
+			return nil, nil, &SyntaxError{Span: b.lines.Span(from, to), Message: fmt.Sprintf("this key is %d bytes long; "+
+				"kokua-lint reads keys of at most %d bytes, since each finding repeats the names in its path", len(k.Data), MaxKeyBytes)}
+		}
 		names = append(names, string(k.Data))
 		ranges = append(ranges, [2]int{from, to})
 	}
-	return names, ranges
+	return names, ranges, nil
 }
 
 func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
 	switch e.Kind {
 	case unstable.Table, unstable.ArrayTable:
-		names, ranges := b.keys(e.Key())
-		if len(names) == 0 {
-			return nil
+		names, ranges, err := b.keys(e.Key())
+		if err != nil || len(names) == 0 {
+			return err
 		}
 		from := b.scanBack(ranges[0][0], '[')
 		to := b.scanForward(ranges[len(ranges)-1][1], ']')
@@ -264,33 +324,35 @@ func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
 			to = b.scanForward(to, ']')
 		}
 		header := b.lines.Span(from, to)
+		if err := b.grow(from); err != nil {
+			return err
+		}
 		parent, err := b.walkHeader(names[:len(names)-1], ranges[:len(ranges)-1])
 		if err != nil {
 			return err
 		}
 		last := names[len(names)-1]
 		keySpan := b.lines.Span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
-		path := append(append([]string(nil), parent.Path...), last)
 		existing := parent.Get(last)
 		if e.Kind == unstable.ArrayTable {
 			switch {
 			case existing == nil:
-				existing = &Node{Kind: KindArray, ArrayOfTables: true, Span: header, Key: keySpan, Path: path}
+				existing = (&Node{Kind: KindArray, ArrayOfTables: true, Span: header, Key: keySpan}).keyed(parent, last)
 				parent.add(last, existing)
 			case !existing.ArrayOfTables:
-				return b.redefined(keySpan, path, existing)
+				return b.redefined(keySpan, childPath(parent, last), existing)
 			}
-			t := &Node{Kind: KindTable, Header: true, Span: header, Key: keySpan, Path: path, def: defHeader}
+			t := &Node{Kind: KindTable, Header: true, Span: header, Key: keySpan, def: defHeader, up: existing, element: true}
 			existing.Items = append(existing.Items, t)
 			b.current = t
 			return nil
 		}
 		switch {
 		case existing == nil:
-			existing = &Node{Kind: KindTable, Path: path}
+			existing = (&Node{Kind: KindTable}).keyed(parent, last)
 			parent.add(last, existing)
 		case existing.Kind != KindTable || existing.def != defImplicit:
-			return b.redefined(keySpan, path, existing)
+			return b.redefined(keySpan, childPath(parent, last), existing)
 		}
 		existing.Header, existing.Span, existing.Key, existing.def = true, header, keySpan, defHeader
 		b.current = existing
@@ -323,12 +385,15 @@ func (b *builder) walkHeader(names []string, ranges [][2]int) (*Node, error) {
 		next := t.Get(name)
 		switch {
 		case next == nil:
-			next = &Node{Kind: KindTable, Span: sp, Key: sp, Path: append(append([]string(nil), t.Path...), name), def: defImplicit}
+			if err := b.grow(ranges[i][0]); err != nil {
+				return nil, err
+			}
+			next = (&Node{Kind: KindTable, Span: sp, Key: sp, def: defImplicit}).keyed(t, name)
 			t.add(name, next)
 		case next.ArrayOfTables:
 			next = next.Items[len(next.Items)-1]
 		case next.Kind != KindTable || next.def == defInline:
-			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is a value, not a table a header can extend", DottedKey(append(append([]string(nil), t.Path...), name)))}
+			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is a value, not a table a header can extend", DottedKey(childPath(t, name)))}
 		}
 		t = next
 	}
@@ -344,10 +409,13 @@ func (b *builder) walkDotted(t *Node, names []string, ranges [][2]int, def defin
 		next := t.Get(name)
 		switch {
 		case next == nil:
-			next = &Node{Kind: KindTable, Span: sp, Key: sp, Path: append(append([]string(nil), t.Path...), name), def: def}
+			if err := b.grow(ranges[i][0]); err != nil {
+				return nil, err
+			}
+			next = (&Node{Kind: KindTable, Span: sp, Key: sp, def: def}).keyed(t, name)
 			t.add(name, next)
 		case next.Kind != KindTable || next.def != def:
-			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is already defined; dotted keys cannot add to it", DottedKey(next.Path))}
+			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is already defined; dotted keys cannot add to it", DottedKey(next.Path()))}
 		}
 		t = next
 	}
@@ -355,9 +423,9 @@ func (b *builder) walkDotted(t *Node, names []string, ranges [][2]int, def defin
 }
 
 func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node, depth int) error {
-	names, ranges := b.keys(kv.Key())
-	if len(names) == 0 {
-		return nil
+	names, ranges, err := b.keys(kv.Key())
+	if err != nil || len(names) == 0 {
+		return err
 	}
 	def := defDotted
 	if t.def == defInline {
@@ -371,26 +439,26 @@ func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node, depth
 	valueStart := b.skipSpace(b.scanForward(ranges[len(ranges)-1][1], '='))
 	last := names[len(names)-1]
 	keySpan := b.lines.Span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
-	path := append(append([]string(nil), parent.Path...), last)
 	if existing := parent.Get(last); existing != nil {
-		return b.redefined(keySpan, path, existing)
+		return b.redefined(keySpan, childPath(parent, last), existing)
 	}
-	v, err := b.value(p, kv.Value(), valueStart, kvEnd, path, depth)
-	if err != nil {
+	v := (&Node{Key: keySpan}).keyed(parent, last)
+	if err := b.value(p, v, kv.Value(), valueStart, kvEnd, depth); err != nil {
 		return err
 	}
-	v.Key = keySpan
 	parent.add(last, v)
 	return nil
 }
 
-// value builds a node for v, whose text is known to start at from and, for
-// containers, to end at to (the parser records no range for arrays). depth
-// counts the arrays and inline tables v is in.
-func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path []string, depth int) (*Node, error) {
-	n := &Node{Path: path}
+// value fills n, already linked into the tree, from v, whose text is known
+// to start at from and, for containers, to end at to (the parser records
+// no range for arrays). depth counts the arrays and inline tables v is in.
+func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to int, depth int) error {
+	if err := b.grow(from); err != nil {
+		return err
+	}
 	if (v.Kind == unstable.Array || v.Kind == unstable.InlineTable) && depth >= maxDepth {
-		return nil, &SyntaxError{Span: b.lines.Span(from, from+1), Message: fmt.Sprintf("arrays and inline tables nest "+
+		return &SyntaxError{Span: b.lines.Span(from, from+1), Message: fmt.Sprintf("arrays and inline tables nest "+
 			"more than %d deep here; Kokua's TOML reader runs out of stack on deep nesting", maxDepth)}
 	}
 	var msg string
@@ -419,33 +487,33 @@ func (b *builder) value(p *unstable.Parser, v *unstable.Node, from, to int, path
 			c := it.Node()
 			start := b.elementStart(at)
 			end := b.elementEnd(c, start)
-			item, err := b.value(p, c, start, end, path, depth+1)
-			if err != nil {
-				return nil, err
+			item := &Node{up: n, element: true}
+			if err := b.value(p, item, c, start, end, depth+1); err != nil {
+				return err
 			}
 			n.Items = append(n.Items, item)
 			at = end
 		}
-		return n, nil
+		return nil
 	case unstable.InlineTable:
 		n.Kind, n.def = KindTable, defInline
 		n.Span = b.lines.Span(from, to)
 		it := v.Children()
 		for it.Next() {
 			if err := b.keyValue(p, n, it.Node(), depth+1); err != nil {
-				return nil, err
+				return err
 			}
 		}
-		return n, nil
+		return nil
 	default:
-		return nil, &SyntaxError{Span: b.lines.Span(from, to), Message: fmt.Sprintf("unsupported TOML value %s", v.Kind)}
+		return &SyntaxError{Span: b.lines.Span(from, to), Message: fmt.Sprintf("unsupported TOML value %s", v.Kind)}
 	}
 	vf, vt := b.offset(v.Raw)
 	n.Span = b.lines.Span(vf, vt)
 	if msg != "" {
-		return nil, &SyntaxError{Span: n.Span, Message: msg}
+		return &SyntaxError{Span: n.Span, Message: msg}
 	}
-	return n, nil
+	return nil
 }
 
 // nameCharacter makes go-toml's message about the character at off name

@@ -1,0 +1,81 @@
+package manifest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// problemsOf loads a manifest that must be refused and returns its
+// problems as "line:column: message".
+func problemsOf(t *testing.T, doc string) []string {
+	t.Helper()
+	m, problems := Load("m.json", []byte(doc))
+	if m != nil || len(problems) == 0 {
+		t.Fatalf("the manifest was accepted:\n%.200s", doc)
+	}
+	var out []string
+	for _, p := range problems {
+		out = append(out, fmt.Sprintf("%d:%d: %s", p.Span.Start.Line, p.Span.Start.Column, p.Message))
+	}
+	return out
+}
+
+// TestDuplicateMembers: a member written twice is reported at its second
+// name, in small objects (searched) and large ones (a set) alike, and only
+// the repeats are.
+func TestDuplicateMembers(t *testing.T) {
+	for _, extra := range []int{0, 20} {
+		var b strings.Builder
+		b.WriteString("{\n\"manifest_version\": 1,\n\"toolsets\": [],\n")
+		for i := range extra {
+			fmt.Fprintf(&b, "\"x%d\": 1,\n", i)
+		}
+		b.WriteString("\"toolsets\": []\n}\n")
+		got := problemsOf(t, b.String())
+		var twice []string
+		for _, p := range got {
+			if strings.Contains(p, "twice") {
+				twice = append(twice, p)
+			}
+		}
+		want := fmt.Sprintf("%d:1: the manifest has \"toolsets\" twice", 4+extra)
+		if len(twice) != 1 || twice[0] != want {
+			t.Errorf("with %d other members: %q, want [%q]", extra, twice, want)
+		}
+		if len(got) != extra+1 {
+			t.Errorf("with %d other members: %d problems, want one a member and the repeat", extra, len(got))
+		}
+	}
+}
+
+// TestNameLimit: toolset and tool names longer than MaxNameBytes are
+// refused at the name; names at the limit are read.
+func TestNameLimit(t *testing.T) {
+	long := strings.Repeat("n", MaxNameBytes+1)
+	doc := func(toolset, tool string) string {
+		return fmt.Sprintf(`{"manifest_version": 1, "toolsets": [{"name": %q, "kind": "plugin", "description": "d", "tools": [{"name": %q}]}]}`, toolset, tool)
+	}
+	want := fmt.Sprintf("1:47: toolsets[0].name is %d bytes long; kokua-lint reads toolset and tool names of at most %d bytes", MaxNameBytes+1, MaxNameBytes)
+	if got := problemsOf(t, doc(long, "t")); len(got) != 1 || got[0] != want {
+		t.Errorf("a long toolset name: %q, want [%q]", got, want)
+	}
+	got := problemsOf(t, doc("s", long))
+	if len(got) != 1 || !strings.Contains(got[0], `toolset "s".tools[0].name is 257 bytes long`) {
+		t.Errorf("a long tool name: %q", got)
+	}
+	if m, problems := Load("m.json", []byte(doc(long[1:], long[1:]))); m == nil {
+		t.Errorf("names of %d bytes were refused: %v", MaxNameBytes, problems)
+	}
+}
+
+// TestReaderLimits: JSON past the reader's limits is one problem at the
+// place the limit is passed, saying it is a limit, not invalid JSON.
+func TestReaderLimits(t *testing.T) {
+	deep := `{"manifest_version": 1, "toolsets": ` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "}"
+	got := problemsOf(t, deep) // the object is the first level: the 10,000th [ passes the limit
+	want := "1:10036: the manifest is beyond what kokua-lint reads: arrays and objects nest more than 10000 deep here; the reader goes no deeper"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("%q, want [%q]", got, want)
+	}
+}
