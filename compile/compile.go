@@ -16,11 +16,9 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
-
-// Version is the compiler's version, written into every policy.
-const Version = "0.1.0"
 
 // Input is a file the policy is compiled from.
 type Input struct {
@@ -34,7 +32,7 @@ func Compile(w *model.World, cfg, manifest Input) *policy.Document {
 	c := compiler{w: w}
 	doc := &policy.Document{
 		PolicyVersion: policy.Version,
-		Compiler:      "kokua-compile " + Version,
+		Compiler:      "kokua-compile " + version.Version,
 		Inputs: policy.Inputs{
 			Config:   policy.Input{File: cfg.Name, SHA256: sum(cfg.Data)},
 			Manifest: policy.Input{File: manifest.Name, SHA256: sum(manifest.Data)},
@@ -55,7 +53,7 @@ func Compile(w *model.World, cfg, manifest Input) *policy.Document {
 			Confirm: c.list(w.Default.Confirm, false),
 			Review:  c.list(w.Default.Review, false),
 		},
-		Composed: policy.Composed{LabelPrefix: policy.ComposedPrefix, Tier: "default_tier", Possible: w.Composes},
+		Composed: policy.Composed{LabelPrefix: kokua.ComposedPrefix, Tier: "default_tier", Possible: w.Composes},
 		Toolsets: make(map[string]*policy.Toolset, len(w.Toolsets)),
 		Agents:   make(map[string]*policy.Agent, len(w.Agents)),
 	}
@@ -168,7 +166,7 @@ func (c *compiler) agent(a *model.Agent, toolsets map[string]*policy.Toolset) *p
 		DelegatesTo:      orEmpty(a.DelegatesTo.Values()),
 		Available:        policy.Available{All: a.All, Expanded: names(a.Avail), Count: len(a.Avail)},
 		Resident:         names(a.Resident),
-		ResidentDeclared: a.Tools != nil && a.Tools.Resident.Set,
+		ResidentDeclared: a.Tools != nil && a.Tools.Resident.State == config.Present,
 		Deferred:         names(a.Deferred),
 		Skills:           names(a.Skills),
 		Shadowed:         []policy.Shadowed{},

@@ -13,20 +13,20 @@ import (
 
 // compiled compiles a config in process and loads the policy, outside any
 // timer.
-func compiled(b *testing.B, cfg []byte, m *lint.Manifest) *policy.Policy {
-	b.Helper()
+func compiled(tb testing.TB, cfg []byte, m *lint.Manifest) *policy.Policy {
+	tb.Helper()
 	res := lint.Lint(lint.Source{Name: "config.toml", Data: cfg}, m)
 	if res.HasErrors() {
-		b.Fatalf("the benchmark config does not lint clean: %v", res.Diagnostics[0])
+		tb.Fatalf("the benchmark config does not lint clean: %v", res.Diagnostics[0])
 	}
 	doc, err := policy.Marshal(compile.Compile(res.World, compile.Input{Name: "config.toml", Data: cfg},
 		compile.Input{Name: m.Source.Name, Data: m.Source.Data}))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	p, err := policy.Parse("bench", doc)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return p
 }
@@ -128,13 +128,55 @@ func TestDecideDoesNotAllocate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := &testing.B{}
-	p := compiled(b, shipped, lint.DefaultManifest())
+	p := compiled(t, shipped, lint.DefaultManifest())
 	for _, q := range questions(p) {
 		for _, turn := range []policy.Turn{{}, {Unattended: true}} {
 			if n := testing.AllocsPerRun(20, func() { p.Decide(q.agent, q.tool, turn) }); n != 0 {
 				t.Errorf("Decide(%q, %q, %+v) allocates %.0f times", q.agent, q.tool, turn, n)
 			}
 		}
+	}
+}
+
+// BenchmarkWrite measures writing a compiled policy (Marshal: encode,
+// seal, lay out) and loading it back (Parse: seal, verify, decode, check
+// the shape, index), for the shipped config and the 1,000-agent one.
+func BenchmarkWrite(b *testing.B) {
+	shipped, err := os.ReadFile(filepath.Join("..", "examples", "shipped.config.toml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	large := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: gen.Manifest(200)})
+	for _, c := range []struct {
+		name string
+		cfg  []byte
+		m    *lint.Manifest
+	}{
+		{"shipped", shipped, lint.DefaultManifest()},
+		{"1000x200", gen.Config(1000, 200), large},
+	} {
+		res := lint.Lint(lint.Source{Name: "config.toml", Data: c.cfg}, c.m)
+		doc := compile.Compile(res.World, compile.Input{Name: "config.toml", Data: c.cfg},
+			compile.Input{Name: c.m.Source.Name, Data: c.m.Source.Data})
+		data, err := policy.Marshal(doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name+"/marshal", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := policy.Marshal(doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/parse", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := policy.Parse("bench", data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

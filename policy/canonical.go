@@ -6,7 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"strings"
+	"slices"
 )
 
 // DigestPrefix starts every policy digest.
@@ -17,90 +17,267 @@ const DigestPrefix = "sha256:"
 // space, numbers as written, and strings escaped as encoding/json writes
 // them with HTML escaping off. The digest is the SHA-256 of this form, so
 // reformatting a policy file does not change it, and any other change does.
+// A document that is not one JSON object, or that repeats a member name in
+// an object, has no canonical form.
 func Canonical(doc []byte) ([]byte, error) {
-	dec := json.NewDecoder(bytes.NewReader(doc))
-	dec.UseNumber()
-	var v map[string]any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, errors.New("unexpected data after the policy object")
-	}
-	delete(v, "digest")
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // maps marshal with sorted keys
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte{'\n'}), nil
+	s, err := seal(doc)
+	return s.canonical, err
 }
 
 // DigestOf returns the digest of a policy document given as JSON.
 func DigestOf(doc []byte) (string, error) {
-	c, err := Canonical(doc)
-	if err != nil {
-		return "", err
-	}
-	return digestOfCanonical(c), nil
+	s, err := seal(doc)
+	return s.digest, err
 }
 
-func digestOfCanonical(c []byte) string {
-	sum := sha256.Sum256(c)
-	return DigestPrefix + hex.EncodeToString(sum[:])
-}
-
-// Marshal writes the document the way kokua-compile does: indented two
-// spaces a level, an object or list of scalars on one line (a tool, a
-// position, a few names), every member in sorted order and the digest
-// last. The document types declare their fields in the order of their
-// JSON names, so their compact encoding is already the canonical form;
-// one pass writes it, to digest, and the layout beside it, without
-// decoding anything.
+// Marshal writes the document the way kokua-compile does and sets its
+// Digest: the canonical form with the digest added as the last member,
+// indented two spaces a level, one member or element a line, so that a
+// committed policy diffs line by line. Neither the bytes nor the digest
+// depend on the order in which the document's types declare their fields.
 func Marshal(d *Document) ([]byte, error) {
-	hint := sizeHint(d)
-	e := enc{b: make([]byte, 0, hint), p: make([]byte, 0, 2*hint), pretty: true}
-	e.document(d)
-	d.Digest = digestOfCanonical(e.b)
-	out := e.p[:len(e.p)-len("\n}")] // the digest goes before the closing brace
-	out = append(out, ",\n  \"digest\": \""...)
-	out = append(out, d.Digest...)
-	return append(out, "\"\n}\n"...), nil
-}
-
-// margin is a new line and the indentation of up to 64 levels.
-var margin = "\n" + strings.Repeat("  ", 64)
-
-func appendMargin(out []byte, depth int) []byte {
-	for depth > 64 {
-		out = append(out, margin[1:]...)
-		depth -= 64
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
 	}
-	return append(out, margin[:1+2*depth]...)
+	s, err := seal(raw)
+	if err != nil {
+		return nil, err
+	}
+	d.Digest = s.digest
+	// The canonical form is an object: close it with the digest instead,
+	// in the room seal leaves after it.
+	withDigest := s.canonical[:len(s.canonical)-1]
+	if len(s.canonical) > len("{}") {
+		withDigest = append(withDigest, ',')
+	}
+	withDigest = append(withDigest, `"digest":"`...)
+	withDigest = append(withDigest, s.digest...)
+	withDigest = append(withDigest, `"}`...)
+	var out bytes.Buffer
+	out.Grow(2 * len(withDigest))
+	if err := json.Indent(&out, withDigest, "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
 }
 
-// sizeHint guesses the compact size of a document from what it holds, so
-// that a large policy is not copied over and over as its buffer grows.
-func sizeHint(d *Document) int {
-	n := 4 << 10
-	for _, a := range d.Agents {
-		if a != nil {
-			n += 800 + 60*len(a.Tools) + 20*(2*len(a.Available.Expanded)+len(a.Resident)+len(a.Deferred))
+// sealed is a policy document's canonical form and its digest, with the
+// top-level members policy_version and digest as written (nil when the
+// document has no such member).
+type sealed struct {
+	canonical       []byte
+	digest          string
+	version, stored []byte
+}
+
+// seal is the one definition of the canonical form and the digest: Marshal
+// seals what it writes with it, and Parse checks what it reads with it.
+//
+// encoding/json checks the syntax first; seal then only puts members in
+// order, leaving every number and literal as written and every string
+// that needs no escape as it is. A string holding an escape, a control
+// character or anything outside ASCII is decoded and written again by
+// encoding/json, which is what defines a string's canonical form.
+func seal(doc []byte) (sealed, error) {
+	if !json.Valid(doc) {
+		return sealed{}, json.Unmarshal(doc, new(json.RawMessage)) // says what is wrong
+	}
+	// The room after the document is for Marshal to add the digest.
+	c := canonWriter{in: doc, out: make([]byte, 0, len(doc)+len(`,"digest":""`)+len(DigestPrefix)+64)}
+	c.space()
+	if c.in[c.i] != '{' {
+		return sealed{}, errors.New("the document is not a JSON object")
+	}
+	c.object(true)
+	if c.err != nil {
+		return sealed{}, c.err
+	}
+	sum := sha256.Sum256(c.out)
+	return sealed{canonical: c.out, digest: DigestPrefix + hex.EncodeToString(sum[:]), version: c.version, stored: c.digest}, nil
+}
+
+// canonWriter writes the canonical form of a document encoding/json has
+// found valid, so that every token is known to be complete.
+type canonWriter struct {
+	in, out []byte
+	i       int // the next byte of in
+	// members is a stack of the members of the objects being written, and
+	// scratch holds an object's members while they are put in order.
+	members []member
+	scratch []byte
+	// version and digest are the top-level members' values as written.
+	version, digest []byte
+	err             error
+}
+
+// member is one object member, written to out[from:to]; its name, in its
+// canonical form with the quotes, is out[from:colon].
+type member struct {
+	from, colon, to int
+	// decoded is the name when its canonical form holds an escape, and so
+	// does not sort as the name itself.
+	decoded []byte
+}
+
+func (c *canonWriter) space() {
+	for c.i < len(c.in) && (c.in[c.i] == ' ' || c.in[c.i] == '\t' || c.in[c.i] == '\n' || c.in[c.i] == '\r') {
+		c.i++
+	}
+}
+
+func (c *canonWriter) value() {
+	c.space()
+	switch c.in[c.i] {
+	case '{':
+		c.object(false)
+	case '[':
+		c.i++
+		c.out = append(c.out, '[')
+		for c.space(); c.in[c.i] != ']'; c.space() {
+			if c.in[c.i] == ',' {
+				c.out = append(c.out, ',')
+				c.i++
+			}
+			c.value()
+		}
+		c.out = append(c.out, ']')
+		c.i++
+	case '"':
+		c.str()
+	default: // a number, true, false or null, as written
+		from := c.i
+		for c.i < len(c.in) && !endsScalar(c.in[c.i]) {
+			c.i++
+		}
+		c.out = append(c.out, c.in[from:c.i]...)
+	}
+}
+
+func endsScalar(b byte) bool {
+	switch b {
+	case ',', '}', ']', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
+}
+
+// str writes a string. One of printable ASCII other than the quote and
+// the backslash is written as it is; any other is decoded and written
+// again by encoding/json, with HTML escaping off.
+func (c *canonWriter) str() {
+	from := c.i
+	c.i++
+	for b := c.in[c.i]; b >= 0x20 && b < 0x80 && b != '"' && b != '\\'; b = c.in[c.i] {
+		c.i++
+	}
+	if c.in[c.i] == '"' {
+		c.i++
+		c.out = append(c.out, c.in[from:c.i]...)
+		return
+	}
+	for c.in[c.i] != '"' {
+		if c.in[c.i] == '\\' {
+			c.i++ // the escaped character cannot end the string
+		}
+		c.i++
+	}
+	c.i++
+	var s string
+	if err := json.Unmarshal(c.in[from:c.i], &s); err != nil {
+		c.err = err
+		return
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(s); err != nil {
+		c.err = err
+		return
+	}
+	c.out = append(c.out, bytes.TrimSuffix(b.Bytes(), []byte{'\n'})...)
+}
+
+// object writes an object with its members sorted by name; at the top
+// level it leaves the digest out and notes it and the policy_version.
+// Members are written as they come and put in order afterwards, which a
+// document written in order does not need.
+func (c *canonWriter) object(top bool) {
+	c.i++
+	c.out = append(c.out, '{')
+	base, start := len(c.members), len(c.out)
+	for c.space(); c.in[c.i] != '}'; c.space() {
+		if c.in[c.i] == ',' {
+			c.i++
+			c.space()
+		}
+		before := len(c.out)
+		if len(c.members) > base {
+			c.out = append(c.out, ',')
+		}
+		m := member{from: len(c.out)}
+		c.str()
+		m.colon = len(c.out)
+		c.space()
+		c.i++
+		c.out = append(c.out, ':')
+		c.space()
+		valueFrom := c.i
+		c.value()
+		m.to = len(c.out)
+		name := c.out[m.from+1 : m.colon-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			var s string
+			if err := json.Unmarshal(c.out[m.from:m.colon], &s); err != nil {
+				c.err = err
+			}
+			m.decoded = []byte(s)
+		}
+		if top {
+			switch string(name) {
+			case "digest":
+				if c.digest != nil && c.err == nil {
+					c.err = errors.New(`the member name "digest" is repeated in an object`)
+				}
+				c.digest = c.in[valueFrom:c.i]
+				c.out = c.out[:before]
+				continue
+			case "policy_version":
+				c.version = c.in[valueFrom:c.i]
+			}
+		}
+		c.members = append(c.members, m)
+	}
+	c.i++
+	members := c.members[base:]
+	name := func(m member) []byte {
+		if m.decoded != nil {
+			return m.decoded
+		}
+		return c.out[m.from+1 : m.colon-1]
+	}
+	byName := func(a, b member) int { return bytes.Compare(name(a), name(b)) }
+	inOrder := slices.IsSortedFunc(members, byName)
+	if !inOrder {
+		slices.SortFunc(members, byName)
+	}
+	for k := 1; k < len(members); k++ {
+		if bytes.Equal(name(members[k-1]), name(members[k])) && c.err == nil {
+			c.err = errors.New("the member name " + string(c.out[members[k].from:members[k].colon]) + " is repeated in an object")
 		}
 	}
-	for _, t := range d.Toolsets {
-		if t != nil {
-			n += 120 + 40*len(t.Tools)
+	if !inOrder {
+		// Nested objects are done, so scratch is free.
+		c.scratch = append(c.scratch[:0], c.out[start:]...)
+		c.out = c.out[:start]
+		for k, m := range members {
+			if k > 0 {
+				c.out = append(c.out, ',')
+			}
+			c.out = append(c.out, c.scratch[m.from-start:m.to-start]...)
 		}
 	}
-	return n
-}
-
-// compact encodes a document without white space and without its digest:
-// its canonical form.
-func compact(d *Document) []byte {
-	e := enc{b: make([]byte, 0, sizeHint(d))}
-	e.document(d)
-	return e.b
+	c.out = append(c.out, '}')
+	c.members = c.members[:base]
 }

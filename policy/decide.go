@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"strings"
+
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // Decision is the answer to "may this agent call this tool, and does the
@@ -27,9 +29,6 @@ const (
 	Denied Decision = "denied"
 )
 
-// ComposedPrefix starts the gate label of a composed worker.
-const ComposedPrefix = "composed:"
-
 // NamesLinePrefix starts the system prompt's line naming the toolsets an
 // agent can load (R63).
 const NamesLinePrefix = "Also available, load before use: "
@@ -42,15 +41,17 @@ type Turn struct {
 	Unattended bool
 }
 
-// Answer is a decision with its reason.
+// Answer is a decision with its reason. It is a value that shares nothing
+// with the policy: a caller may change what it got without changing any
+// later answer.
 type Answer struct {
 	Decision Decision `json:"decision"`
 	// Agent is the gate label asked about; Tool the tool's name as the
 	// model calls it; Toolset where it comes from ("core" for a core tool).
-	Agent   string  `json:"agent"`
-	Tool    string  `json:"tool"`
-	Toolset string  `json:"toolset"`
-	Reason  *Reason `json:"reason"`
+	Agent   string `json:"agent"`
+	Tool    string `json:"tool"`
+	Toolset string `json:"toolset"`
+	Reason  Reason `json:"reason"`
 }
 
 // Reason says why: the deciding entry, its list, its position in the
@@ -63,8 +64,10 @@ type Reason struct {
 	// Key is the key path of that list.
 	Key string `json:"key,omitempty"`
 	// Entry is the deciding entry's text.
-	Entry    string    `json:"entry,omitempty"`
-	Position *Position `json:"position,omitempty"`
+	Entry string `json:"entry,omitempty"`
+	// Position is where the config writes that entry; the zero Position,
+	// left out of the JSON, when no entry decided or the entry is built in.
+	Position Position `json:"position,omitzero"`
 	// Inherited is true when the pair comes from [assistant.tools].
 	Inherited bool `json:"inherited"`
 	// Reviewer is true when a review goes to the reviewer model first.
@@ -166,11 +169,11 @@ func (p *Policy) precompute(v *view) {
 		if _, done := v.answers[tool]; done {
 			return
 		}
-		a := p.decide(v, v.label, tool, Turn{}, nil)
-		u := p.decide(v, v.label, tool, Turn{Unattended: true}, nil)
+		a, ar := p.decide(v, v.label, tool, Turn{}, nil)
+		u, ur := p.decide(v, v.label, tool, Turn{Unattended: true}, nil)
 		if a.Decision != Unavailable {
-			v.answers[tool] = stored{decision: a.Decision, tool: a.Tool, toolset: a.Toolset, reason: a.Reason,
-				unattended: u.Decision, unattendedReason: u.Reason}
+			v.answers[tool] = stored{decision: a.Decision, tool: a.Tool, toolset: a.Toolset, reason: ar,
+				unattended: u.Decision, unattendedReason: ur}
 		}
 	}
 	for tool, ts := range v.held {
@@ -196,7 +199,7 @@ func (p *Policy) agentView(name string, a *Agent) (*view, error) {
 	v := &view{doc: p.doc, label: name, agent: a, held: map[string]string{}, deferred: map[string]bool{},
 		loadable: map[string]string{}, gates: map[string]*gate{}, pending: map[string][]*gate{}}
 	for _, t := range a.Tools {
-		if t.Toolset != "core" && p.doc.Toolsets[t.Toolset] == nil {
+		if t.Toolset != kokua.Core && p.doc.Toolsets[t.Toolset] == nil {
 			return nil, fmt.Errorf("agent %q holds tool %q of toolset %q, which the policy does not define", name, t.Name, t.Toolset)
 		}
 		v.held[t.Name] = t.Toolset
@@ -227,7 +230,7 @@ func (p *Policy) agentView(name string, a *Agent) (*view, error) {
 	}
 	built := func(ts string) bool { return own[ts] }
 	confirm, review := a.Approval.Confirm, a.Approval.Review
-	inherited := a.Approval.Source != "declared"
+	inherited := a.Approval.Source != string(kokua.Declared)
 	if inherited {
 		confirm, review = &p.doc.DefaultTier.Confirm, &p.doc.DefaultTier.Review
 	}
@@ -243,11 +246,11 @@ func (p *Policy) agentView(name string, a *Agent) (*view, error) {
 // registry but capabilities and entry-point-only toolsets, built when the
 // worker is, so every pending entry is resolved (R13, R186).
 func (p *Policy) composedView() *view {
-	v := &view{doc: p.doc, label: ComposedPrefix, held: map[string]string{}, gates: map[string]*gate{},
+	v := &view{doc: p.doc, label: kokua.ComposedPrefix, held: map[string]string{}, gates: map[string]*gate{},
 		deferred: map[string]bool{}, loadable: map[string]string{}, pending: map[string][]*gate{}}
 	for _, name := range p.doc.TrustOrder {
 		t := p.doc.Toolsets[name]
-		if t == nil || t.EntryPointOnly || name == "capabilities" || t.LoadRefusal != "" {
+		if t == nil || t.EntryPointOnly || name == kokua.Capabilities || t.LoadRefusal != "" {
 			continue
 		}
 		for _, tool := range t.Tools {
@@ -270,14 +273,17 @@ func (v *view) addGates(l List, list string, inherited bool, built func(string) 
 	if list == "review" {
 		verb = "goes to review"
 	}
-	from := "declared"
+	from := string(kokua.Declared)
 	if inherited {
 		from = "inherited from [assistant.tools]"
 	}
 	for i := range l.Entries {
 		e := &l.Entries[i]
 		g := &gate{list: list, entry: e}
-		base := Reason{List: list, Key: l.Key, Entry: e.Text, Position: e.Position, Inherited: inherited}
+		base := Reason{List: list, Key: l.Key, Entry: e.Text, Inherited: inherited}
+		if e.Position != nil {
+			base.Position = *e.Position
+		}
 		attended, unattended, reviewer := base, base, base
 		attended.Summary = fmt.Sprintf("the call %s: entry %q in %s (%s)", verb, e.Text, l.Key, from)
 		unattended.Summary = fmt.Sprintf("an unattended turn denies every gated call; entry %q in %s gates it", e.Text, l.Key)
@@ -306,7 +312,7 @@ func (v *view) addGates(l List, list string, inherited bool, built func(string) 
 func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
 	v := p.view(agent)
 	if v == nil {
-		return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: &unknownAgent}
+		return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: unknownAgent}
 	}
 	st, ok := v.answers[tool]
 	if !ok {
@@ -314,15 +320,15 @@ func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
 		if _, t, qualified := strings.Cut(tool, "."); qualified {
 			name = t
 		}
-		return Answer{Decision: Unavailable, Agent: agent, Tool: name, Reason: &unavailableReason}
+		return Answer{Decision: Unavailable, Agent: agent, Tool: name, Reason: unavailableReason}
 	}
 	if turn.Unattended {
-		return Answer{Decision: st.unattended, Agent: agent, Tool: st.tool, Toolset: st.toolset, Reason: st.unattendedReason}
+		return Answer{Decision: st.unattended, Agent: agent, Tool: st.tool, Toolset: st.toolset, Reason: *st.unattendedReason}
 	}
-	return Answer{Decision: st.decision, Agent: agent, Tool: st.tool, Toolset: st.toolset, Reason: st.reason}
+	return Answer{Decision: st.decision, Agent: agent, Tool: st.tool, Toolset: st.toolset, Reason: *st.reason}
 }
 
-// Reasons shared by every answer of their kind; nothing may change them.
+// Reasons shared by every answer of their kind; answers carry copies.
 var (
 	unknownAgent      = Reason{Summary: "unknown agent: the policy declares no agent of that name, so every call is denied"}
 	unavailableReason = Reason{Summary: "the agent can never call it: no toolset it declares provides it"}
@@ -339,25 +345,27 @@ func (p *Policy) view(label string) *view {
 	} else if v := p.agents[label]; v != nil {
 		return v
 	}
-	if strings.HasPrefix(label, ComposedPrefix) || label == p.doc.DefaultTier.Label {
+	if strings.HasPrefix(label, kokua.ComposedPrefix) || label == p.doc.DefaultTier.Label {
 		return p.composed
 	}
 	return nil
 }
 
 // decide answers for a view, with the toolsets a session has loaded. It
-// is the slow path: Decide answers from what precompute stored.
-func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string) Answer {
+// is the slow path: Decide answers from what precompute stored. The
+// answer comes without its reason, which is returned apart, as a pointer
+// into the index that the caller copies into the answer it hands out.
+func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string) (Answer, *Reason) {
 	ans := Answer{Agent: label}
 	name, toolset, ok := p.locate(v, tool, loaded)
 	ans.Tool, ans.Toolset = name, toolset
 	switch {
 	case !ok && toolset == "":
-		ans.Decision, ans.Reason = Unavailable, &unavailableReason
-		return ans
+		ans.Decision = Unavailable
+		return ans, &unavailableReason
 	case !ok:
-		ans.Decision, ans.Reason = NotLoaded, &notLoadedReason
-		return ans
+		ans.Decision = NotLoaded
+		return ans, &notLoadedReason
 	}
 	g := v.gates[name]
 	if g == nil {
@@ -365,12 +373,10 @@ func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string)
 	}
 	if g == nil {
 		ans.Decision = Run
-		if v.agent == nil || v.agent.Approval.Source != "declared" {
-			ans.Reason = &runInherited
-		} else {
-			ans.Reason = &runDeclared
+		if v.agent == nil || v.agent.Approval.Source != string(kokua.Declared) {
+			return ans, &runInherited
 		}
-		return ans
+		return ans, &runDeclared
 	}
 	r := g.reasons[0]
 	switch {
@@ -383,8 +389,7 @@ func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string)
 	default:
 		ans.Decision = Review
 	}
-	ans.Reason = r
-	return ans
+	return ans, r
 }
 
 var (
@@ -479,9 +484,9 @@ func has(list []string, s string) bool {
 
 // provides reports whether a toolset (or core) offers the tool.
 func (p *Policy) provides(toolset, tool string, v *view) bool {
-	if toolset == "core" {
+	if toolset == kokua.Core {
 		ts, held := v.held[tool]
-		return held && ts == "core"
+		return held && ts == kokua.Core
 	}
 	t := p.doc.Toolsets[toolset]
 	if t == nil {
@@ -500,7 +505,7 @@ func (p *Policy) provides(toolset, tool string, v *view) bool {
 // it shadowed.
 func (v *view) heldToolset(toolset string) bool {
 	if v.agent == nil {
-		return toolset != "capabilities"
+		return toolset != kokua.Capabilities
 	}
 	for _, r := range v.agent.Resident {
 		if r == toolset {

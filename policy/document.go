@@ -3,21 +3,19 @@
 // asks of it (may this agent call this tool, does the call ask first and
 // whom, what does loading a toolset add).
 //
-// It is what a host imports, so it depends on the standard library alone:
-// embedding the runtime pulls in no TOML parser and no rule engine. The
-// document's fields are described for hosts in other languages in
-// docs/policy.md and by the JSON Schema docs/policy.schema.json.
+// It is what a host imports, so it depends on the standard library and
+// Kokua's vocabulary (package kokua) alone: embedding the runtime pulls in
+// no TOML parser and no rule engine. The document's fields are described
+// for hosts in other languages in docs/policy.md and by the JSON Schema
+// docs/policy.schema.json.
 package policy
 
 // Version is the policy_version this package writes and reads.
 const Version = 1
 
-// Document is a compiled policy.
-//
-// Every type of the document declares its fields in the order of their
-// JSON names, so that encoding/json writes members sorted, which makes the
-// compact encoding the canonical form (see Canonical). A test holds them
-// to it.
+// Document is a compiled policy. Marshal writes it and Parse reads it
+// with encoding/json; the order of the fields below matters to neither,
+// since the digest is taken over the canonical form (see Canonical).
 type Document struct {
 	Agents       map[string]*Agent `json:"agents"`
 	AutoApproval AutoApproval      `json:"auto_approval"`
@@ -27,9 +25,9 @@ type Document struct {
 	CoreTools   []string `json:"core_tools"`
 	DefaultTier Tier     `json:"default_tier"`
 	// Digest is "sha256:" and the hex SHA-256 of the document's canonical
-	// form, which leaves this member out (see Canonical). Marshal writes it
-	// last, as the member "digest".
-	Digest string `json:"-"`
+	// form, which leaves this member out (see Canonical). Marshal sets it
+	// and writes it last.
+	Digest string `json:"digest"`
 	// EntryAgent is the agent the user talks to ([assistant].agent).
 	EntryAgent    string              `json:"entry_agent"`
 	Floor         Floor               `json:"floor"`

@@ -13,7 +13,8 @@ import (
 
 // FuzzParse feeds policy.Parse arbitrary bytes, seeded with every golden
 // policy: it must never panic, and a policy it accepts must answer and
-// hold sessions without panicking either. Fuzzed bytes rarely keep a valid
+// hold sessions without panicking either; a refusal is of exactly one
+// kind (ErrTampered, ErrVersion or ErrShape). Fuzzed bytes rarely keep a valid
 // digest, so each input is also parsed resealed, its digest recomputed,
 // to reach the checks behind verification.
 func FuzzParse(f *testing.F) {
@@ -60,6 +61,15 @@ func exercise(t *testing.T, data []byte) {
 		var le *policy.LoadError
 		if !errors.As(err, &le) {
 			t.Fatalf("Parse returned %T, not a *LoadError: %v", err, err)
+		}
+		kinds := 0
+		for _, kind := range []error{policy.ErrTampered, policy.ErrVersion, policy.ErrShape} {
+			if errors.Is(err, kind) {
+				kinds++
+			}
+		}
+		if kinds != 1 {
+			t.Fatalf("the refusal is of %d kinds, not one: %v", kinds, err)
 		}
 		return
 	}

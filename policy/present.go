@@ -1,15 +1,6 @@
 package policy
 
-// CoreToolset is the toolset name the document gives core tools.
-const CoreToolset = "core"
-
-// The core tools (R36).
-const (
-	SpawnSubagent  = "spawn_subagent"
-	ActivateSkill  = "activate_skill"
-	AvailableTools = "available_tools"
-	LoadTools      = "load_tools"
-)
+import "github.com/kokua-policy/kokua-policy/kokua"
 
 // Presentation lists the tools an agent holds at turn start when the given
 // toolsets are resident (its resident ones, plus any preloaded), in the
@@ -29,19 +20,17 @@ const (
 func Presentation(toolsets map[string]*Toolset, a *Agent, resident func(string) bool, stillDeferred bool, coreSpec func(string) *int) ([]Tool, []Shadowed) {
 	tools := make([]Tool, 0, len(a.Tools)+8)
 	shadowed := []Shadowed{}
-	holder := make(map[string]string, len(a.Tools)+8)
+	holders := kokua.NewHolders(len(a.Tools) + 8)
 	add := func(t Tool) {
-		if prev, taken := holder[t.Name]; taken {
-			if t.Toolset != CoreToolset && prev != CoreToolset {
-				shadowed = append(shadowed, Shadowed{Name: t.Name, Toolset: t.Toolset, By: prev})
-			}
-			return
+		s, kept := holders.Offer(t.Name, t.Toolset)
+		if kept {
+			tools = append(tools, t)
+		} else if s != (kokua.Shadow{}) {
+			shadowed = append(shadowed, Shadowed{Name: s.Tool, Toolset: s.Toolset, By: s.By})
 		}
-		holder[t.Name] = t.Toolset
-		tools = append(tools, t)
 	}
 	core := func(name string) {
-		t := Tool{Name: name, Toolset: CoreToolset}
+		t := Tool{Name: name, Toolset: kokua.Core}
 		if coreSpec != nil {
 			t.SpecBytes = coreSpec(name)
 		}
@@ -52,18 +41,18 @@ func Presentation(toolsets map[string]*Toolset, a *Agent, resident func(string) 
 		if ts == nil || !resident(name) || has(a.Skills, name) {
 			continue
 		}
-		if ts.Kind == "skill" {
-			core(ActivateSkill)
+		if ts.Kind == kokua.KindSkill {
+			core(kokua.ActivateSkill)
 		}
 		for _, t := range ts.Tools {
 			add(Tool{Name: t.Name, Toolset: name, SpecBytes: t.SpecBytes})
 		}
 	}
 	if len(a.DelegatesTo) > 0 {
-		core(SpawnSubagent)
+		core(kokua.SpawnSubagent)
 	}
 	if len(a.Skills) > 0 {
-		core(ActivateSkill)
+		core(kokua.ActivateSkill)
 		for _, name := range a.Skills {
 			if ts := toolsets[name]; ts != nil {
 				for _, t := range ts.Tools {
@@ -73,8 +62,8 @@ func Presentation(toolsets map[string]*Toolset, a *Agent, resident func(string) 
 		}
 	}
 	if stillDeferred {
-		core(AvailableTools)
-		core(LoadTools)
+		core(kokua.AvailableTools)
+		core(kokua.LoadTools)
 	}
 	return tools, shadowed
 }

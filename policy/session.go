@@ -85,7 +85,9 @@ func (s *Session) NamesLine() string {
 // Decide answers for a call in this session: a loaded toolset's tools are
 // held, and the approval entries its build resolved gate them (R80-R82).
 func (s *Session) Decide(tool string, turn Turn) Answer {
-	return s.p.decide(s.v, s.label, tool, turn, s.loaded)
+	ans, r := s.p.decide(s.v, s.label, tool, turn, s.loaded)
+	ans.Reason = *r
+	return ans
 }
 
 // LoadResult is what a load_tools call returns to the model, and what the

@@ -3,6 +3,7 @@ package policy_test
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -145,4 +146,65 @@ func TestPreload(t *testing.T) {
 	if got := s.Decide("add_mcp_server", policy.Turn{}).Decision; got != policy.Confirm {
 		t.Errorf("a preload goes through the same hook: add_mcp_server is %s, want confirm", got)
 	}
+}
+
+// TestAnswersAreCopies changes everything a decision handed out and asks
+// again: the next answer is the one before the change.
+func TestAnswersAreCopies(t *testing.T) {
+	p := load(t, "shipped")
+	s, err := p.NewSession("assistant")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Load("mcp")
+	asks := []struct {
+		name string
+		ask  func() policy.Answer
+	}{
+		{"gated", func() policy.Answer { return p.Decide("coder", "run_command", policy.Turn{}) }},
+		{"gated, unattended", func() policy.Answer { return p.Decide("coder", "run_command", policy.Turn{Unattended: true}) }},
+		{"runs", func() policy.Answer { return p.Decide("coder", "read_file", policy.Turn{}) }},
+		{"unavailable", func() policy.Answer { return p.Decide("coder", "no_such_tool", policy.Turn{}) }},
+		{"unknown agent", func() policy.Answer { return p.Decide("ghost", "read_file", policy.Turn{}) }},
+		{"composed", func() policy.Answer { return p.Decide("composed:x", "run_command", policy.Turn{}) }},
+		{"session, loaded", func() policy.Answer { return s.Decide("add_mcp_server", policy.Turn{}) }},
+		{"session, not loaded", func() policy.Answer { return s.Decide("schedule_task", policy.Turn{}) }},
+	}
+	for _, a := range asks {
+		t.Run(a.name, func(t *testing.T) {
+			first := a.ask()
+			want := first
+			first.Decision, first.Agent, first.Tool, first.Toolset = "changed", "changed", "changed", "changed"
+			r := &first.Reason
+			r.Summary, r.List, r.Key, r.Entry = "changed", "changed", "changed", "changed"
+			r.Position.Line, r.Position.Column = 999, 999
+			r.Inherited, r.Reviewer = !r.Inherited, !r.Reviewer
+			if again := a.ask(); again != want {
+				t.Errorf("after changing what Decide returned, it answers %+v, want %+v", again, want)
+			}
+		})
+	}
+	// Every position an answer gives is the entry's own, and stays so.
+	a := p.Decide("coder", "run_command", policy.Turn{})
+	if a.Reason.Position.Line != 8 {
+		t.Errorf("run_command is gated by the review entry of line 8, the answer says %+v", a.Reason.Position)
+	}
+}
+
+// TestAnswerHoldsNoReferences keeps Answer a plain value: no pointer, map,
+// slice or interface through which a caller could reach shared state.
+func TestAnswerHoldsNoReferences(t *testing.T) {
+	var check func(reflect.Type, string)
+	check = func(typ reflect.Type, path string) {
+		switch typ.Kind() {
+		case reflect.Struct:
+			for i := range typ.NumField() {
+				check(typ.Field(i).Type, path+"."+typ.Field(i).Name)
+			}
+		case reflect.String, reflect.Bool, reflect.Int:
+		default:
+			t.Errorf("%s is a %s", path, typ.Kind())
+		}
+	}
+	check(reflect.TypeFor[policy.Answer](), "Answer")
 }
