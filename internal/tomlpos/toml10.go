@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -165,20 +166,27 @@ func lineEndingBackslash(d []byte, at int) bool {
 }
 
 // tomllib's patterns for numbers, dates and times, matched against the
-// whole value.
-var (
-	reInteger   = regexp.MustCompile(`^(?:0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*|0o[0-7](?:_?[0-7])*|0b[01](?:_?[01])*|[+-]?(?:0|[1-9](?:_?[0-9])*))$`)
-	reFloat     = regexp.MustCompile(`^(?:[+-]?(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?|[+-]?(?:inf|nan))$`)
-	reTime      = `([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])(?:\.[0-9]+)?`
-	reLocalT    = regexp.MustCompile(`^` + reTime + `$`)
-	reNoSeconds = regexp.MustCompile(`(?:^|[Tt ])[0-9]{2}:[0-9]{2}(?:$|[^:0-9])`)
-	reDate      = regexp.MustCompile(`^([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(?:[Tt ]` + reTime + `(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])?)?$`)
-)
+// whole value. They are compiled on first use, so that a run whose config
+// holds no number or date does not pay for them at start.
+var patterns = sync.OnceValue(func() *literalPatterns {
+	const time = `([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])(?:\.[0-9]+)?`
+	return &literalPatterns{
+		integer:   regexp.MustCompile(`^(?:0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*|0o[0-7](?:_?[0-7])*|0b[01](?:_?[01])*|[+-]?(?:0|[1-9](?:_?[0-9])*))$`),
+		float:     regexp.MustCompile(`^(?:[+-]?(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?|[+-]?(?:inf|nan))$`),
+		localTime: regexp.MustCompile(`^` + time + `$`),
+		noSeconds: regexp.MustCompile(`(?:^|[Tt ])[0-9]{2}:[0-9]{2}(?:$|[^:0-9])`),
+		date:      regexp.MustCompile(`^([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(?:[Tt ]` + time + `(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])?)?$`),
+	}
+})
+
+type literalPatterns struct {
+	integer, float, localTime, noSeconds, date *regexp.Regexp
+}
 
 // readInteger reads an integer as tomllib does: any size. One that does not
 // fit in 64 bits is kept at the nearest 64-bit value and flagged.
 func readInteger(raw string) (v int64, outOfRange bool, msg string) {
-	if !reInteger.MatchString(raw) {
+	if !patterns().integer.MatchString(raw) {
 		return 0, false, fmt.Sprintf("%s is not a TOML 1.0 integer", raw)
 	}
 	s, base := strings.ReplaceAll(raw, "_", ""), 10
@@ -207,7 +215,7 @@ func readInteger(raw string) (v int64, outOfRange bool, msg string) {
 
 // readFloat reads a float as tomllib does: one too large is infinite.
 func readFloat(raw string) (v float64, outOfRange bool, msg string) {
-	if !reFloat.MatchString(raw) {
+	if !patterns().float.MatchString(raw) {
 		return 0, false, fmt.Sprintf("%s is not a TOML 1.0 float", raw)
 	}
 	s := strings.ReplaceAll(raw, "_", "")
@@ -227,12 +235,12 @@ func readFloat(raw string) (v float64, outOfRange bool, msg string) {
 // checkDatetime checks a date, time or date-time as tomllib does: TOML
 // 1.0's forms only (seconds required), and a day the calendar has.
 func checkDatetime(raw string) string {
-	if reLocalT.MatchString(raw) {
+	if patterns().localTime.MatchString(raw) {
 		return ""
 	}
-	m := reDate.FindStringSubmatch(raw)
+	m := patterns().date.FindStringSubmatch(raw)
 	if m == nil {
-		if reNoSeconds.MatchString(raw) {
+		if patterns().noSeconds.MatchString(raw) {
 			return fmt.Sprintf("%s has no seconds: TOML 1.0 writes a time as HH:MM:SS", raw)
 		}
 		return fmt.Sprintf("%s is not a TOML 1.0 date or time: it is YYYY-MM-DD, HH:MM:SS or both, hours up to 23, "+
