@@ -90,10 +90,20 @@ type compiler struct {
 func (c *compiler) toolset(t *model.Toolset) *policy.Toolset {
 	out := &policy.Toolset{Kind: t.Kind, Description: t.Description, Guidance: t.Guidance,
 		EntryPointOnly: t.EntryPointOnly, Tools: []policy.Tool{}}
+	names := t.Tools
 	if !t.Connected {
+		// It builds empty and refuses a load, and the toolset stays
+		// loadable (R149, R150): its tools are the ones the manifest lists,
+		// which a load returns once it connects.
 		out.LoadRefusal = "the MCP server is not connected"
+		names = nil
+		for _, s := range t.Specs {
+			if s.Name != kokua.ActivateSkill && !slices.Contains(names, s.Name) {
+				names = append(names, s.Name)
+			}
+		}
 	}
-	for _, name := range t.Tools {
+	for _, name := range names {
 		out.Tools = append(out.Tools, policy.Tool{Name: name, SpecBytes: specBytes(t.Specs, name)})
 	}
 	return out
@@ -182,7 +192,7 @@ func (c *compiler) agent(a *model.Agent, toolsets map[string]*policy.Toolset) *p
 		line := policy.NamesLinePrefix + strings.Join(names(a.Deferred), ", ") + "."
 		out.NamesLine = &line
 	}
-	out.Tools, out.Shadowed = policy.Presentation(toolsets, out, func(t string) bool { return slices.Contains(out.Resident, t) }, len(out.Deferred) > 0, c.coreSpec)
+	out.Tools, out.Shadowed = policy.Presentation(toolsets, out, func(t string) bool { return slices.Contains(out.Resident, t) }, nil, len(out.Deferred) > 0, c.coreSpec)
 	out.CoreTools = []string{}
 	for _, t := range out.Tools {
 		if t.Toolset == "core" {
@@ -211,7 +221,7 @@ func (c *compiler) toolBlock(a *policy.Agent, toolsets map[string]*policy.Toolse
 	if !ok {
 		return nil
 	}
-	allTools, _ := policy.Presentation(toolsets, a, func(string) bool { return true }, false, c.coreSpec)
+	allTools, _ := policy.Presentation(toolsets, a, func(string) bool { return true }, nil, false, c.coreSpec)
 	all, ok := total(allTools)
 	if !ok || all == 0 {
 		return nil
@@ -224,7 +234,9 @@ func (c *compiler) toolBlock(a *policy.Agent, toolsets map[string]*policy.Toolse
 func total(tools []policy.Tool) (int, bool) {
 	n := 0
 	for _, t := range tools {
-		if t.SpecBytes == nil {
+		// A sum that would overflow is as unknown as a missing size; the
+		// size itself is refused by policy.Document.Validate.
+		if t.SpecBytes == nil || *t.SpecBytes < 0 || n > math.MaxInt-*t.SpecBytes {
 			return 0, false
 		}
 		n += *t.SpecBytes

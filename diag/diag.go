@@ -133,8 +133,22 @@ type Diagnostic struct {
 	Key string
 	// Suggestion is a fix, in words, when one is known.
 	Suggestion string
+	// Notes are sentences that follow the message, such as a long list it
+	// refers to (every toolset the registry has): the human format prints
+	// each on a "note:" line of its own, so that the first line stays
+	// short; JSON, SARIF and annotations carry them in Text.
+	Notes []string
 	// Refs are the rules.md numbers (R118, A8) the check implements.
 	Refs []string
+}
+
+// Text is the message with its notes, the full text formats for programs
+// carry.
+func (d Diagnostic) Text() string {
+	if len(d.Notes) == 0 {
+		return d.Message
+	}
+	return d.Message + " " + strings.Join(d.Notes, " ")
 }
 
 // Compare orders diagnostics by file, line, column, rule, then the rest, so

@@ -43,7 +43,7 @@ func GitHubCommand(d diag.Diagnostic) string {
 	add := func(name, value string) {
 		props = append(props, name+"="+GitHubEscapeProperty(value))
 	}
-	msg := d.Message
+	msg := d.Text()
 	s := d.Span
 	switch {
 	case s.File == manifest.DefaultManifestName:

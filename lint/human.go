@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 )
 
 // Style paints the parts of the human output, one function per role,
@@ -54,21 +55,26 @@ func (st Style) severity(s diag.Severity, text string) string {
 //	config.toml:12:11: error: message [rule-id]
 //	  12 | confirm = ["mcp.add_mcp_servr"]
 //	     |            ^~~~~~~~~~~~~~~~~~~
+//	  note: a sentence of the message too long for its first line
 //	  help: write 'mcp.add_mcp_server'
 //
 // sources maps a file name to its bytes, for the quoted source line.
 func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st Style) error {
 	var b bytes.Buffer
 	counts := map[diag.Severity]int{}
+	quoted := sourceLines{sources: sources, indexes: map[string]*lineindex.Index{}}
 	for _, d := range ds {
 		counts[d.Severity]++
 		fmt.Fprintf(&b, "%s %s %s [%s]\n", paint(st.Location, d.Span.String()+":"), st.severity(d.Severity, d.Severity.String()+":"), d.Message, d.Rule)
-		if line, ok := sourceLine(sources[d.Span.File], d.Span.Start.Line); ok && !d.Span.IsZero() {
+		if line, ok := quoted.line(d.Span.File, d.Span.Start.Line); ok && !d.Span.IsZero() {
 			num := fmt.Sprint(d.Span.Start.Line)
 			pad := strings.Repeat(" ", len(num))
 			fmt.Fprintf(&b, "  %s %s\n", paint(st.Gutter, num+" |"), line)
 			indent, marks := underline(line, d.Span)
 			fmt.Fprintf(&b, "  %s %s%s\n", paint(st.Gutter, pad+" |"), indent, paint(st.Underline, marks))
+		}
+		for _, note := range d.Notes {
+			fmt.Fprintf(&b, "  %s %s\n", paint(st.Help, "note:"), note)
 		}
 		if d.Suggestion != "" {
 			fmt.Fprintf(&b, "  %s %s\n", paint(st.Help, "help:"), d.Suggestion)
@@ -91,22 +97,29 @@ func summary(counts map[diag.Severity]int) string {
 	return fmt.Sprintf("%s, %s, %d info", plural(counts[diag.Error], "error"), plural(counts[diag.Warning], "warning"), counts[diag.Info])
 }
 
-// sourceLine returns line n of data, with control characters shown as '?'
-// and tabs as one space so that the underline lines up character for
-// character.
-func sourceLine(data []byte, n int) (string, bool) {
+// sourceLines finds the quoted lines of the source files. Each file's lines
+// are indexed once, at its first finding, so that finding a line costs the
+// same wherever it is in the file.
+type sourceLines struct {
+	sources map[string][]byte
+	indexes map[string]*lineindex.Index
+}
+
+// line returns line n of a file, with control characters shown as '?' and
+// tabs as one space so that the underline lines up character for
+// character; false when the file is not held or has no such line.
+func (q sourceLines) line(file string, n int) (string, bool) {
+	data := q.sources[file]
 	if data == nil || n < 1 {
 		return "", false
 	}
-	for i := 1; i < n; i++ {
-		j := bytes.IndexByte(data, '\n')
-		if j < 0 {
-			return "", false
-		}
-		data = data[j+1:]
+	l, ok := q.indexes[file]
+	if !ok {
+		l = lineindex.New(file, data)
+		q.indexes[file] = l
 	}
-	if j := bytes.IndexByte(data, '\n'); j >= 0 {
-		data = data[:j]
+	if data, ok = l.Line(n); !ok {
+		return "", false
 	}
 	data = bytes.TrimSuffix(data, []byte{'\r'})
 	const maxLine = 400

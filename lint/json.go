@@ -39,7 +39,7 @@ func ToJSON(ds []diag.Diagnostic) JSONReport {
 			refs = []string{}
 		}
 		out.Diagnostics = append(out.Diagnostics, JSONDiagnostic{
-			Rule: d.Rule, Severity: d.Severity.String(), Phase: string(d.Phase), Message: d.Message,
+			Rule: d.Rule, Severity: d.Severity.String(), Phase: string(d.Phase), Message: d.Text(),
 			File: d.Span.File, Line: d.Span.Start.Line, Column: d.Span.Start.Column,
 			EndLine: d.Span.End.Line, EndColumn: d.Span.End.Column,
 			Key: d.Key, Suggestion: d.Suggestion, Refs: refs,

@@ -126,7 +126,7 @@ func sarifRule(id string, sev diag.Severity, phase diag.Phase, summary string, r
 // goes in the message, on a "help:" line as the human format prints it,
 // and in the result's properties; the result has no fixes.
 func sarifResult(d diag.Diagnostic, ruleIndex int) *sarif.Result {
-	text := d.Message
+	text := d.Text()
 	props := sarif.Properties{
 		"phase": string(d.Phase),
 		"refs":  nonNil(d.Refs),

@@ -98,13 +98,15 @@ type Finding struct {
 	Key        string
 	Message    string
 	Suggestion string
+	// Notes follow the message: long lists it refers to (diag.Diagnostic).
+	Notes []string
 }
 
 // Report records a finding.
 func (p *Pass) Report(f Finding) {
 	p.out = append(p.out, diag.Diagnostic{
 		Rule: p.Rule.ID, Severity: p.Rule.Severity, Phase: p.Rule.Phase,
-		Message: f.Message, Span: f.Span, Key: f.Key, Suggestion: f.Suggestion, Refs: p.Rule.Refs,
+		Message: f.Message, Span: f.Span, Key: f.Key, Suggestion: f.Suggestion, Notes: f.Notes, Refs: p.Rule.Refs,
 	})
 }
 

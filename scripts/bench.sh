@@ -3,10 +3,16 @@
 #
 #   1. in process (Go benchmarks of ./lint): the shipped config in at most
 #      200 µs, and 1000 agents in at most 10 times the time of 100;
-#   2. compiling (./compile) beside linting, and Decide (./policy) beside a
-#      map of precomputed answers, printed raw;
-#   3. as a whole process (hyperfine): kokua-lint on the shipped config
-#      within 3 times the time of an empty Go program.
+#   2. compiling (./compile) beside linting, Decide (./policy) beside a
+#      map of precomputed answers, and writing and loading a policy
+#      (./policy), printed raw; one edit-to-diagnostics round of the
+#      language server (./lsp) on the shipped config within 2 ms;
+#   2b. linear growth (./lint -bench Scale, ./internal/tomlpos -bench
+#      Parse): each input at 10x costs at most 12 times its 1x, and its
+#      100x at most 12 times its 10x;
+#   3. as whole processes (hyperfine): kokua-lint on the shipped config
+#      within 3 times the time of an empty Go program, and kokua-compile
+#      within 1.3 times the time of kokua-lint.
 #
 # The HTTP server is measured by scripts/loadtest.sh.
 #
@@ -62,6 +68,48 @@ if [[ -z "${SKIP_GO:-}" ]]; then
 	echo "== deciding beside a map of answers: go test ./policy -run '^\$' -bench Decide -benchmem -count $count"
 	go test ./policy -run '^$' -bench Decide -benchmem -count "$count"
 	echo
+	echo "== writing and loading a policy: go test ./policy -run '^\$' -bench Write -benchmem -count $count"
+	go test ./policy -run '^$' -bench Write -benchmem -count "$count"
+	echo
+	echo "== the language server, one edit-to-diagnostics round: go test ./lsp -run '^\$' -bench EditRound -benchmem -count $count"
+	go test ./lsp -run '^$' -bench EditRound -benchmem -count "$count" | tee "$tmp/lsp.txt"
+	awk '
+		/^BenchmarkEditRound\/shipped/ { v[++k] = $3 }
+		END {
+			for (i = 2; i <= k; i++) { x = v[i]; j = i - 1; while (j > 0 && v[j] + 0 > x + 0) { v[j + 1] = v[j]; j-- }; v[j + 1] = x }
+			m = (k % 2) ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+			if (k > 0) printf "edit round, shipped config: median %.2f ms, fastest %.2f ms (target <= 2 ms): %s\n", m / 1e6, v[1] / 1e6, (m <= 2000000 ? "met" : "MISSED")
+		}' "$tmp/lsp.txt"
+	echo
+	# Linear growth (docs/benchmarks.md): inputs at 1x, 10x and 100x of a
+	# base size for each shape a hostile file can take; ten times the input
+	# may cost at most twelve times the time. One core (-cpu 1), and the
+	# fastest run of each, so that other work on the machine and the
+	# garbage collector's second thread move the ratios least.
+	echo "== linear growth: go test ./lint -bench Scale, ./internal/tomlpos -bench Parse (-cpu 1 -count $count)"
+	go test ./lint -run '^$' -bench Scale -benchmem -cpu 1 -count "$count" | tee "$tmp/scale.txt"
+	go test ./internal/tomlpos -run '^$' -bench Parse -benchmem -cpu 1 -count "$count" | tee -a "$tmp/scale.txt"
+	echo
+	awk '
+		/^Benchmark.*\/x=[0-9]+/ {
+			name = $1; sub(/-[0-9]+$/, "", name)
+			x = name; sub(/.*\/x=/, "", x); fam = name; sub(/\/x=[0-9]+$/, "", fam)
+			key = fam SUBSEP x
+			if (!(key in low) || $3 + 0 < low[key]) low[key] = $3 + 0
+			fams[fam] = 1
+		}
+		END {
+			bad = 0
+			for (f in fams) {
+				a = low[f, 1]; b = low[f, 10]; c = low[f, 100]
+				if (a == "" || b == "" || c == "") continue
+				ok = (b / a <= 12 && c / b <= 12)
+				if (!ok) bad++
+				printf "%-40s %12.0f %12.0f %14.0f ns/op   10x: %5.1fx  100x/10x: %5.1fx  %s\n", f, a, b, c, b / a, c / b, (ok ? "linear" : "MISSED")
+			}
+			printf "linear growth (at most 12x per 10x, fastest runs): %s\n", (bad ? "MISSED" : "met")
+		}' "$tmp/scale.txt" | sort
+	echo
 fi
 
 if ! command -v hyperfine >/dev/null; then
@@ -76,6 +124,7 @@ fi
 
 echo "== whole process: kokua-lint vs an empty Go program (hyperfine -N --warmup $warmup)"
 go build -o "$tmp/kokua-lint" ./cmd/kokua-lint
+go build -o "$tmp/kokua-compile" ./cmd/kokua-compile
 mkdir "$tmp/empty"
 printf 'package main\n\nfunc main() {}\n' >"$tmp/empty/main.go"
 printf 'module empty\n\ngo 1.21\n' >"$tmp/empty/go.mod"
@@ -101,3 +150,19 @@ awk -F, '
 		r = mean["kokua-lint"] / mean["empty-go"]
 		printf "kokua-lint / empty-go: %.2fx by means, %.2fx by medians (target <= 3x): %s\n", r, median["kokua-lint"] / median["empty-go"], (r <= 3 ? "met" : "MISSED")
 	}' "$tmp/hf.csv"
+
+echo
+echo "== whole process: kokua-compile vs kokua-lint (hyperfine -N --warmup $warmup)"
+# The policy goes to stdout, which hyperfine discards.
+hyperfine -N --warmup "$warmup" --export-csv "$tmp/hf-compile.csv" \
+	-n kokua-lint "$tmp/kokua-lint --color never $tmp/config.toml" \
+	-n kokua-compile "$tmp/kokua-compile $tmp/config.toml"
+echo
+awk -F, '
+	NR > 1 { mean[$1] = $2; median[$1] = $4 }
+	END {
+		printf "kokua-lint    mean %.2f ms, median %.2f ms\n", mean["kokua-lint"] * 1000, median["kokua-lint"] * 1000
+		printf "kokua-compile mean %.2f ms, median %.2f ms\n", mean["kokua-compile"] * 1000, median["kokua-compile"] * 1000
+		r = mean["kokua-compile"] / mean["kokua-lint"]
+		printf "kokua-compile / kokua-lint: %.2fx by means, %.2fx by medians (target <= 1.3x): %s\n", r, median["kokua-compile"] / median["kokua-lint"], (r <= 1.3 ? "met" : "MISSED")
+	}' "$tmp/hf-compile.csv"

@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
 # Tests action.yml and the GitHub Actions workflows of docs/ci.md without GitHub: a small runner in
-# Python reads the YAML and runs each composite step's `run:` script with bash, as the runner does
-# (`bash --noprofile --norc -eo pipefail` for `shell: bash`, `bash -e` for a workflow step without
-# one), with the step's `env:`, `${{ inputs.X }}` replaced by the inputs a workflow passes, and
-# GITHUB_PATH, RUNNER_TEMP and GITHUB_WORKSPACE as the runner provides them. Each case runs in a
-# temporary workspace holding a broken or a fixed config.toml.
+# Python reads the YAML and runs each step as the runner would. `run:` scripts run with bash as
+# written (`bash --noprofile --norc -eo pipefail` for `shell: bash`, `bash -e` for a workflow step
+# without one), with the step's `env:`, the `${{ }}` expressions the files use evaluated (inputs,
+# github.action_path, steps.<id>.outputs, format(), ==, !=, &&, ||), `if:` and
+# `continue-on-error:` honoured, GITHUB_OUTPUT read back into step outputs and the action's
+# `outputs:`, and GITHUB_PATH, RUNNER_TEMP and GITHUB_WORKSPACE as the runner provides them.
 #
-# The inputs come from the `with:` of the workflows in docs/ci.md (blocks marked
-# `<!-- test: github-action -->` and `<!-- test: github-action-sarif -->`), plus cases of its own
-# for `manifest`, `fail-on`, several configs, a missing file and a hostile input. The workflow
-# without the action (`<!-- test: github-plain -->`) has its `run:` steps run the same way.
+# THE INSTALL STEP RUNS AS WRITTEN: the action builds kokua-lint from its own checkout
+# ($GITHUB_ACTION_PATH), which here is a copy of this working tree (tracked and untracked files,
+# minus .gitignore'd ones), so the action ref is the one pin. The plain workflow checks the
+# repository out with actions/checkout (simulated by the same copy) and runs its `go install`
+# line as written.
 #
-# NOT TESTED AS WRITTEN: `go install github.com/kokua-policy/kokua-policy/cmd/kokua-lint@v0.1.0`.
-# That version is not published, so the runner replaces that one command (and checks that it is
-# there, with the version the inputs give) by `go install ./cmd/kokua-lint` from this checkout's
-# working tree, into the same GOBIN. `uses:` steps cannot run here: actions/checkout and
-# actions/setup-go are skipped (the workspace is ready, Go is on PATH), and
-# github/codeql-action/upload-sarif is replaced by a check that its sarif_file is SARIF 2.1.0.
+# SIMULATED (`uses:` steps cannot run here): actions/checkout (the workspace is ready),
+# actions/setup-go (Go is on PATH; its inputs are checked: the go.mod it reads, cache on) and
+# github/codeql-action/upload-sarif (its sarif_file must be SARIF 2.1.0 and category is recorded;
+# one case makes it fail, as a read-only token does on a fork's pull request).
 #
 # Needs Go and python3 with PyYAML (python3-yaml is installed with apt-get if missing).
 # Run from anywhere: bash scripts/test-action.sh. Nothing in this repository is changed.
@@ -33,17 +33,19 @@ trap 'rm -rf "$tmp"' EXIT
 share_go_caches
 unset GITHUB_PATH GITHUB_ENV GITHUB_OUTPUT GITHUB_STEP_SUMMARY
 
+# The action's checkout: the working tree's files, as the runner would have them at the ref.
+mkdir -p "$tmp/action"
+(cd "$repo_root" && git ls-files -z -c -o --exclude-standard | while IFS= read -r -d '' f; do
+    [[ -f "$f" ]] && printf '%s\0' "$f"
+done | tar --null -T - -cf -) | tar -C "$tmp/action" -xf -
+
 "$py" - "$repo_root" "$tmp" <<'EOF'
 import json, os, re, shutil, subprocess, sys, time
 import yaml
 
 REPO, TMP = sys.argv[1:]
+ACTION_PATH = os.path.join(TMP, "action")
 START = time.time()
-MODULE = "github.com/kokua-policy/kokua-policy/cmd/kokua-lint"
-# The install commands as action.yml and docs/ci.md write them, and what replaces them.
-ACTION_INSTALL = 'go install "%s@$KOKUA_LINT_VERSION"' % MODULE
-PLAIN_INSTALL = re.compile(r"go install %s@(\S+)" % re.escape(MODULE))
-LOCAL_INSTALL = 'go -C "$KOKUA_TEST_REPO" install -buildvcs=false ./cmd/kokua-lint'
 
 def step(msg): print("==> " + msg, flush=True)
 def show(text):
@@ -68,60 +70,111 @@ GO_VERSION = re.search(r"^go (\d+\.\d+)", open(os.path.join(REPO, "go.mod")).rea
 ACTION = yaml.safe_load(open(os.path.join(REPO, "action.yml"), encoding="utf-8"))
 check(ACTION["runs"]["using"] == "composite", "action.yml: not a composite action")
 
-def action_inputs(with_):
-    """The inputs the runner gives the action: its defaults, overridden by with_ (as strings)."""
-    declared = ACTION.get("inputs", {})
-    unknown = set(with_) - set(declared)
-    check(not unknown, "inputs action.yml does not declare: %s" % sorted(unknown))
-    def text(v): return ("true" if v else "false") if isinstance(v, bool) else str(v)
-    values = {k: text(v.get("default", "")) for k, v in declared.items()}
-    values.update({k: text(v) for k, v in with_.items()})
-    return values
+# ---- expressions ---------------------------------------------------------------------------
 
-EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
-def expand(text, inputs):
-    """Replaces ${{ inputs.X }}; any other expression is an error of the test."""
-    def one(m):
-        ref = re.fullmatch(r"inputs\.([A-Za-z0-9_-]+)", m.group(1))
-        check(ref and ref.group(1) in inputs, "unsupported expression %r" % m.group(0))
-        return inputs[ref.group(1)]
-    return EXPR.sub(one, str(text))
+TOKEN = re.compile(r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<op>==|!=|&&|\|\||\(|\)|,|!)|(?P<name>[A-Za-z_][A-Za-z0-9_.-]*))")
 
-def condition(cond, inputs):
-    """Evaluates an `if:` of the forms the action uses: inputs.X == 'v' or inputs.X != 'v'."""
-    if cond is None: return True
-    m = re.fullmatch(r"(?:\$\{\{)?\s*inputs\.([A-Za-z0-9_-]+)\s*(==|!=)\s*'([^']*)'\s*(?:\}\})?",
-                     str(cond).strip())
-    check(m and m.group(1) in inputs, "unsupported if: %r" % cond)
-    return (inputs[m.group(1)] == m.group(3)) == (m.group(2) == "==")
+class Expr:
+    """The expressions of the files under test: literals, contexts, format(), always(), ==, !=,
+    !, && and ||, with the runner's truthiness ('' is false) and && || returning operands."""
+    def __init__(self, text, ctx):
+        self.toks, self.i, self.ctx = [], 0, ctx
+        pos = 0
+        text = text.strip()
+        while pos < len(text):
+            m = TOKEN.match(text, pos)
+            check(m and m.end() > pos, "cannot read expression %r at %d" % (text, pos))
+            self.toks.append((m.lastgroup, m.group(m.lastgroup)))
+            pos = m.end()
+    def peek(self): return self.toks[self.i] if self.i < len(self.toks) else (None, None)
+    def take(self): t = self.peek(); self.i += 1; return t
+    def value(self):
+        v = self.or_()
+        check(self.i == len(self.toks), "trailing tokens in expression")
+        return v
+    def or_(self):
+        v = self.and_()
+        while self.peek() == ("op", "||"):
+            self.take(); r = self.and_(); v = v if truthy(v) else r
+        return v
+    def and_(self):
+        v = self.cmp()
+        while self.peek() == ("op", "&&"):
+            self.take(); r = self.cmp(); v = r if truthy(v) else v
+        return v
+    def cmp(self):
+        v = self.unary()
+        while self.peek() in (("op", "=="), ("op", "!=")):
+            op = self.take()[1]; r = self.unary()
+            v = (str(v) == str(r)) == (op == "==")
+        return v
+    def unary(self):
+        if self.peek() == ("op", "!"):
+            self.take(); return not truthy(self.unary())
+        return self.atom()
+    def atom(self):
+        kind, tok = self.take()
+        if kind == "str": return tok[1:-1].replace("''", "'")
+        if tok == "(":
+            v = self.or_(); check(self.take() == ("op", ")"), "missing )"); return v
+        check(kind == "name", "unexpected %r" % tok)
+        if self.peek() == ("op", "("):
+            self.take(); args = []
+            while self.peek() != ("op", ")"):
+                args.append(self.or_())
+                if self.peek() == ("op", ","): self.take()
+            self.take()
+            if tok == "format": return re.sub(r"\{(\d+)\}", lambda m: str(args[1 + int(m.group(1))]), args[0])
+            if tok in ("always", "success"): return tok == "always" or self.ctx["job"].status == 0
+            raise Fail("unsupported function %s()" % tok)
+        parts = tok.split(".")
+        if tok in ("true", "false"): return tok == "true"
+        cur = self.ctx
+        for p in parts:
+            if parts[0] == "steps" and isinstance(cur, dict) and p not in cur:
+                return ""   # a step that did not run, or an output it did not write
+            check(isinstance(cur, dict) and p in cur, "unknown context %r" % tok)
+            cur = cur[p]
+        return cur
+
+def truthy(v): return v not in ("", False, None, 0)
+def text(v): return ("true" if v else "false") if isinstance(v, bool) else str(v)
+def expand(s, ctx):
+    return re.sub(r"\$\{\{(.*?)\}\}", lambda m: text(Expr(m.group(1), ctx).value()), str(s))
+def condition(cond, ctx):
+    if cond is None: return ctx["job"].status == 0
+    c = str(cond).strip()
+    if c.startswith("${{") and c.endswith("}}"): c = c[3:-2]
+    if "always()" not in c and ctx["job"].status != 0: return False   # success() is implied
+    return truthy(Expr(c, ctx).value())
+
+# ---- the runner ----------------------------------------------------------------------------
 
 class Job:
     """One job's runner state: a workspace, RUNNER_TEMP, GITHUB_PATH and the output so far."""
-    def __init__(self, name, files):
+    def __init__(self, name, files, upload_fails=False):
         self.dir = os.path.join(TMP, name)
         self.ws = os.path.join(self.dir, "workspace")
         os.makedirs(self.ws)
         os.makedirs(os.path.join(self.dir, "runner-temp"))
-        for path, text in files.items():
+        for path, body in files.items():
             os.makedirs(os.path.dirname(os.path.join(self.ws, path)), exist_ok=True)
-            open(os.path.join(self.ws, path), "w", encoding="utf-8").write(text)
-        # GOPATH is the job's own (GOMODCACHE stays shared), so a plain `go install` lands in
-        # gopath/bin, which only a setup-go step puts on PATH. No kokua-lint from the caller's PATH.
+            open(os.path.join(self.ws, path), "w", encoding="utf-8").write(body)
+        # GOPATH is the job's own (GOMODCACHE stays shared); no kokua-lint from the caller's PATH.
         self.gopath = os.path.join(self.dir, "gopath")
         self.setup_go = []
         self.paths = []
         self.out = ""
-        self.installs = []   # the versions an install command asked for
-        self.uploads = []    # the SARIF files "uploaded"
+        self.uploads = []    # (sarif_file, category) of each "upload"
+        self.setups = []     # the with: of each setup-go
+        self.order = []      # step labels in the order they ran
+        self.upload_fails = upload_fails
+        self.status = 0
         self.n = 0
 
     def env(self, extra):
         env = dict(os.environ, CI="true", GITHUB_ACTIONS="true", GITHUB_WORKSPACE=self.ws,
-                   RUNNER_TEMP=os.path.join(self.dir, "runner-temp"), GOPATH=self.gopath,
-                   KOKUA_TEST_REPO=REPO)
-        for name in ("GITHUB_PATH", "GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY"):
-            env[name] = os.path.join(self.dir, name.lower())
-            open(env[name], "a").close()
+                   RUNNER_TEMP=os.path.join(self.dir, "runner-temp"), GOPATH=self.gopath)
         inherited = [d for d in os.environ["PATH"].split(os.pathsep)
                      if d and not os.path.exists(os.path.join(d, "kokua-lint"))]
         env["PATH"] = os.pathsep.join(self.paths + self.setup_go + inherited)
@@ -129,89 +182,131 @@ class Job:
         return env
 
     def run(self, label, script, shell, env):
-        """Runs one `run:` script; returns its exit status."""
-        script, n = script.replace(ACTION_INSTALL, LOCAL_INSTALL), script.count(ACTION_INSTALL)
-        if n:
-            self.installs.append(env.get("KOKUA_LINT_VERSION"))
-        for m in PLAIN_INSTALL.finditer(script):
-            self.installs.append(m.group(1))
-        script = PLAIN_INSTALL.sub(lambda m: LOCAL_INSTALL, script)
+        """Runs one `run:` script; returns its exit status and the outputs it wrote."""
         self.n += 1
         path = os.path.join(self.dir, "step%d.sh" % self.n)
         open(path, "w").write(script)
+        outputs = os.path.join(self.dir, "output%d" % self.n)
+        ghpath = os.path.join(self.dir, "path%d" % self.n)
+        for f in (outputs, ghpath): open(f, "w").close()
+        extra = dict(env, GITHUB_OUTPUT=outputs, GITHUB_PATH=ghpath)
+        for name in ("GITHUB_ENV", "GITHUB_STEP_SUMMARY"):
+            extra[name] = os.path.join(self.dir, name.lower())
+            open(extra[name], "a").close()
         argv = {"bash": ["bash", "--noprofile", "--norc", "-eo", "pipefail", path],
                 None: ["bash", "-e", path]}[shell]
-        p = subprocess.run(argv, cwd=self.ws, env=self.env(env), stdin=subprocess.DEVNULL,
+        p = subprocess.run(argv, cwd=self.ws, env=self.env(extra), stdin=subprocess.DEVNULL,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         print("  - %s: exit %d" % (label, p.returncode))
         if p.stdout: show(p.stdout)
         self.out += p.stdout
+        self.order.append(label)
         # The runner prepends GITHUB_PATH's lines to PATH for the steps after.
-        lines = [l for l in open(os.path.join(self.dir, "github_path")).read().split("\n") if l]
-        self.paths = list(reversed(lines))
-        return p.returncode
+        self.paths = list(reversed([l for l in open(ghpath).read().split("\n") if l])) + self.paths
+        outs = {}
+        for line in open(outputs).read().split("\n"):
+            if line:
+                check("=" in line, "%s: GITHUB_OUTPUT line %r is not name=value" % (label, line))
+                k, v = line.split("=", 1)
+                outs[k] = v
+        return p.returncode, outs
 
     def uses(self, label, ref, with_):
         """The `uses:` steps that cannot run here; returns an exit status."""
         name = ref.split("@")[0]
+        self.order.append(label)
         if name == "actions/checkout":
-            print("  - %s: %s not run: the workspace is ready" % (label, ref))
+            if with_.get("repository") == "kokua-policy/kokua-policy":
+                dest = os.path.join(self.ws, with_.get("path", ""))
+                check(dest != self.ws, "%s: a checkout of kokua-policy needs a path" % label)
+                shutil.copytree(ACTION_PATH, dest)
+                print("  - %s: %s of kokua-policy at %s simulated: a copy of the working tree in %s"
+                      % (label, ref, with_.get("ref"), with_["path"]))
+            else:
+                print("  - %s: %s not run: the workspace is ready" % (label, ref))
             return 0
         if name == "actions/setup-go":
-            check(with_.get("go-version") == GO_VERSION,
-                  "%s: go-version %r, want %r as in go.mod" % (label, with_.get("go-version"), GO_VERSION))
-            print("  - %s: %s not run: Go is on PATH; $(go env GOPATH)/bin added to PATH, as it does"
-                  % (label, ref))
+            self.setups.append(dict(with_))
+            version_file = with_.get("go-version-file", "")
+            if version_file: version_file = os.path.join(self.ws, version_file)
+            if with_.get("go-version"):
+                check(with_["go-version"] == GO_VERSION, "%s: go-version %r, want %r as in go.mod" % (label, with_["go-version"], GO_VERSION))
+            else:
+                check(version_file and os.path.isfile(version_file) and
+                      re.search(r"^go %s" % re.escape(GO_VERSION), open(version_file).read(), re.M),
+                      "%s: go-version-file %r is not a go.mod asking for Go %s" % (label, version_file, GO_VERSION))
+            print("  - %s: %s not run: Go is on PATH; $(go env GOPATH)/bin added to PATH, as it does" % (label, ref))
             self.setup_go = [os.path.join(self.gopath, "bin")]
             return 0
         if name == "github/codeql-action/upload-sarif":
-            f = os.path.join(self.ws, with_.get("sarif_file", "results.sarif"))
+            f = os.path.join(self.ws, with_.get("sarif_file", ""))
             check(os.path.isfile(f), "%s: no %s to upload" % (label, with_.get("sarif_file")))
             log = json.load(open(f))
             check(log.get("version") == "2.1.0", "%s: SARIF version %r" % (label, log.get("version")))
             n = sum(len(r.get("results", [])) for r in log["runs"])
+            self.uploads.append((with_["sarif_file"], with_.get("category")))
+            if self.upload_fails:
+                print("  - %s: %s simulated as refused: Resource not accessible by integration (a read-only token)" % (label, ref))
+                return 1
             print("  - %s: %s not run; %s is SARIF 2.1.0 with %d result(s), category %r" %
                   (label, ref, with_["sarif_file"], n, with_.get("category")))
-            self.uploads.append(with_["sarif_file"])
             return 0
         raise Fail("%s: cannot run uses: %s here" % (label, ref))
 
-def run_action(job, with_):
-    """The composite action's steps, with the inputs with_ gives; returns an exit status."""
-    inputs = action_inputs(with_)
-    for s in ACTION["runs"]["steps"]:
-        label = "action step %r" % s.get("name", s.get("uses"))
-        if not condition(s.get("if"), inputs):
-            print("  - %s: skipped (if: %s)" % (label, s["if"]))
-            continue
-        if "uses" in s:
-            status = job.uses(label, s["uses"], {k: expand(v, inputs) for k, v in s.get("with", {}).items()})
-        else:
-            check(s.get("shell") == "bash", "%s: shell %r" % (label, s.get("shell")))
-            env = {k: expand(v, inputs) for k, v in s.get("env", {}).items()}
-            status = job.run(label, expand(s["run"], inputs), "bash", env)
-        if status:
-            return status   # the steps after a failure do not run (none has if: always())
-    return 0
+    def steps(self, steps, ctx, where):
+        """Runs steps as the runner does: each `if:` (success() by default), `continue-on-error:`."""
+        ctx.setdefault("steps", {})
+        for i, s in enumerate(steps, 1):
+            label = "%s step %d %r" % (where, i, s.get("name", s.get("uses", s.get("run", ""))[:40]))
+            ctx["job"] = self
+            if not condition(s.get("if"), ctx):
+                print("  - %s: skipped (if: %s)" % (label, s.get("if", "success()")))
+                continue
+            env = dict(ctx.get("env", {}))
+            env.update({k: expand(v, ctx) for k, v in s.get("env", {}).items()})
+            outs = {}
+            if "uses" in s:
+                with_ = {k: expand(v, ctx) for k, v in s.get("with", {}).items()}
+                if s["uses"] == "./" or s["uses"].startswith("kokua-policy/kokua-policy@"):
+                    status, outs = run_action(self, with_)
+                else:
+                    status = self.uses(label, s["uses"], with_)
+            else:
+                check("${{" not in s["run"] or where == "action", "%s: expressions in run: are not simulated" % label)
+                status, outs = self.run(label, expand(s["run"], ctx), s.get("shell"), env)
+            if "id" in s:
+                ctx["steps"][s["id"]] = {"outputs": outs}
+            if status and not s.get("continue-on-error"):
+                self.status = status
+            elif status:
+                print("  - %s: failed, continue-on-error" % label)
 
-def run_workflow(job, text):
-    """The single job of a workflow from docs/ci.md; the action where it is used."""
-    wf = yaml.safe_load(text)
+def run_action(job, with_):
+    """The composite action's steps, with the inputs with_ gives; returns the exit status and the
+    action's outputs."""
+    declared = ACTION.get("inputs", {})
+    unknown = set(with_) - set(declared)
+    check(not unknown, "inputs action.yml does not declare: %s" % sorted(unknown))
+    inputs = {k: text(v.get("default", "")) for k, v in declared.items()}
+    inputs.update({k: text(v) for k, v in with_.items()})
+    ctx = {"inputs": inputs, "github": {"action_path": ACTION_PATH}, "steps": {},
+           "env": {"GITHUB_ACTION_PATH": ACTION_PATH}}
+    before = job.status
+    job.status = 0
+    job.steps(ACTION["runs"]["steps"], ctx, "action")
+    outputs = {k: expand(v["value"], dict(ctx, job=job)) for k, v in ACTION.get("outputs", {}).items()}
+    status = job.status
+    job.status = before
+    print("  - action outputs: %s" % json.dumps(outputs, sort_keys=True))
+    job.action_outputs = outputs
+    return status, outputs
+
+def run_workflow(job, body):
+    """The single job of a workflow from docs/ci.md."""
+    wf = yaml.safe_load(body)
     (name, spec), = wf["jobs"].items()
-    for i, s in enumerate(spec["steps"], 1):
-        label = "workflow step %d %r" % (i, s.get("name", s.get("uses", s.get("run"))))
-        check("if" not in s and "env" not in s, "%s: if:/env: not simulated" % label)
-        if s.get("uses", "").startswith("kokua-policy/kokua-policy@"):
-            check(s["uses"] == "kokua-policy/kokua-policy@v0.1.0", "%s: %s" % (label, s["uses"]))
-            status = run_action(job, s.get("with", {}))
-        elif "uses" in s:
-            status = job.uses(label, s["uses"], s.get("with", {}))
-        else:
-            check("${{" not in s["run"], "%s: expressions not simulated" % label)
-            status = job.run(label, s["run"], s.get("shell"), {})
-        if status:
-            return status
-    return 0
+    job.steps(spec["steps"], {"github": {}}, "workflow")
+    return job.status
 
 # ---- the configs -------------------------------------------------------------------------------
 
@@ -223,7 +318,8 @@ def config(tool, extra=""):
             'resident = ["memory", "time"]\n' % (tool, extra))
 BROKEN, FIXED = config("add_mcp_servr"), config("add_mcp_server")
 WARNING = config("add_mcp_server", "# kokua-lint: ignore[shadowed-tool] nothing is shadowed here any more")
-MANIFEST = open(os.path.join(REPO, "config/default.manifest.json"), encoding="utf-8").read()
+MANIFEST = subprocess.run(["go", "-C", REPO, "run", "./cmd/kokua-lint", "manifest"], check=True,
+                          stdout=subprocess.PIPE, text=True).stdout
 ANNOTATION = ("::error file=config.toml,line=6,col=12,endLine=6,endColumn=31,"
               "title=pending-dead-entry::[assistant.tools].confirm has an entry")
 
@@ -238,11 +334,11 @@ def sarif_results(job):
     return [(r.get("ruleId"), r.get("level")) for run in log["runs"] for r in run.get("results", [])]
 
 cases = 0
-def case(title, files, runner, want_status):
+def case(title, files, runner, want_status, upload_fails=False):
     global cases
     cases += 1
     step("case %d: %s" % (cases, title))
-    job = Job("case%d" % cases, files)
+    job = Job("case%d" % cases, files, upload_fails)
     status = runner(job)
     check(status == want_status, "%s: exit %d, want %d" % (title, status, want_status))
     return job
@@ -255,28 +351,41 @@ def expect_clean(job):
     check(not annotations(job.out), "annotations on a clean config: %r" % annotations(job.out))
 
 try:
-    inputs = ACTION["inputs"]
-    check(inputs["version"]["default"] == "v0.1.0", "the version default is not v0.1.0")
-    doc = open(os.path.join(REPO, "docs/ci.md"), encoding="utf-8").read()
-    check("v0.1.0" in doc, "docs/ci.md does not name v0.1.0")
+    check("version" not in ACTION["inputs"], "action.yml still has a version input: the ref is the one pin")
+    build = [s for s in ACTION["runs"]["steps"] if "$GITHUB_ACTION_PATH" in s.get("run", "")]
+    check(build and not any("go install" in b["run"] for b in build), "action.yml does not build from $GITHUB_ACTION_PATH")
+    setup = [s for s in ACTION["runs"]["steps"] if s.get("uses", "").startswith("actions/setup-go@")]
+    check(len(setup) == 1 and str(setup[0]["with"].get("cache")).lower() == "true",
+          "actions/setup-go must run with cache: true")
+    check("category" in ACTION["inputs"], "action.yml has no category input")
+    check({"errors", "warnings", "sarif-file"} <= set(ACTION.get("outputs", {})), "action.yml lacks outputs")
+    lint_steps = [s for s in ACTION["runs"]["steps"] if re.search(r"^\s*kokua-lint ", s.get("run", ""), re.M)]
+    check(len(lint_steps) == 1, "action.yml runs kokua-lint %d times, want once" % len(lint_steps))
 
     for block in ("github-action", "github-action-sarif", "github-plain"):
-        text = doc_block(block)
-        sarif = "sarif" in text
+        body = doc_block(block)
+        sarif = "sarif" in body
         for broken in (True, False):
             job = case("docs/ci.md %s, %s config" % (block, "broken" if broken else "fixed"),
                        {"config.toml": BROKEN if broken else FIXED},
-                       lambda job: run_workflow(job, text), 1 if broken else 0)
-            check(job.installs == ["v0.1.0"], "installs %r, want one of v0.1.0" % job.installs)
-            where = "runner-temp/kokua-lint/bin" if "kokua-policy/kokua-policy@" in text else "gopath/bin"
-            check(os.listdir(job.dir + "/gopath/bin" if where == "gopath/bin" else job.dir + "/runner-temp/kokua-lint/bin")
-                  == ["kokua-lint"], "kokua-lint was not installed into %s" % where)
+                       lambda job: run_workflow(job, body), 1 if broken else 0)
+            if "kokua-policy/kokua-policy@" in body:
+                check(os.listdir(os.path.join(job.dir, "runner-temp/kokua-lint/bin")) == ["kokua-lint"],
+                      "the action did not build kokua-lint into RUNNER_TEMP")
+                outs = job.action_outputs
+                check(outs["errors"] == ("1" if broken else "0") and outs["warnings"] == "0",
+                      "outputs %r" % outs)
+                check(outs["sarif-file"] == ("kokua-lint.sarif" if sarif else ""), "sarif-file output %r" % outs)
+            else:
+                check(os.listdir(os.path.join(job.gopath, "bin")) == ["kokua-lint"], "kokua-lint was not installed into GOPATH/bin")
             expect_broken(job) if broken else expect_clean(job)
             if sarif:
                 results = sarif_results(job)
                 want = [("pending-dead-entry", "error")] if broken else []
                 check(results == want, "SARIF results %r, want %r" % (results, want))
-                check(job.uploads == ["kokua-lint.sarif"], "uploads %r" % job.uploads)
+                check([u[0] for u in job.uploads] == ["kokua-lint.sarif"], "uploads %r" % job.uploads)
+                order = [l for l in job.order if "Upload" in l or "upload-sarif" in l or "'kokua-lint'" in l or "(SARIF)" in l]
+                check(order and "Upload" not in order[0] and "upload-sarif" not in order[0], "the upload ran before the annotations: %r" % order)
             else:
                 check(not os.path.exists(os.path.join(job.ws, "kokua-lint.sarif")), "SARIF written unasked")
                 check(not job.uploads, "uploads %r" % job.uploads)
@@ -286,18 +395,31 @@ try:
                                    ("error", "a/config.toml\nb/config.toml\n", 0)):
         with_ = {"config": configs, "manifest": "kokua.manifest.json", "fail-on": fail_on}
         job = case("configs %r, a manifest, a warning, fail-on: %s" % (configs, fail_on), two,
-                   lambda job: run_action(job, with_), want)
+                   lambda job: run_action(job, with_)[0], want)
         a = annotations(job.out)
         check(len(a) == 1 and a[0].startswith("::warning file=b/config.toml,line=8,col=1,")
               and ",title=suppression-unused::" in a[0], "want one suppression-unused warning, got %r" % a)
+        check(job.action_outputs["warnings"] == "1" and job.action_outputs["errors"] == "0", "outputs %r" % job.action_outputs)
         check("embedded default" not in job.out, "the manifest input was not used")
 
-    job = case("sarif: 'true' and a missing config: the SARIF step fails (exit 2)", {"config.toml": FIXED},
-               lambda job: run_action(job, {"config": "missing.toml", "sarif": True}), 2)
+    job = case("a matrix of two calls, each with its own category", {"a/config.toml": BROKEN, "b/config.toml": FIXED},
+               lambda job: max(run_action(job, {"config": c, "sarif": True, "category": "kokua-lint-" + c[0]})[0]
+                               for c in ("a/config.toml", "b/config.toml")), 1)
+    check([u[1] for u in job.uploads] == ["kokua-lint-a", "kokua-lint-b"], "categories %r" % job.uploads)
+
+    job = case("a fork's pull request: the upload is refused, the annotations stand, findings still fail",
+               {"config.toml": BROKEN}, lambda job: run_action(job, {"sarif": True})[0], 1, upload_fails=True)
+    expect_broken(job)
+    check(job.uploads and "Fail on findings" in job.order[-1], "the job did not reach the last step: %r" % job.order)
+    job = case("a fork's pull request on a clean config: the refused upload does not fail the job",
+               {"config.toml": FIXED}, lambda job: run_action(job, {"sarif": True})[0], 0, upload_fails=True)
+
+    job = case("sarif: 'true' and a missing config: the lint step fails (exit 2), nothing is uploaded",
+               {"config.toml": FIXED}, lambda job: run_action(job, {"config": "missing.toml", "sarif": True})[0], 2)
     check("missing.toml" in job.out and not job.uploads, "want a message naming missing.toml, no upload")
 
     job = case("a config input with shell syntax is data, not commands", {"config.toml": FIXED},
-               lambda job: run_action(job, {"config": "config.toml;touch${IFS}pwned $(touch pwned2)"}), 2)
+               lambda job: run_action(job, {"config": "config.toml;touch${IFS}pwned $(touch pwned2)"})[0], 2)
     check(not any(os.path.exists(os.path.join(job.ws, f)) for f in ("pwned", "pwned2")), "input ran as a command")
 
     step("PASS: action.yml and docs/ci.md's GitHub workflows, %d cases (%ds)" % (cases, time.time() - START))

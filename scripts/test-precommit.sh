@@ -9,12 +9,16 @@
 #   - the project's .pre-commit-config.yaml is taken from docs/ci.md (the blocks marked
 #     `<!-- test: pre-commit -->` and `<!-- test: pre-commit-overrides -->`), with only `repo:`
 #     and `rev:` pointed at that clone, since v0.1.0 is not published;
-#   - `pre-commit run --all-files` must fail on a broken config (naming pending-dead-entry) and on
-#     a stale compiled policy, and pass once each is fixed; a real `git commit` through the
-#     installed hook must be refused, then accepted.
+#   - `pre-commit run --all-files` must fail on a broken config (naming pending-dead-entry, once)
+#     and on a stale compiled policy (saying which input changed and the whole command to rerun,
+#     --manifest included), and pass once each is fixed; a real `git commit` through the installed
+#     hook must be refused, then accepted;
+#   - the project also holds other programs' config.toml, Cargo's .cargo/config.toml and a Hugo
+#     site's, which the hooks must skip with one line each and never fail on;
+#   - the hooks build only the two commands they run.
 #
-# Needs Go on PATH (pre-commit builds the hooks with `go install ./...`, through GOPROXY), git, and
-# python3. The pre-commit cache is temporary; the Go module and build caches are the usual ones.
+# Needs Go on PATH (the hooks build kokua-lint and kokua-compile with it, through GOPROXY), git,
+# and python3. The pre-commit cache is temporary; the Go module and build caches are the usual ones.
 # Run from anywhere: bash scripts/test-precommit.sh. Nothing in this repository is changed.
 set -euo pipefail
 
@@ -66,8 +70,8 @@ step "hook repository: $hooks at $rev ($(git -C "$hooks" log -1 --format=%s | cu
     fail "the tested revision has no .pre-commit-hooks.yaml (commit it, or set KOKUA_HOOKS_FROM_WORKTREE=1)"
 
 # kokua-compile of the same revision, to write the policies a project would commit.
-step "building kokua-compile from the hook repository"
-go -C "$hooks" build -buildvcs=false -o "$tmp/bin/" ./cmd/kokua-compile
+step "building kokua-compile and kokua-lint from the hook repository"
+go -C "$hooks" build -buildvcs=false -o "$tmp/bin/" ./cmd/kokua-compile ./cmd/kokua-lint
 compile() { # ARGS...: kokua-compile in the project, its output indented
     (cd "$proj" && "$tmp/bin/kokua-compile" "$@") 2>&1 | sed 's/^/    | /'
 }
@@ -146,12 +150,61 @@ git init -q "$proj"
 doc_block pre-commit >"$proj/.pre-commit-config.yaml"
 sed 's/^/    | /' "$proj/.pre-commit-config.yaml"
 write_config "$proj/config.toml" add_mcp_servr
-commit_all "broken config"
+# Other programs' config.toml: Cargo's and a Hugo site's. The hooks must leave them alone.
+mkdir -p "$proj/.cargo" "$proj/site"
+cat >"$proj/.cargo/config.toml" <<'EOF'
+[build]
+target = "x86_64-unknown-linux-gnu"
+rustflags = ["-C", "target-cpu=native"]
+
+[target.x86_64-unknown-linux-gnu]
+linker = "clang"
+
+[alias]
+b = "build"
+t = "test --workspace"
+
+[net]
+retry = 3
+EOF
+cat >"$proj/site/config.toml" <<'EOF'
+baseURL = "https://example.org/"
+languageCode = "en-us"
+title = "A site"
+theme = "ananke"
+
+[params]
+author = "someone"
+
+[markup.goldmark.renderer]
+unsafe = true
+
+[security]
+enableInlineShortcodes = false
+[security.exec]
+allow = ["^go$", "^npx$"]
+EOF
+commit_all "broken config, beside Cargo's and Hugo's"
+
+skip_line() { # FILE: the line --only-kokua prints for another program's config.toml
+    printf '^kokua-lint: skipping %s: not a Kokua config [(]' "${1//./[.]}"
+}
 
 step "broken config (mcp.add_mcp_servr): both hooks must fail (pre-commit builds the hooks first)"
 run_hooks "broken config" 1 "$lint_failed" "$check_failed" '\[pending-dead-entry\]' \
     "config\.toml:6:12: error: .*'mcp\.add_mcp_servr'" "help: write 'mcp\.add_mcp_server'" \
-    'config.toml has errors; nothing was written'
+    '^kokua-compile: config\.toml has 1 error\(s\), the first pending-dead-entry at config\.toml:6:12, so its policy was not checked' \
+    "$(skip_line .cargo/config.toml)" "$(skip_line site/config.toml)"
+n="$(grep -c '\[pending-dead-entry\]' "$out" || true)"
+[[ "$n" == 1 ]] || fail "the finding is printed $n times, want once"
+grep -Eq '^(\.cargo|site)/config\.toml:' "$out" && fail "another program's config.toml was checked"
+grep -q 'nothing was written' "$out" && fail "kokua-compile --check says 'nothing was written'"
+step "ok: one finding, printed once; Cargo's and Hugo's config.toml skipped"
+
+step "the hooks built only what they run"
+built="$(find "$PRE_COMMIT_HOME" -path '*/.pre-commit-bin/*' -type f -printf '%f\n' | sort | tr '\n' ' ')"
+[[ "$built" == "kokua-compile kokua-lint " ]] || fail "the hooks built: $built"
+step "ok: built $built"
 
 step "fixed config and its compiled policy: both hooks must pass"
 write_config "$proj/config.toml" add_mcp_server
@@ -163,12 +216,15 @@ step "config changed, policy not recompiled: kokua-compile-check must fail"
 write_config "$proj/config.toml" remove_mcp_server
 commit_all "config changed, policy stale"
 run_hooks "stale policy" 1 "$lint_passed" "$check_failed" \
-    'kokua-policy\.json is stale against config\.toml: run kokua-compile -o kokua-policy\.json config\.toml'
+    'kokua-policy\.json is stale: config\.toml has changed since it was compiled; to update it, run kokua-compile -o kokua-policy\.json config\.toml'
 
-step "policy recompiled: both hooks must pass"
-compile -o kokua-policy.json config.toml
-commit_all "policy recompiled"
-run_hooks "recompiled policy" 0 "$lint_passed" "$check_passed"
+step "following the printed command brings the policy up to date"
+rerun="$(sed -n 's/.*; to update it, run \(kokua-compile [^(]*\).*/\1/p' "$out" | head -1)"
+[[ -n "$rerun" ]] || fail "no command to rerun in the output"
+(cd "$proj" && PATH="$tmp/bin:$PATH" && eval "$rerun") 2>&1 | sed 's/^/    | /'
+commit_all "policy recompiled with the printed command"
+run_hooks "printed command followed" 0 "$lint_passed" "$check_passed"
+
 
 step "a real commit through the installed hook"
 (cd "$proj" && pre-commit install) </dev/null | sed 's/^/    | /'
@@ -197,7 +253,7 @@ git init -q "$proj"
 doc_block pre-commit-overrides >"$proj/.pre-commit-config.yaml"
 sed 's/^/    | /' "$proj/.pre-commit-config.yaml"
 mkdir -p "$proj/deploy"
-cp "$hooks/config/default.manifest.json" "$proj/deploy/kokua.manifest.json"
+"$tmp/bin/kokua-lint" manifest >"$proj/deploy/kokua.manifest.json"
 # A warning and nothing else: a suppression that hides nothing (suppression-unused).
 write_config "$proj/deploy/config.toml" add_mcp_server \
     '# kokua-lint: ignore[shadowed-tool] nothing is shadowed here any more'
@@ -215,5 +271,16 @@ write_config "$proj/deploy/config.toml" add_mcp_server
 compile --manifest deploy/kokua.manifest.json -o deploy/kokua-policy.json deploy/config.toml
 commit_all "suppression removed"
 run_hooks "overrides, clean" 0 "$lint_passed" "$check_passed"
+
+step "manifest changed, policy not recompiled: the message names the manifest and the whole command"
+printf '\n' >>"$proj/deploy/kokua.manifest.json"
+write_config "$proj/deploy/config.toml" add_mcp_server '# a comment changes the config too'
+commit_all "manifest and config changed"
+run_hooks "stale against both" 1 "$lint_passed" "$check_failed" \
+    'deploy/kokua-policy\.json is stale: deploy/config\.toml and the manifest \(kokua\.manifest\.json\) have changed since it was compiled; to update it, run kokua-compile --manifest deploy/kokua\.manifest\.json -o deploy/kokua-policy\.json deploy/config\.toml'
+rerun="$(sed -n 's/.*; to update it, run \(kokua-compile [^(]*\).*/\1/p' "$out" | head -1)"
+(cd "$proj" && PATH="$tmp/bin:$PATH" && eval "$rerun") 2>&1 | sed 's/^/    | /'
+commit_all "recompiled with the printed command"
+run_hooks "overrides, recompiled with the printed command" 0 "$lint_passed" "$check_passed"
 
 step "PASS: pre-commit hooks (${SECONDS}s)"

@@ -91,6 +91,34 @@ type decideRequest struct {
 	Agent      string `json:"agent"`
 	Tool       string `json:"tool"`
 	Unattended bool   `json:"unattended"`
+	// Loaded are the toolsets the conversation has loaded with
+	// load_tools, in load order; the answer is then the one kokua-run
+	// session gives after those loads.
+	Loaded []string `json:"loaded"`
+}
+
+// answer answers one question from policy p: Decide for a conversation
+// that has loaded nothing, or a session that loads q.Loaded first, as
+// kokua-run session does. A load the policy refuses is the caller's
+// error, said as the model would read it; i is the index of the request
+// in a batch, or -1.
+func (q *decideRequest) answer(p *policy.Policy, i int) (policy.Answer, *apiError) {
+	turn := policy.Turn{Unattended: q.Unattended}
+	if len(q.Loaded) == 0 {
+		return p.Decide(q.Agent, q.Tool, turn), nil
+	}
+	s, err := p.NewSession(q.Agent)
+	if err != nil {
+		// An unknown agent is denied, loads or not, as Decide says.
+		return p.Decide(q.Agent, q.Tool, turn), nil
+	}
+	for j, toolset := range q.Loaded {
+		if r := s.Load(toolset); !r.OK {
+			return policy.Answer{}, &apiError{http.StatusBadRequest, "load_refused",
+				fmt.Sprintf("%sloaded[%d]: %s", where(i), j, r.Message)}
+		}
+	}
+	return s.Decide(q.Tool, turn), nil
 }
 
 // check refuses a request without an agent or a tool; i is its index in a
@@ -103,6 +131,11 @@ func (q *decideRequest) check(i int) *apiError {
 	case q.Tool == "":
 		field = "tool"
 	default:
+		for j, toolset := range q.Loaded {
+			if toolset == "" {
+				return badRequest("%sloaded[%d] is empty: want a toolset name", where(i), j)
+			}
+		}
 		return nil
 	}
 	return badRequest("%smissing field %q: want a non-empty string", where(i), field)
@@ -130,7 +163,10 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, st *state) int {
 	if e := q.check(-1); e != nil {
 		return writeError(w, e)
 	}
-	a := st.p.Decide(q.Agent, q.Tool, policy.Turn{Unattended: q.Unattended})
+	a, e := q.answer(st.p, -1)
+	if e != nil {
+		return writeError(w, e)
+	}
 	s.metrics.decided(a.Decision, 1)
 	h := w.Header()
 	h["Content-Type"] = jsonType
@@ -173,7 +209,10 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
 	out := batchAnswer{Answers: make([]policy.Answer, len(qs))}
 	var counts [len(decisions)]int
 	for i, q := range qs {
-		a := st.p.Decide(q.Agent, q.Tool, policy.Turn{Unattended: q.Unattended})
+		a, e := q.answer(st.p, i)
+		if e != nil {
+			return writeError(w, e)
+		}
 		counts[decisionIndex(a.Decision)]++
 		out.Answers[i] = a
 	}
@@ -314,6 +353,8 @@ func jsonKind(goKind string) string {
 		return "string"
 	case "bool":
 		return "boolean (true or false)"
+	case "slice":
+		return "list of strings"
 	}
 	return goKind
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 
 	urfave "github.com/urfave/cli/v3"
@@ -9,30 +10,50 @@ import (
 	"github.com/kokua-policy/kokua-policy/compile"
 )
 
-// agentsCommand is kokua-compile agents: each agent's access, for people.
-func agentsCommand(stdout, stderr io.Writer) *urfave.Command {
+// agentsCommand is kokua-compile agents: each agent's access, for people
+// (--format human) or for programs (--format json: the agents of the
+// policy document, docs/policy.md).
+func agentsCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "agents",
 		Usage:     "show each agent's availability, residency and approval, and where they come from",
-		UsageText: "kokua-compile agents [--manifest FILE] CONFIG",
-		Flags:     lintFlags(),
+		UsageText: "kokua-compile agents [--manifest FILE] [--format human|json] CONFIG",
+		Flags:     lintFlags("format of the listing and of diagnostics: human or json"),
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return oneConfig
 			}
-			return agents(lintOptionsOf(c), stdout, stderr)
+			return agents(lintOptionsOf(c), stdin, stdout, stderr)
 		},
 	}
 }
 
-// agents lints the config and, when it has no error, writes the human
-// view of each agent.
-func agents(o lintOptions, stdout, stderr io.Writer) error {
-	res, _, _, err := lintConfig(o, stderr)
+// agents lints the config and, when it has no error, writes the view of
+// each agent.
+func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	if o.format != "human" && o.format != "json" {
+		return usage("agents lists in --format human or json, not %q", o.format)
+	}
+	src, m, err := readInputs(o, stdin)
 	if err != nil {
 		return err
 	}
-	if err := compile.WriteAgents(stdout, res.World); err != nil {
+	l, err := lintConfig(o, src, m, stderr, false)
+	if err != nil {
+		return err
+	}
+	if o.format == "json" {
+		doc := compile.Compile(l.res.World, l.cfg, l.manifest)
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Agents any `json:"agents"`
+		}{doc.Agents}); err != nil {
+			return usage("%v", err)
+		}
+		return nil
+	}
+	if err := compile.WriteAgents(stdout, l.res.World); err != nil {
 		return usage("%v", err)
 	}
 	return nil

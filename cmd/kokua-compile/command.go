@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -19,34 +22,42 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := &urfave.Command{
 		Name:      "kokua-compile",
 		Usage:     "write the resolved tool-access policy of a Kokua config.toml",
-		UsageText: "kokua-compile [--manifest FILE] [-o FILE] CONFIG\nkokua-compile --check -o FILE [--manifest FILE] CONFIG\nkokua-compile agents [--manifest FILE] CONFIG",
+		UsageText: "kokua-compile [--manifest FILE] [--format human|json|sarif|github] [-o FILE] CONFIG\nkokua-compile --check -o FILE [--manifest FILE] [--only-kokua] CONFIG\nkokua-compile agents [--manifest FILE] [--format human|json] CONFIG",
 		Flags: append([]urfave.Flag{
-			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the policy to `FILE` (atomically) instead of stdout"},
-			&urfave.BoolFlag{Name: "check", Local: true, Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG"},
-		}, lintFlags()...),
+			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the policy to `FILE` (a regular file or none; through a symlink to its target; atomically, keeping its mode) instead of stdout"},
+			&urfave.BoolFlag{Name: "check", Local: true, Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG and the manifest"},
+			cli.OnlyKokuaFlag(),
+		}, lintFlags("format of diagnostics (on stderr): human, json, sarif or github")...),
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return oneConfig
 			}
 			return compileConfig(compileOptions{
-				lintOptions: lintOptionsOf(c), output: c.String("output"), check: c.Bool("check"),
-			}, stdout, stderr)
+				lintOptions: lintOptionsOf(c), output: c.String("output"), check: c.Bool("check"), onlyKokua: c.Bool("only-kokua"),
+			}, stdin, stdout, stderr)
 		},
-		Commands: []*urfave.Command{agentsCommand(stdout, stderr)},
+		// One line per subcommand; each lives in its own file.
+		Commands: []*urfave.Command{
+			agentsCommand(stdin, stdout, stderr),
+			diffCommand(stdin, stdout, stderr),
+			graphCommand(stdin, stdout, stderr),
+		},
 	}
 	return cli.Run(root, args, stdin, stdout, stderr)
 }
 
 // oneConfig is the usage error of a command line with no config or more
 // than one.
-var oneConfig = cli.Fail(cli.ExitUsage, "kokua-compile: name exactly one config file")
+var oneConfig = cli.Fail(cli.ExitUsage, "kokua-compile: name exactly one config file, or - for standard input")
 
-// lintFlags are the flags of the lint that comes first, in both commands.
-func lintFlags() []urfave.Flag {
+// lintFlags are the flags of the lint that comes first, in every
+// subcommand that compiles; formatUsage says what --format formats.
+func lintFlags(formatUsage string) []urfave.Flag {
 	return []urfave.Flag{
 		cli.ManifestFlag(),
-		cli.FormatFlag("format of diagnostics: human or json"),
+		cli.FormatFlag(formatUsage),
 		cli.ColorFlag("colour of diagnostics: auto, always or never"),
+		cli.StdinFilenameFlag(),
 	}
 }
 
@@ -54,13 +65,16 @@ func lintFlags() []urfave.Flag {
 type lintOptions struct {
 	config   string
 	manifest string
-	// format is the format of diagnostics: human or json.
+	// format is the format of diagnostics: human, json, sarif or github.
 	format string
 	color  string
+	// stdinName names the config when config is "-".
+	stdinName string
 }
 
 func lintOptionsOf(c *urfave.Command) lintOptions {
-	return lintOptions{config: c.Args().First(), manifest: c.String("manifest"), format: c.String("format"), color: c.String("color")}
+	return lintOptions{config: c.Args().First(), manifest: c.String("manifest"), format: c.String("format"),
+		color: c.String("color"), stdinName: c.String("stdin-filename")}
 }
 
 // usage is a usage error of kokua-compile.
@@ -68,41 +82,79 @@ func usage(format string, args ...any) error {
 	return cli.Fail(cli.ExitUsage, "kokua-compile: "+format, args...)
 }
 
-// lintConfig lints the config first, as kokua-lint does, and writes its
-// findings on stderr. It returns what the lint found, with the config
-// and the manifest it read, or the error that ends the command: a usage
-// error, or ExitFindings when the config has an error and nothing can be
-// compiled.
-func lintConfig(o lintOptions, stderr io.Writer) (*lint.Result, lint.Source, *lint.Manifest, error) {
-	if o.format != "human" && o.format != "json" {
-		return nil, lint.Source{}, nil, usage("--format takes human or json, not %q", o.format)
+// linted is a config that linted without errors, with the inputs it was
+// read from.
+type linted struct {
+	res *lint.Result
+	// cfg and manifest are the inputs as the policy records them: by
+	// base name, so that the document does not depend on how the path
+	// was spelled or where the command ran.
+	cfg, manifest compile.Input
+}
+
+// readInputs reads the manifest and the config the options name.
+func readInputs(o lintOptions, stdin io.Reader) (lint.Source, *lint.Manifest, error) {
+	switch o.format {
+	case "human", "json", "sarif", "github":
+	default:
+		return lint.Source{}, nil, usage("--format takes human, json, sarif or github, not %q", o.format)
 	}
-	if o.config == "" {
-		return nil, lint.Source{}, nil, usage("name the config file to compile (kokua-compile config.toml)")
+	if err := cli.CheckStdin([]string{o.config}, o.stdinName); err != nil {
+		return lint.Source{}, nil, usage("%v", err)
 	}
 	m, err := cli.Manifest(o.manifest)
 	if err != nil {
-		return nil, lint.Source{}, nil, usage("%v", err)
+		return lint.Source{}, nil, usage("%v", err)
 	}
-	src, err := lint.ReadFile(o.config)
+	src, err := cli.ReadInput(o.config, stdin, o.stdinName)
 	if err != nil {
-		return nil, lint.Source{}, nil, usage("%v", err)
+		return lint.Source{}, nil, usage("%v", err)
 	}
+	return src, m, nil
+}
+
+// lintConfig lints the config first, as kokua-lint does. Unless quiet, it
+// writes the findings on stderr in o.format; quiet, a config with errors
+// gets one line instead (kokua-lint, or its hook, lists them). It returns
+// what the lint found, or the error that ends the command: ExitFindings
+// when the config has an error and nothing can be compiled.
+func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writer, quiet bool) (*linted, error) {
 	res := lint.Lint(src, m)
-	if len(res.Diagnostics) > 0 {
+	if len(res.Diagnostics) > 0 && !quiet {
 		// The diagnostics go to stderr, so stderr is what may be coloured.
 		color, err := cli.UseColor(o.color, stderr)
 		if err != nil {
-			return nil, lint.Source{}, nil, usage("%v", err)
+			return nil, usage("%v", err)
 		}
 		opts := lint.WriteOptions{Sources: map[string][]byte{src.Name: src.Data, m.Source.Name: m.Source.Data}, Style: cli.Style(color)}
 		if err := lint.Write(stderr, o.format, res.Diagnostics, opts); err != nil {
-			return nil, lint.Source{}, nil, usage("%v", err)
+			return nil, usage("%v", err)
 		}
 	}
 	if res.HasErrors() || res.World == nil {
-		fmt.Fprintf(stderr, "kokua-compile: %s has errors; nothing was written\n", o.config)
-		return nil, lint.Source{}, nil, cli.Code(cli.ExitFindings)
+		if quiet {
+			n, first := 0, ""
+			for _, d := range res.Diagnostics {
+				if d.Severity == diag.Error {
+					if n == 0 {
+						first = d.Rule + " at " + d.Span.String()
+					}
+					n++
+				}
+			}
+			fmt.Fprintf(stderr, "kokua-compile: %s has %d error(s), the first %s, so its policy was not checked; kokua-lint reports them\n", src.Name, n, first)
+		} else if o.format == "human" {
+			fmt.Fprintf(stderr, "kokua-compile: %s has errors; nothing was written\n", src.Name)
+		}
+		return nil, cli.Code(cli.ExitFindings)
 	}
-	return res, src, m, nil
+	manifestName := m.Source.Name
+	if !m.Embedded {
+		manifestName = filepath.Base(manifestName)
+	}
+	return &linted{
+		res:      res,
+		cfg:      compile.Input{Name: filepath.Base(src.Name), Data: src.Data},
+		manifest: compile.Input{Name: manifestName, Data: m.Source.Data},
+	}, nil
 }

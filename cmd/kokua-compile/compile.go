@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strings"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
-	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/version"
+	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -21,22 +25,37 @@ type compileOptions struct {
 	// check compares the policy with the one in output instead of
 	// writing it, and fails when that one is missing or stale.
 	check bool
+	// onlyKokua skips, with one line on stderr, a config that is not
+	// Kokua's (the pre-commit hook passes it).
+	onlyKokua bool
 }
 
 // compileConfig lints the config and, when it has no error, writes its
-// policy to stdout or, through a temporary file and a rename, to the
-// output file. A config with errors is not compiled, and an existing
-// output file is then left as it was.
-func compileConfig(o compileOptions, stdout, stderr io.Writer) error {
-	res, src, m, err := lintConfig(o.lintOptions, stderr)
+// policy to stdout or to the output file (compile.WriteFile: atomically,
+// through a symlink, never over anything but a regular file). A config
+// with errors is not compiled, and an existing output file is then left
+// as it was.
+func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	src, m, err := readInputs(o.lintOptions, stdin)
 	if err != nil {
 		return err
 	}
-	cfgIn, manIn := compile.Input{Name: src.Name, Data: src.Data}, compile.Input{Name: m.Source.Name, Data: m.Source.Data}
-	if o.check {
-		return check(o, cfgIn, manIn, res.World)
+	if o.onlyKokua && !lint.IsKokuaConfig(src) {
+		cli.SkipNote(stderr, "kokua-compile", src.Name)
+		return nil
 	}
-	out, err := policy.Marshal(compile.Compile(res.World, cfgIn, manIn))
+	if o.check && o.output == "" {
+		return usage("--check needs -o FILE, the committed policy to compare with")
+	}
+	l, err := lintConfig(o.lintOptions, src, m, stderr, o.check)
+	if err != nil {
+		return err
+	}
+	doc := compile.Compile(l.res.World, l.cfg, l.manifest)
+	if o.check {
+		return check(o, doc)
+	}
+	out, err := policy.Marshal(doc)
 	if err != nil {
 		return cli.Fail(cli.ExitInternal, "kokua-compile: internal error: %v", err)
 	}
@@ -46,42 +65,101 @@ func compileConfig(o compileOptions, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	if err := compile.WriteAtomic(o.output, out); err != nil {
+	if err := compile.WriteFile(o.output, out); err != nil {
 		return usage("%v", err)
 	}
 	return nil
 }
 
-// check compares the policy the config compiles to with the one committed
-// at o.output. The file names the committed policy records are kept, so
-// that compiling from another folder does not make it look stale.
-func check(o compileOptions, cfg, manifest compile.Input, w *model.World) error {
-	if o.output == "" {
-		return usage("--check needs -o FILE, the committed policy to compare with")
-	}
+// check compares the policy the config compiles to, doc, with the one
+// committed at o.output. Which kokua-compile wrote the committed policy,
+// and the names it gave the inputs, do not matter: they are kept, so that
+// a hook built from another commit, or a policy compiled before names
+// were base names, is not called stale for that alone. What does
+// matter is said when it differs: the config changed, the manifest did,
+// both, or neither (the policy was edited, or compiles differently now).
+func check(o compileOptions, doc *policy.Document) error {
+	rerun := "run " + rerunCommand(o)
 	committed, err := os.ReadFile(o.output)
 	if err != nil {
-		return cli.Fail(cli.ExitFindings, "kokua-compile: %s is missing (%v): run kokua-compile -o %s %s", o.output, unwrapPath(err), o.output, o.config)
+		return cli.Fail(cli.ExitFindings, "kokua-compile: %s is missing (%v): to write it, %s", o.output, unwrapPath(err), rerun)
 	}
 	var recorded struct {
-		Inputs policy.Inputs `json:"inputs"`
+		Compiler string        `json:"compiler"`
+		Inputs   policy.Inputs `json:"inputs"`
 	}
-	if json.Unmarshal(committed, &recorded) == nil {
-		if f := recorded.Inputs.Config.File; f != "" {
-			cfg.Name = f
-		}
-		if f := recorded.Inputs.Manifest.File; f != "" {
-			manifest.Name = f
+	if json.Unmarshal(committed, &recorded) != nil {
+		return cli.Fail(cli.ExitFindings, "kokua-compile: %s is not a policy kokua-compile wrote (it is not a JSON object): to replace it, %s", o.output, rerun)
+	}
+	// What the committed policy records of its writer and of its inputs'
+	// names is kept: neither is what --check is about.
+	for _, keep := range []struct {
+		to   *string
+		from string
+	}{
+		{&doc.Compiler, recorded.Compiler},
+		{&doc.Inputs.Config.File, recorded.Inputs.Config.File},
+		{&doc.Inputs.Manifest.File, recorded.Inputs.Manifest.File},
+	} {
+		if keep.from != "" {
+			*keep.to = keep.from
 		}
 	}
-	want, err := policy.Marshal(compile.Compile(w, cfg, manifest))
+	want, err := policy.Marshal(doc)
 	if err != nil {
 		return cli.Fail(cli.ExitInternal, "kokua-compile: internal error: %v", err)
 	}
-	if !bytes.Equal(want, committed) {
-		return cli.Fail(cli.ExitFindings, "kokua-compile: %s is stale against %s: run kokua-compile -o %s %s", o.output, o.config, o.output, o.config)
+	if bytes.Equal(want, committed) {
+		return nil
 	}
-	return nil
+	cfgChanged := recorded.Inputs.Config.SHA256 != doc.Inputs.Config.SHA256
+	manChanged := recorded.Inputs.Manifest.SHA256 != doc.Inputs.Manifest.SHA256
+	manifest := "the manifest (" + doc.Inputs.Manifest.File + ")"
+	var why string
+	switch {
+	case cfgChanged && manChanged:
+		why = fmt.Sprintf("%s and %s have changed since it was compiled", o.config, manifest)
+	case cfgChanged:
+		why = fmt.Sprintf("%s has changed since it was compiled", o.config)
+	case manChanged:
+		why = fmt.Sprintf("%s has changed since it was compiled", manifest)
+	default:
+		why = "neither input has changed, but the policy differs: it was edited by hand, or this kokua-compile compiles the same inputs differently"
+	}
+	return cli.Fail(cli.ExitFindings, "kokua-compile: %s is stale: %s; to update it, %s", o.output, why, rerun)
+}
+
+// rerunCommand is the command that writes the policy --check compared
+// with: the same manifest, output and config, quoted for a POSIX shell,
+// and, for a released kokua-compile, how to install it (a pre-commit hook
+// has it in its own environment, not on the user's PATH).
+func rerunCommand(o compileOptions) string {
+	args := []string{"kokua-compile"}
+	if o.manifest != "" {
+		args = append(args, "--manifest", shellQuote(o.manifest))
+	}
+	args = append(args, "-o", shellQuote(o.output))
+	if o.config == cli.Stdin && o.stdinName != "" {
+		args = append(args, "--stdin-filename", shellQuote(o.stdinName), "-", "<", shellQuote(o.stdinName))
+	} else {
+		args = append(args, shellQuote(o.config))
+	}
+	cmd := strings.Join(args, " ")
+	if version.Version != version.Devel {
+		cmd += fmt.Sprintf(" (kokua-compile %s installs with: go install github.com/kokua-policy/kokua-policy/cmd/kokua-compile@%s)", version.Version, version.Version)
+	}
+	return cmd
+}
+
+// shellSafe are the arguments a POSIX shell reads as they are.
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./@%+=:,-]+$`)
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // unwrapPath drops the path an *os.PathError repeats, keeping its cause.

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/rules"
@@ -23,22 +26,35 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := &urfave.Command{
 		Name:      "kokua-lint",
 		Usage:     "check Kokua's config.toml tool access offline",
-		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] CONFIG...",
+		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format human|json|sarif]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			cli.FormatFlag("output format: human, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations)"),
 			cli.ColorFlag("colour: auto, always or never (auto honours NO_COLOR)"),
-			&urfave.StringFlag{Name: "fail-on", Value: "error", Usage: "exit 1 on findings of this severity or worse: error or warning"},
-			&urfave.BoolFlag{Name: "list-rules", Usage: "print every rule with its severity, phase and summary"},
+			&urfave.StringFlag{Name: "fail-on", Local: true, Value: "error", Usage: "exit 1 on findings of this severity or worse: error or warning"},
+			&urfave.BoolFlag{Name: "list-rules", Local: true, Usage: "print every rule with its severity, phase and summary (in --format human, json or sarif)"},
+			cli.StdinFilenameFlag(),
+			cli.OnlyKokuaFlag(),
+			&urfave.StringFlag{Name: "sarif-file", Local: true, Usage: "also write the findings as SARIF 2.1.0 to `FILE`, in the same run (the GitHub Action annotates and uploads from one run)"},
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.Bool("list-rules") {
-				return listRules(stdout)
+				if c.NArg() > 0 {
+					return usage("--list-rules takes no config files")
+				}
+				return listRules(stdout, c.String("format"))
 			}
 			return lintConfigs(options{
 				configs: c.Args().Slice(), manifest: c.String("manifest"), format: c.String("format"),
 				color: c.String("color"), failOn: c.String("fail-on"),
-			}, stdout, stderr)
+				stdinName: c.String("stdin-filename"), onlyKokua: c.Bool("only-kokua"), sarifFile: c.String("sarif-file"),
+			}, stdin, stdout, stderr)
+		},
+		// One line per subcommand; each lives in its own file.
+		Commands: []*urfave.Command{
+			manifestCommand(stdout),
+			lspCommand(stdin, stdout, stderr),
+			migrateCommand(stdout, stderr),
 		},
 	}
 	return cli.Run(root, args, stdin, stdout, stderr)
@@ -51,6 +67,13 @@ type options struct {
 	format   string
 	color    string
 	failOn   string
+	// stdinName names the config read from "-".
+	stdinName string
+	// onlyKokua skips, with one line on stderr, a file that is not
+	// Kokua's config.toml.
+	onlyKokua bool
+	// sarifFile, when not empty, gets the findings as SARIF too.
+	sarifFile string
 }
 
 // usage is a usage error of kokua-lint.
@@ -60,7 +83,7 @@ func usage(format string, args ...any) error {
 
 // lintConfigs lints every config against one manifest and writes the
 // findings of all of them, sorted, in one report.
-func lintConfigs(o options, stdout, stderr io.Writer) error {
+func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	failOn, err := diag.ParseSeverity(o.failOn)
 	if err != nil || failOn == diag.Info {
 		return usage("--fail-on takes error or warning, not %q", o.failOn)
@@ -75,7 +98,10 @@ func lintConfigs(o options, stdout, stderr io.Writer) error {
 		return usage("%v", err)
 	}
 	if len(o.configs) == 0 {
-		return usage("name at least one config file (kokua-lint config.toml)")
+		return usage("name at least one config file (kokua-lint config.toml), or - for standard input")
+	}
+	if err := cli.CheckStdin(o.configs, o.stdinName); err != nil {
+		return usage("%v", err)
 	}
 
 	m, err := cli.Manifest(o.manifest)
@@ -85,16 +111,29 @@ func lintConfigs(o options, stdout, stderr io.Writer) error {
 	sources := map[string][]byte{m.Source.Name: m.Source.Data}
 	var all []diag.Diagnostic
 	for _, path := range o.configs {
-		src, err := lint.ReadFile(path)
+		src, err := cli.ReadInput(path, stdin, o.stdinName)
 		if err != nil {
 			return usage("%v", err)
+		}
+		if o.onlyKokua && !lint.IsKokuaConfig(src) {
+			cli.SkipNote(stderr, "kokua-lint", src.Name)
+			continue
 		}
 		sources[src.Name] = src.Data
 		all = append(all, lint.Lint(src, m).Diagnostics...)
 	}
 	all = diag.Sort(all)
 
-	if o.format == "human" && m.Embedded {
+	if o.sarifFile != "" {
+		var log bytes.Buffer
+		if err := lint.Write(&log, "sarif", all, lint.WriteOptions{Sources: sources}); err != nil {
+			return usage("writing the SARIF log: %v", err)
+		}
+		if err := compile.WriteFile(o.sarifFile, log.Bytes()); err != nil {
+			return usage("%v", err)
+		}
+	}
+	if o.format == "human" && m.Embedded && len(sources) > 1 {
 		fmt.Fprintf(stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install (%d toolsets)\n", len(m.Manifest.Toolsets))
 	}
 	if err := lint.Write(stdout, o.format, all, lint.WriteOptions{Sources: sources, Style: cli.Style(color)}); err != nil {
@@ -109,14 +148,46 @@ func lintConfigs(o options, stdout, stderr io.Writer) error {
 }
 
 // listRules prints every rule: its ID, severity, phase, summary and the
-// numbers of the spec it implements, in columns.
-func listRules(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, r := range rules.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Phase, r.Summary, strings.Join(r.Refs, " "))
-	}
-	if err := tw.Flush(); err != nil {
-		return cli.Code(cli.ExitUsage)
+// numbers of the spec it implements, as columns (human), as a JSON
+// array (json) or as the rules of a SARIF log with no results (sarif).
+func listRules(w io.Writer, format string) error {
+	all := rules.All()
+	switch format {
+	case "human":
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, r := range all {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Phase, r.Summary, strings.Join(r.Refs, " "))
+		}
+		if err := tw.Flush(); err != nil {
+			return usage("writing the rules: %v", err)
+		}
+	case "json":
+		type rule struct {
+			ID       string   `json:"id"`
+			Severity string   `json:"severity"`
+			Phase    string   `json:"phase"`
+			Summary  string   `json:"summary"`
+			Refs     []string `json:"refs"`
+			Help     string   `json:"help_uri"`
+		}
+		out := struct {
+			Rules []rule `json:"rules"`
+		}{Rules: make([]rule, 0, len(all))}
+		for _, r := range all {
+			out.Rules = append(out.Rules, rule{ID: r.ID, Severity: r.Severity.String(), Phase: string(r.Phase),
+				Summary: r.Summary, Refs: append([]string{}, r.Refs...), Help: lint.SARIFRuleHelpURI(r.ID)})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return usage("writing the rules: %v", err)
+		}
+	case "sarif":
+		if err := lint.Write(w, "sarif", nil, lint.WriteOptions{}); err != nil {
+			return usage("writing the rules: %v", err)
+		}
+	default:
+		return usage("--list-rules prints --format human, json or sarif, not %q", format)
 	}
 	return nil
 }

@@ -169,8 +169,11 @@ func TestUnreadableInputs(t *testing.T) {
 	t.Run("directory", func(t *testing.T) {
 		wantUsageError(t, run(t, dir, nil, "sub"), "sub", "directory")
 	})
+	t.Run("no-arguments", func(t *testing.T) {
+		wantUsageError(t, run(t, dir, nil), "no arguments", "CONFIG")
+	})
 	t.Run("no-config", func(t *testing.T) {
-		wantUsageError(t, run(t, dir, nil), "config")
+		wantUsageError(t, run(t, dir, nil, "--fail-on", "warning"), "config")
 	})
 	t.Run("too-large", func(t *testing.T) {
 		path := filepath.Join(dir, "huge.toml")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"fmt"
 	"io"
 
@@ -16,8 +17,10 @@ import (
 // streams it is given.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := &urfave.Command{
-		Name:  "kokua-run",
-		Usage: "decide tool calls from a compiled Kokua policy",
+		Name:      "kokua-run",
+		Usage:     "decide tool calls from a compiled Kokua policy",
+		UsageText: "kokua-run decide [--format human|json] [--unattended] POLICY AGENT TOOL\nkokua-run session [--preload TOOLSET,...] POLICY AGENT < script\nkokua-run serve [--addr 127.0.0.1:8181] POLICY",
+		// One line per subcommand; each lives in its own file.
 		Commands: []*urfave.Command{
 			decideCommand(stdout),
 			sessionCommand(stdin, stdout),
@@ -27,14 +30,42 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cli.Run(root, args, stdin, stdout, stderr)
 }
 
-// load loads and verifies a policy; the error that ends the command when
-// it is refused says why, with ExitRefused.
-func load(path string) (*policy.Policy, error) {
+// load loads and verifies a policy, and, given a verify key file, its
+// signature (policy.LoadVerified); the error that ends the command when
+// it is refused says why, with ExitRefused, and a key file that cannot
+// be read is a usage error.
+func load(path, verifyKey string) (*policy.Policy, error) {
+	var p *policy.Policy
+	if verifyKey != "" {
+		key, err := readVerifyKey(verifyKey)
+		if err != nil {
+			return nil, err
+		}
+		p, err = policy.LoadVerified(path, key)
+		if err != nil {
+			return nil, cli.Fail(cli.ExitRefused, "kokua-run: %v", err)
+		}
+		return p, nil
+	}
 	p, err := policy.Load(path)
 	if err != nil {
 		return nil, cli.Fail(cli.ExitRefused, "kokua-run: %v", err)
 	}
 	return p, nil
+}
+
+// verifyKeyFlag is --verify-key, which decide, session and serve take.
+func verifyKeyFlag() urfave.Flag {
+	return &urfave.StringFlag{Name: "verify-key", Usage: "accept only a policy signed with the Ed25519 key whose public key (PEM, from kokua-compile keygen) is in `FILE`"}
+}
+
+// readVerifyKey reads the public key file of --verify-key.
+func readVerifyKey(path string) (ed25519.PublicKey, error) {
+	key, err := policy.ReadPublicKey(path)
+	if err != nil {
+		return nil, cli.Fail(cli.ExitUsage, "kokua-run: --verify-key: %v", err)
+	}
+	return key, nil
 }
 
 // human is an answer on one line for people: the decision, then why.

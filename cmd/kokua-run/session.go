@@ -21,6 +21,7 @@ func sessionCommand(stdin io.Reader, stdout io.Writer) *urfave.Command {
 		UsageText: "kokua-run session [--preload TOOLSET,...] POLICY AGENT < script",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "preload", Usage: "toolsets the transcript loaded successfully, in first-loaded order"},
+			verifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 2 {
@@ -30,7 +31,7 @@ func sessionCommand(stdin io.Reader, stdout io.Writer) *urfave.Command {
 			if p := c.String("preload"); p != "" {
 				preload = strings.Split(p, ",")
 			}
-			return session(sessionOptions{policy: c.Args().Get(0), agent: c.Args().Get(1), preload: preload}, stdin, stdout)
+			return session(sessionOptions{policy: c.Args().Get(0), agent: c.Args().Get(1), preload: preload, verifyKey: c.String("verify-key")}, stdin, stdout)
 		},
 	}
 }
@@ -40,6 +41,8 @@ type sessionOptions struct {
 	policy, agent string
 	// preload are earlier successful loads, in first-loaded order (R183).
 	preload []string
+	// verifyKey is the public key file of --verify-key, or "".
+	verifyKey string
 }
 
 // session runs a scripted conversation: it reads one command a line from
@@ -50,9 +53,12 @@ type sessionOptions struct {
 //	tools                      the tools held now, in presentation order
 //	names                      the system prompt's names line
 //
-// Blank lines and lines starting with # are skipped.
+// Blank lines and lines starting with # are skipped. A line that is none
+// of these, or one of them with a missing or extra argument, ends the
+// session: what was answered so far is on stdout, the line's number and
+// what is wrong with it on stderr, and the exit code is ExitUsage.
 func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
-	p, err := load(o.policy)
+	p, err := load(o.policy, o.verifyKey)
 	if err != nil {
 		return err
 	}
@@ -70,7 +76,7 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 	}
 	in := bufio.NewScanner(stdin)
 	in.Buffer(make([]byte, 0, 4096), 1<<20)
-	for in.Scan() {
+	for n := 1; in.Scan(); n++ {
 		line := strings.TrimSpace(in.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -78,27 +84,40 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 		fmt.Fprintf(out, "> %s\n", line)
 		cmd, arg, _ := strings.Cut(line, " ")
 		arg = strings.TrimSpace(arg)
+		bad := func(format string, args ...any) error {
+			return cli.Fail(cli.ExitUsage, "kokua-run session: line %d: %s; the commands are load <toolset>, call [--unattended] <tool>, tools and names",
+				n, fmt.Sprintf(format, args...))
+		}
 		switch cmd {
 		case "load":
+			if arg == "" || strings.ContainsAny(arg, " \t") {
+				return bad("load takes one toolset")
+			}
 			fmt.Fprintln(out, s.Load(arg).Message)
 		case "call":
 			turn := policy.Turn{}
-			if rest, ok := strings.CutPrefix(arg, "--unattended "); ok {
+			if rest, ok := strings.CutPrefix(arg, "--unattended"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
 				turn.Unattended, arg = true, strings.TrimSpace(rest)
 			}
-			fmt.Fprintln(out, human(s.Decide(arg, turn)))
-		case "tools":
-			for _, t := range s.Tools() {
-				fmt.Fprintf(out, "%s (%s)\n", t.Name, t.Toolset)
+			if arg == "" || strings.ContainsAny(arg, " \t") {
+				return bad("call takes one tool, as toolset.tool or the bare name")
 			}
-		case "names":
-			if line := s.NamesLine(); line != "" {
+			fmt.Fprintln(out, human(s.Decide(arg, turn)))
+		case "tools", "names":
+			if arg != "" {
+				return bad("%s takes nothing after it", cmd)
+			}
+			if cmd == "tools" {
+				for _, t := range s.Tools() {
+					fmt.Fprintf(out, "%s (%s)\n", t.Name, t.Toolset)
+				}
+			} else if line := s.NamesLine(); line != "" {
 				fmt.Fprintln(out, line)
 			} else {
 				fmt.Fprintln(out, "(nothing left to load)")
 			}
 		default:
-			fmt.Fprintf(out, "unknown command %q: use load <toolset>, call <tool>, tools or names\n", cmd)
+			return bad("unknown command %q", cmd)
 		}
 	}
 	if err := in.Err(); err != nil {

@@ -10,9 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	urfave "github.com/urfave/cli/v3"
 
+	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -79,14 +81,21 @@ func Fail(code int, format string, args ...any) error {
 // Run runs a command tree on args, args[0] being the program as in
 // os.Args, and returns the exit code. The tree reads stdin and writes
 // stdout and stderr, never the process's own, and nothing in it exits the
-// process. An action returns nil, Code or Fail. A command line that cannot
-// be parsed is one line on stderr, "<name>: ... (see --help)", and
-// ExitUsage; a panic is one line, "<name>: internal error: ...", and
-// ExitInternal.
+// process. An action returns nil, Code or Fail.
 //
-// As every command always has, each command stops reading flags at its
-// first argument: what follows is arguments, even when it starts with a
-// dash.
+// Every command shares one convention, which Run gives the tree:
+//   - --version prints the version from the binary's build information
+//     (package version);
+//   - -h and --help print the help of the command they follow, and
+//     "help [COMMAND...]" as the first argument is the same as
+//     "COMMAND... --help";
+//   - no arguments at all, a command line that cannot be parsed and an
+//     unknown subcommand are usage errors: one line on stderr,
+//     "<name>: ... (see --help)", and ExitUsage;
+//   - flags may come before and after the arguments; "--" ends the flags,
+//     and "-" is an argument (standard input, where a command reads it);
+//   - a panic is one line, "<name>: internal error: ...", and
+//     ExitInternal.
 func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -99,6 +108,16 @@ func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io
 	// error that carries an exit code.
 	root.ExitErrHandler = func(context.Context, *urfave.Command, error) {}
 	root.HideHelpCommand = true
+	root.Version = version.Version
+	if len(args) < 2 {
+		first, _, _ := strings.Cut(root.UsageText, "\n")
+		if first == "" {
+			first = root.Name + " COMMAND"
+		}
+		fmt.Fprintf(stderr, "%s: no arguments; usage: %s (see --help)\n", root.Name, first)
+		return ExitUsage
+	}
+	args = helpWord(root, args)
 	usage := func(_ context.Context, _ *urfave.Command, err error, _ bool) error {
 		return &Exit{Code: ExitUsage, Message: root.Name + ": " + err.Error() + " (see --help)"}
 	}
@@ -114,19 +133,55 @@ func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io
 		}
 		return ec.ExitCode()
 	}
-	fmt.Fprintln(stderr, root.Name+": "+err.Error())
+	fmt.Fprintln(stderr, root.Name+": "+err.Error()+" (see --help)")
 	return ExitUsage
 }
 
-// setup gives c and its subcommands the usage-error handler, and makes
-// each stop reading flags at its first argument.
+// helpWord turns "help [COMMAND...]" at the start of args into
+// "COMMAND... --help", for every command, with or without subcommands: a
+// config file named help is still ./help.
+func helpWord(root *urfave.Command, args []string) []string {
+	if len(args) < 2 || args[1] != "help" {
+		return args
+	}
+	out := []string{args[0]}
+	c := root
+	for _, a := range args[2:] {
+		sub := c.Command(a)
+		if sub == nil {
+			break
+		}
+		out = append(out, a)
+		c = sub
+	}
+	return append(out, "--help")
+}
+
+// setup gives c and its subcommands the usage-error handler; a command
+// that has subcommands and no action of its own gets one that refuses a
+// missing or an unknown subcommand.
 func setup(c *urfave.Command, usage urfave.OnUsageErrorFunc) {
-	first := 1
 	c.OnUsageError = usage
-	c.StopOnNthArg = &first
+	if c.Action == nil && len(c.Commands) > 0 {
+		c.Action = unknownCommand
+	}
 	for _, sub := range c.Commands {
 		setup(sub, usage)
 	}
+}
+
+// unknownCommand is the action of a command that does nothing but hold
+// subcommands: it was given none, or one it does not have.
+func unknownCommand(_ context.Context, c *urfave.Command) error {
+	var names []string
+	for _, sub := range c.VisibleCommands() {
+		names = append(names, sub.Name)
+	}
+	name := c.FullName()
+	if c.NArg() == 0 {
+		return Fail(ExitUsage, "%s: name a command: %s (see --help)", name, strings.Join(names, ", "))
+	}
+	return Fail(ExitUsage, "%s: unknown command %q: the commands are %s (see --help)", name, c.Args().First(), strings.Join(names, ", "))
 }
 
 // The flags below are local: a command's subcommands do not inherit them,

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	urfave "github.com/urfave/cli/v3"
+
+	"github.com/kokua-policy/kokua-policy/internal/version"
 )
 
 // runTree runs a command tree named "tool" whose action is action.
@@ -59,16 +61,63 @@ func TestRunExitCodes(t *testing.T) {
 	}
 }
 
-// TestRunStopsAtFirstArgument: flags after the first argument are
-// arguments, as the commands have always read them.
-func TestRunStopsAtFirstArgument(t *testing.T) {
-	var got []string
-	code, _, stderr := runTree(t, func(_ context.Context, c *urfave.Command) error {
-		got = c.Args().Slice()
-		return nil
-	}, "--x", "1", "a", "--x", "2")
-	if code != ExitOK || strings.Join(got, " ") != "a --x 2" {
-		t.Errorf("exit %d (%s), arguments %q; want a --x 2", code, stderr, got)
+// TestRunFlagsAnywhere: flags are read before and after the arguments;
+// "--" ends them, and "-" is an argument.
+func TestRunFlagsAnywhere(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		wantArgs string
+		wantX    string
+	}{
+		{[]string{"--x", "1", "a", "b"}, "a b", "1"},
+		{[]string{"a", "--x", "2", "b"}, "a b", "2"},
+		{[]string{"a", "b", "--x=3"}, "a b", "3"},
+		{[]string{"a", "--", "--x", "4"}, "a --x 4", ""},
+		{[]string{"-", "--x", "5"}, "-", "5"},
+	} {
+		var got []string
+		var x string
+		code, _, stderr := runTree(t, func(_ context.Context, c *urfave.Command) error {
+			got, x = c.Args().Slice(), c.String("x")
+			return nil
+		}, c.args...)
+		if code != ExitOK || strings.Join(got, " ") != c.wantArgs || x != c.wantX {
+			t.Errorf("%q: exit %d (%s), arguments %q, --x %q; want %q and %q", c.args, code, stderr, got, x, c.wantArgs, c.wantX)
+		}
+	}
+}
+
+// TestRunConvention: what every command gets from Run: --version, help
+// as a word, -h, and a usage error for no arguments and for an unknown
+// subcommand of a command that only holds subcommands.
+func TestRunConvention(t *testing.T) {
+	group := func() *urfave.Command {
+		return &urfave.Command{Name: "tool", UsageText: "tool sub [--y] ARG\ntool other",
+			Commands: []*urfave.Command{{Name: "sub", Usage: "the sub command", Flags: []urfave.Flag{&urfave.BoolFlag{Name: "y"}},
+				Action: func(context.Context, *urfave.Command) error { return nil }}}}
+	}
+	for _, c := range []struct {
+		args           []string
+		code           int
+		stdout, stderr string // what each must contain; "" for empty
+	}{
+		{nil, ExitUsage, "", "tool: no arguments; usage: tool sub [--y] ARG (see --help)\n"},
+		{[]string{"--version"}, ExitOK, "tool version " + version.Version + "\n", ""},
+		{[]string{"help"}, ExitOK, "the sub command", ""},
+		{[]string{"help", "sub"}, ExitOK, "tool sub - the sub command", ""},
+		{[]string{"sub", "-h"}, ExitOK, "tool sub - the sub command", ""},
+		{[]string{"-h"}, ExitOK, "the sub command", ""},
+		{[]string{"nope"}, ExitUsage, "", "tool: unknown command \"nope\": the commands are sub (see --help)\n"},
+		{[]string{"--y"}, ExitUsage, "", "tool: flag provided but not defined: -y (see --help)\n"},
+		{[]string{"sub", "a", "--y"}, ExitOK, "", ""},
+	} {
+		var out, errs bytes.Buffer
+		code := Run(group(), append([]string{"tool"}, c.args...), strings.NewReader(""), &out, &errs)
+		okOut := c.stdout == "" && out.Len() == 0 || c.stdout != "" && strings.Contains(out.String(), c.stdout)
+		okErr := errs.String() == c.stderr
+		if code != c.code || !okOut || !okErr {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, %q, %q", c.args, code, out.String(), errs.String(), c.code, c.stdout, c.stderr)
+		}
 	}
 }
 

@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	urfave "github.com/urfave/cli/v3"
+
+	"github.com/kokua-policy/kokua-policy/lint"
+)
+
+// Stdin is the argument that stands for standard input.
+const Stdin = "-"
+
+// StdinName is the file name given to standard input when
+// --stdin-filename does not name it.
+const StdinName = "<stdin>"
+
+// StdinFilenameFlag is --stdin-filename NAME: the name under which a
+// config read from standard input is reported, as eslint's flag of that
+// name does, so that positions point at the file an editor or a hook
+// piped in.
+func StdinFilenameFlag() *urfave.StringFlag {
+	return &urfave.StringFlag{Name: "stdin-filename", Local: true, Usage: "the file `NAME` to report a config read from - (standard input) under"}
+}
+
+// ReadInput reads the input a command line names: the file at path, or
+// standard input when path is "-", named name (StdinName when name is
+// empty). It refuses what lint.ReadFile refuses, standard input over
+// lint.MaxInputBytes included, with an error that names the input.
+func ReadInput(path string, stdin io.Reader, name string) (lint.Source, error) {
+	if path != Stdin {
+		return lint.ReadFile(path)
+	}
+	if name == "" {
+		name = StdinName
+	}
+	if stdin == nil {
+		return lint.Source{Name: name, Data: []byte{}}, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, lint.MaxInputBytes+1))
+	if err != nil {
+		return lint.Source{}, fmt.Errorf("cannot read standard input: %w", err)
+	}
+	if len(data) > lint.MaxInputBytes {
+		return lint.Source{}, fmt.Errorf("cannot read standard input: it is larger than %d MiB, which no config is", lint.MaxInputBytes>>20)
+	}
+	return lint.Source{Name: name, Data: data}, nil
+}
+
+// CheckStdin refuses a command line that reads standard input twice, or
+// names --stdin-filename without reading it.
+func CheckStdin(args []string, stdinName string) error {
+	n := 0
+	for _, a := range args {
+		if a == Stdin {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return fmt.Errorf("- (standard input) is named %d times; it can be read once", n)
+	case n == 0 && stdinName != "":
+		return fmt.Errorf("--stdin-filename names standard input, but no argument is - (standard input)")
+	}
+	return nil
+}
+
+// OnlyKokuaFlag is --only-kokua, which the pre-commit hooks pass: a file
+// is checked only when it is Kokua's config (lint.IsKokuaConfig), and
+// another program's config.toml (Cargo's, Hugo's) is skipped with one
+// line on stderr.
+func OnlyKokuaFlag() *urfave.BoolFlag {
+	return &urfave.BoolFlag{Name: "only-kokua", Local: true, Usage: "skip, with a note on stderr, a file that holds none of Kokua's tables (for hooks that match every config.toml)"}
+}
+
+// SkipNote is the one line on stderr for a file --only-kokua skips.
+func SkipNote(stderr io.Writer, command, name string) {
+	fmt.Fprintf(stderr, "%s: skipping %s: not a Kokua config (it has no [assistant], [agents], [security], [reviewers], [mcp] or [tools] table)\n", command, name)
+}

@@ -1,0 +1,284 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/internal/version"
+	"github.com/kokua-policy/kokua-policy/lint"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// runArgs runs kokua-compile in process with args and stdin.
+func runArgs(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	code = Main(append([]string{"kokua-compile"}, args...), strings.NewReader(stdin), &out, &errs)
+	return code, out.String(), errs.String()
+}
+
+// brokenConfig is the shipped config with tool-access.md's misspelled
+// entry: one pending-dead-entry error.
+func brokenConfig(t *testing.T) string {
+	return strings.Replace(mustRead(t, shippedPath(t)), `"mcp.add_mcp_server", "config`, `"mcp.add_mcp_servr", "config`, 1)
+}
+
+// TestConvention (issue 10, one CLI convention): --version, help, -h, no
+// arguments, flags after the config, and - for standard input.
+func TestConvention(t *testing.T) {
+	cfg := shippedPath(t)
+	for _, c := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a part of stdout; "" for none
+		stderr string // a part of stderr; "" for none
+	}{
+		{"version", []string{"--version"}, cli.ExitOK, "kokua-compile version " + version.Version + "\n", ""},
+		{"help word", []string{"help"}, cli.ExitOK, "kokua-compile agents", ""},
+		{"help of a subcommand", []string{"help", "agents"}, cli.ExitOK, "kokua-compile agents [--manifest FILE]", ""},
+		{"-h of a subcommand", []string{"agents", "-h"}, cli.ExitOK, "kokua-compile agents [--manifest FILE]", ""},
+		{"no arguments", nil, cli.ExitUsage, "", "kokua-compile: no arguments; usage: kokua-compile "},
+		{"two configs", []string{cfg, cfg}, cli.ExitUsage, "", "exactly one config"},
+		{"flags after the config", []string{cfg, "--format", "json", "--color", "never"}, cli.ExitOK, `"policy_version": 1`, ""},
+		{"unknown flag after the config", []string{cfg, "--nope"}, cli.ExitUsage, "", "flag provided but not defined: -nope"},
+		{"agents listing in JSON", []string{"agents", cfg, "--format", "json"}, cli.ExitOK, `"agents": {`, ""},
+		{"agents listing in SARIF", []string{"agents", "--format", "sarif", cfg}, cli.ExitUsage, "", "agents lists in --format human or json"},
+		{"stdin-filename without -", []string{"--stdin-filename", "x.toml", cfg}, cli.ExitUsage, "", "--stdin-filename"},
+	} {
+		code, stdout, stderr := runArgs(t, "", c.args...)
+		if code != c.code || (c.stdout == "") != (stdout == "") || !strings.Contains(stdout, c.stdout) ||
+			(c.stderr == "") != (stderr == "") || !strings.Contains(stderr, c.stderr) {
+			t.Errorf("%s: exit %d, stdout %.200q, stderr %q; want %d, %q, %q", c.name, code, stdout, stderr, c.code, c.stdout, c.stderr)
+		}
+	}
+}
+
+// TestErrorFormats (issue 10): kokua-compile writes a config's errors in
+// every format kokua-lint has, on stderr, and nothing on stdout.
+func TestErrorFormats(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(cfg, []byte(brokenConfig(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for format, valid := range map[string]func(string) bool{
+		"human": func(s string) bool {
+			return strings.Contains(s, "error: ") && strings.Contains(s, "[pending-dead-entry]") && strings.Contains(s, "nothing was written")
+		},
+		"json": func(s string) bool {
+			return json.Valid([]byte(s)) && strings.Contains(s, `"rule": "pending-dead-entry"`)
+		},
+		"sarif": func(s string) bool {
+			var log struct {
+				Version string `json:"version"`
+				Runs    []struct {
+					Results []struct {
+						RuleID string `json:"ruleId"`
+					} `json:"results"`
+				} `json:"runs"`
+			}
+			return json.Unmarshal([]byte(s), &log) == nil && log.Version == "2.1.0" && len(log.Runs) == 1 &&
+				len(log.Runs[0].Results) == 1 && log.Runs[0].Results[0].RuleID == "pending-dead-entry"
+		},
+		"github": func(s string) bool {
+			return strings.HasPrefix(s, "::error file=") && strings.Contains(s, "title=pending-dead-entry::")
+		},
+	} {
+		code, stdout, stderr := runArgs(t, "", "--format", format, cfg)
+		if code != cli.ExitFindings || stdout != "" || !valid(stderr) {
+			t.Errorf("%s: exit %d, stdout %q, stderr:\n%s", format, code, stdout, stderr)
+		}
+	}
+}
+
+// TestStdin (issue 10): - compiles standard input; --stdin-filename names
+// it in diagnostics, and the policy is the one the file compiles to.
+func TestStdin(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte(mustRead(t, shippedPath(t))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, fromFile, _ := runArgs(t, "", cfg)
+	code, fromStdin, stderr := runArgs(t, mustRead(t, cfg), "--stdin-filename", "deploy/config.toml", "-")
+	if code != cli.ExitOK || fromStdin != fromFile {
+		t.Errorf("exit %d (%s); the policy of - differs from the file's", code, stderr)
+	}
+	code, _, stderr = runArgs(t, brokenConfig(t), "-", "--stdin-filename", "deploy/config.toml")
+	if code != cli.ExitFindings || !strings.HasPrefix(stderr, "deploy/config.toml:") {
+		t.Errorf("broken stdin: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runArgs(t, brokenConfig(t), "-")
+	if code != cli.ExitFindings || !strings.HasPrefix(stderr, cli.StdinName+":") {
+		t.Errorf("broken stdin without a name: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestReproducible (issue 10, reproducible policies): the same config
+// named config.toml, ./config.toml, by its absolute path and from another
+// folder gives the same bytes, and the policy records the base name.
+func TestReproducible(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte(mustRead(t, shippedPath(t))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	man := filepath.Join(dir, "kokua.manifest.json")
+	if err := os.WriteFile(man, lint.DefaultManifest().Source.Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var first string
+	for _, c := range []struct{ wd, cfg, man string }{
+		{dir, "config.toml", "kokua.manifest.json"},
+		{dir, "./config.toml", "./kokua.manifest.json"},
+		{dir, cfg, man},
+		{sub, "../config.toml", "../sub/../kokua.manifest.json"},
+		{"/", cfg[1:], man[1:]},
+	} {
+		t.Chdir(c.wd)
+		code, out, stderr := runArgs(t, "", "--manifest", c.man, c.cfg)
+		if code != cli.ExitOK {
+			t.Fatalf("%+v: exit %d: %s", c, code, stderr)
+		}
+		if first == "" {
+			first = out
+			p, err := policy.Parse("policy.json", []byte(out))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := p.Document().Inputs
+			if in.Config.File != "config.toml" || in.Manifest.File != "kokua.manifest.json" {
+				t.Errorf("the policy records %q and %q, want the base names", in.Config.File, in.Manifest.File)
+			}
+		} else if out != first {
+			t.Errorf("%+v: a different policy", c)
+		}
+	}
+}
+
+// TestWriteSafely (issue 10, safe writes): -o writes through a symlink,
+// refuses a device and a directory, and keeps the mode.
+func TestWriteSafely(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "policy.json")
+	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("policy.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runArgs(t, "", "-o", link, shippedPath(t)); code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
+		t.Error("the symlink was replaced")
+	}
+	if info, err := os.Stat(target); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("the target's mode is %v (%v), want 0600", info.Mode().Perm(), err)
+	}
+	if _, err := policy.Load(target); err != nil {
+		t.Errorf("the target does not hold the policy: %v", err)
+	}
+	for _, out := range []string{os.DevNull, dir} {
+		code, _, stderr := runArgs(t, "", "-o", out, shippedPath(t))
+		if code != cli.ExitUsage || !strings.Contains(stderr, "cannot write "+out) {
+			t.Errorf("-o %s: exit %d, %q", out, code, stderr)
+		}
+	}
+	if info, err := os.Stat(os.DevNull); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		t.Errorf("%s is no longer a device", os.DevNull)
+	}
+}
+
+// TestCheckMessages (issue 10): --check says which input changed and the
+// whole command that brings the policy up to date, --manifest included;
+// following that command makes --check pass. A config with errors gets
+// one line, not the findings kokua-lint's hook prints already.
+func TestCheckMessages(t *testing.T) {
+	shipped := mustRead(t, shippedPath(t))
+	broken := brokenConfig(t)
+	manifest := string(lint.DefaultManifest().Source.Data)
+	t.Chdir(t.TempDir())
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("deploy/my manifest.json", manifest)
+	write("deploy/config.toml", shipped)
+	checkArgs := []string{"--check", "--manifest", "deploy/my manifest.json", "-o", "deploy/policy.json", "deploy/config.toml"}
+	rerun := "kokua-compile --manifest 'deploy/my manifest.json' -o deploy/policy.json deploy/config.toml"
+
+	follow := func() {
+		t.Helper()
+		code, _, stderr := runArgs(t, "", "--manifest", "deploy/my manifest.json", "-o", "deploy/policy.json", "deploy/config.toml")
+		if code != cli.ExitOK {
+			t.Fatalf("following the advice: exit %d: %s", code, stderr)
+		}
+		if code, _, stderr := runArgs(t, "", checkArgs...); code != cli.ExitOK {
+			t.Fatalf("--check after following the advice: exit %d: %s", code, stderr)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		change func()
+		want   string
+	}{
+		{"missing", func() {}, "deploy/policy.json is missing"},
+		{"config", func() { write("deploy/config.toml", shipped+"\n[display]\ntheme = \"dark\"\n") }, "deploy/config.toml has changed since it was compiled"},
+		{"manifest", func() { write("deploy/my manifest.json", manifest+"\n") }, "the manifest (my manifest.json) has changed since it was compiled"},
+		{"both", func() {
+			write("deploy/config.toml", shipped)
+			write("deploy/my manifest.json", manifest)
+		}, "deploy/config.toml and the manifest (my manifest.json) have changed"},
+		{"edited", func() {
+			write("deploy/policy.json", strings.Replace(mustRead(t, "deploy/policy.json"), `"policy_version": 1`, `"policy_version":  1`, 1))
+		}, "neither input has changed"},
+	} {
+		c.change()
+		code, stdout, stderr := runArgs(t, "", checkArgs...)
+		if code != cli.ExitFindings || stdout != "" || !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "run "+rerun) {
+			t.Errorf("%s: exit %d, stderr %q; want 1, %q and %q", c.name, code, stderr, c.want, rerun)
+		}
+		follow()
+	}
+
+	write("deploy/config.toml", broken)
+	code, _, stderr := runArgs(t, "", checkArgs...)
+	if code != cli.ExitFindings || strings.Count(stderr, "\n") != 1 ||
+		!strings.Contains(stderr, "deploy/config.toml has 1 error(s), the first pending-dead-entry at deploy/config.toml:") {
+		t.Errorf("errors under --check: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestOnlyKokua (issue 10, pre-commit): under --only-kokua another
+// program's config.toml is skipped with one line, and nothing is written.
+func TestOnlyKokua(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte("baseURL = \"https://example.org/\"\n[params]\nx = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "policy.json")
+	code, stdout, stderr := runArgs(t, "", "--check", "--only-kokua", "-o", out, cfg)
+	if code != cli.ExitOK || stdout != "" || stderr != "kokua-compile: skipping "+cfg+": not a Kokua config (it has no [assistant], [agents], [security], [reviewers], [mcp] or [tools] table)\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, _, _ := runArgs(t, "", "--check", "-o", out, cfg); code != cli.ExitFindings {
+		t.Errorf("without --only-kokua: exit %d, want 1 (no-agents)", code)
+	}
+}
