@@ -21,6 +21,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/reference"
+	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -118,6 +119,21 @@ func diffCompare(t *testing.T, c diffCase, p *policy.Policy, seen map[string]int
 	if strings.Join(agents, ",") != strings.Join(compiled, ",") {
 		t.Errorf("%s: the reference sees agents %v, the policy %v\n%s", c.name, agents, compiled, c.config)
 		return 0
+	}
+
+	// A composed label answers only where some agent startup builds can
+	// compose; otherwise it is an unknown agent, and every call is denied.
+	composes := ref.Composes()
+	if got := p.Document().Composed.Possible; got != composes {
+		t.Errorf("%s: the reference says a composed worker can exist: %v; the policy's composed.possible is %v\n%s", c.name, composes, got, c.config)
+	}
+	if !composes {
+		for _, tool := range tools {
+			if ans := p.Decide(kokua.ComposedPrefix+"x", tool, policy.Turn{}); ans.Decision != policy.Denied {
+				t.Errorf("%s: no agent can compose, yet composed:x may call %q: %s (%s)", c.name, tool, ans.Decision, ans.Reason.Summary)
+				break
+			}
+		}
 	}
 
 	pairs, disagreements := 0, 0

@@ -81,6 +81,9 @@ type Policy struct {
 	agents   map[string]*view
 	composed *view
 	floor    map[string]bool
+	// refused are the not_loaded reasons of the toolsets that refuse
+	// every load (R149), by toolset.
+	refused map[string]*Reason
 	// few lists the views when there are few enough agents that comparing
 	// labels beats hashing one; nil otherwise.
 	few []*view
@@ -124,7 +127,13 @@ type stored struct {
 }
 
 func index(d *Document) (*Policy, error) {
-	p := &Policy{doc: d, agents: make(map[string]*view, len(d.Agents)), floor: map[string]bool{}}
+	p := &Policy{doc: d, agents: make(map[string]*view, len(d.Agents)), floor: map[string]bool{}, refused: map[string]*Reason{}}
+	for name, ts := range d.Toolsets {
+		if ts != nil && ts.LoadRefusal != "" {
+			p.refused[name] = &Reason{Summary: fmt.Sprintf("its toolset '%s' is deferred and not loaded, and a load is refused now: %s; "+
+				"the toolset stays loadable, so load_tools would load it once that is fixed", name, ts.LoadRefusal)}
+		}
+	}
 	if _, ok := d.Agents[d.EntryAgent]; !ok {
 		return nil, fmt.Errorf("its entry agent %q has no agents entry", d.EntryAgent)
 	}
@@ -312,6 +321,9 @@ func (v *view) addGates(l List, list string, inherited bool, built func(string) 
 func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
 	v := p.view(agent)
 	if v == nil {
+		if strings.HasPrefix(agent, kokua.ComposedPrefix) {
+			return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: noComposer}
+		}
 		return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: unknownAgent}
 	}
 	st, ok := v.answers[tool]
@@ -331,6 +343,7 @@ func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
 // Reasons shared by every answer of their kind; answers carry copies.
 var (
 	unknownAgent      = Reason{Summary: "unknown agent: the policy declares no agent of that name, so every call is denied"}
+	noComposer        = Reason{Summary: "unknown agent: no composed worker exists, since no agent Kokua builds declares capabilities (compose_subagent), so every call is denied"}
 	unavailableReason = Reason{Summary: "the agent can never call it: no toolset it declares provides it"}
 	notLoadedReason   = Reason{Summary: "its toolset is deferred and not loaded in this session; load_tools would load it"}
 )
@@ -345,7 +358,10 @@ func (p *Policy) view(label string) *view {
 	} else if v := p.agents[label]; v != nil {
 		return v
 	}
-	if strings.HasPrefix(label, kokua.ComposedPrefix) || label == p.doc.DefaultTier.Label {
+	// Compose exists only for an agent that declares capabilities and that
+	// startup builds (R43, R77): without one, a composed label is an
+	// unknown agent.
+	if (strings.HasPrefix(label, kokua.ComposedPrefix) && p.doc.Composed.Possible) || label == p.doc.DefaultTier.Label {
 		return p.composed
 	}
 	return nil
@@ -365,6 +381,9 @@ func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string)
 		return ans, &unavailableReason
 	case !ok:
 		ans.Decision = NotLoaded
+		if r := p.refused[toolset]; r != nil {
+			return ans, r
+		}
 		return ans, &notLoadedReason
 	}
 	g := v.gates[name]
@@ -419,7 +438,7 @@ func resolveBuilt(d *Document, e Entry) []string {
 		return nil
 	}
 	var out []string
-	for _, t := range ts.Tools {
+	for _, t := range ts.built() {
 		if e.Tool == "" || e.Tool == t.Name {
 			out = append(out, t.Name)
 		}
@@ -433,7 +452,7 @@ func matches(d *Document, e Entry, tool string) bool {
 		return false
 	}
 	if ts := d.Toolsets[e.Toolset]; ts != nil {
-		for _, t := range ts.Tools {
+		for _, t := range ts.built() {
 			if t.Name == tool {
 				return true
 			}
@@ -448,6 +467,11 @@ func matches(d *Document, e Entry, tool string) bool {
 // reach with no toolset.
 func (p *Policy) locate(v *view, tool string, loaded []string) (name, toolset string, ok bool) {
 	if ts, t, qualified := strings.Cut(tool, "."); qualified {
+		if v.deferred[ts] && p.refused[ts] != nil && p.lists(ts, t) {
+			// A deferred toolset that refuses its loads stays loadable
+			// (R149, R150); a session never holds its tools.
+			return t, ts, false
+		}
 		if !p.provides(ts, t, v) {
 			return t, "", false
 		}
@@ -492,9 +516,22 @@ func (p *Policy) provides(toolset, tool string, v *view) bool {
 	if t == nil {
 		return false
 	}
-	for _, x := range t.Tools {
+	for _, x := range t.built() {
 		if x.Name == tool {
 			return true
+		}
+	}
+	return false
+}
+
+// lists reports whether the toolset lists the tool, whether or not a build
+// of it gives the tool now.
+func (p *Policy) lists(toolset, tool string) bool {
+	if t := p.doc.Toolsets[toolset]; t != nil {
+		for _, x := range t.Tools {
+			if x.Name == tool {
+				return true
+			}
 		}
 	}
 	return false

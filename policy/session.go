@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,9 @@ type Session struct {
 	// resident are the toolsets held like resident ones: the agent's own
 	// resident toolsets and those preloaded at a rebuild (R184).
 	resident map[string]bool
+	// preloaded are the toolsets a rebuild preloaded, in the order the
+	// transcript first loaded them (R183).
+	preloaded []string
 	// loaded are the toolsets loaded in this session, in load order, and
 	// preloaded ones before them.
 	loaded []string
@@ -42,15 +46,15 @@ func (p *Policy) NewSession(agent string) (*Session, error) {
 	return s, nil
 }
 
-// present rebuilds the tool list at turn start from what is resident.
+// present rebuilds the tool list at turn start: the resident toolsets,
+// then the preloaded ones in first-loaded order, each tool going to the
+// first toolset that offers its name (R184, R185). An agent that defers a
+// toolset keeps available_tools and load_tools after a rebuild even when
+// every deferred toolset was preloaded: "The end state is the same tools"
+// as before the rebuild, and loads never take a tool away (R183).
 func (s *Session) present() {
-	stillDeferred := false
-	for _, d := range s.v.agent.Deferred {
-		if !s.resident[d] {
-			stillDeferred = true
-		}
-	}
-	s.tools, _ = Presentation(s.p.doc.Toolsets, s.v.agent, func(t string) bool { return s.resident[t] }, stillDeferred, nil)
+	own := func(t string) bool { return has(s.v.agent.Resident, t) }
+	s.tools, _ = Presentation(s.p.doc.Toolsets, s.v.agent, own, s.preloaded, len(s.v.agent.Deferred) > 0, nil)
 	s.holder = make(map[string]string, len(s.tools))
 	for _, t := range s.tools {
 		s.holder[t.Name] = t.Toolset
@@ -204,10 +208,14 @@ type PreloadResult struct {
 // Preload rebuilds a conversation's agent from the toolsets its stored
 // transcript's successful load_tools calls loaded, in first-loaded order
 // (R183, R184). Preloaded toolsets are held like resident ones: their tools
-// sit with the resident tools in available order, ahead of spawn_subagent,
-// the skill tools and the loaders, and the names line lists only what is
-// still loadable. A preload that fails is reported as a warning, and the
-// toolset stays deferred and loadable.
+// come after the resident tools, toolset by toolset in the order given,
+// ahead of spawn_subagent, the skill tools and the loaders, and the names
+// line lists only what is still loadable. "A preloaded tool whose name the
+// agent already holds is skipped and logged" (tool-access.md, "When an
+// agent is rebuilt, it preloads"): the resident tools and every toolset
+// preloaded before keep their names, and the result's warning says what
+// was skipped and what holds it. A preload that fails is reported as a
+// warning, and the toolset stays deferred and loadable.
 func (p *Policy) Preload(agent string, loads []string) (*Session, []PreloadResult, error) {
 	s, err := p.NewSession(agent)
 	if err != nil {
@@ -218,8 +226,8 @@ func (p *Policy) Preload(agent string, loads []string) (*Session, []PreloadResul
 		ts := p.doc.Toolsets[name]
 		r := PreloadResult{Toolset: name}
 		switch {
-		case s.resident[name]:
-			r.OK = true
+		case s.resident[name] || has(s.v.agent.Skills, name):
+			r.OK = true // held from the first turn, or preloaded already
 		case !s.v.deferred[name] || ts == nil:
 			r.Warning = fmt.Sprintf("preload of '%s' for %s failed: it is not among this agent's available toolsets", name, agent)
 		case ts.LoadRefusal != "":
@@ -227,19 +235,20 @@ func (p *Policy) Preload(agent string, loads []string) (*Session, []PreloadResul
 		default:
 			r.OK = true
 			s.resident[name] = true
+			s.preloaded = append(s.preloaded, name)
 			s.loaded = append(s.loaded, name)
 		}
 		results = append(results, r)
 	}
 	s.present()
 	for i, r := range results {
-		if !r.OK {
+		if !r.OK || !has(s.preloaded, r.Toolset) || slices.ContainsFunc(results[:i], func(e PreloadResult) bool { return e.Toolset == r.Toolset }) {
 			continue
 		}
 		var skipped []string
 		for _, t := range p.doc.Toolsets[r.Toolset].Tools {
-			if s.holder[t.Name] != r.Toolset {
-				skipped = append(skipped, fmt.Sprintf("%s (held by '%s')", t.Name, s.holder[t.Name]))
+			if by := s.holder[t.Name]; by != r.Toolset {
+				skipped = append(skipped, fmt.Sprintf("%s (held by '%s')", t.Name, by))
 			}
 		}
 		if len(skipped) > 0 {

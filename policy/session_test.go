@@ -120,8 +120,11 @@ func TestLoadSkipsHeldNames(t *testing.T) {
 }
 
 // TestPreload: a rebuilt agent holds its transcript's loads like resident
-// toolsets, ahead of spawn_subagent and the loaders, and the names line
-// lists only what is left (R183, R184).
+// toolsets, after the resident ones in the order they were first loaded,
+// ahead of spawn_subagent and the loaders, and the names line lists only
+// what is left (R183, R184; tool-access.md: "The new agent preloads the
+// toolsets the transcript's load_tools calls loaded, in the order they
+// were first loaded").
 func TestPreload(t *testing.T) {
 	p := load(t, "shipped")
 	s, results, err := p.Preload("assistant", []string{"scheduling", "mcp", "web"})
@@ -136,15 +139,43 @@ func TestPreload(t *testing.T) {
 	if iMCP < 0 || iSpawn < 0 || iMCP > iSpawn {
 		t.Errorf("preloaded tools sit with the resident ones, before spawn_subagent: %v", tools)
 	}
-	// mcp comes before scheduling in available order, whatever the load order.
-	if slices.Index(tools, "add_mcp_server") > slices.Index(tools, "schedule_task") {
-		t.Errorf("preloaded toolsets are in available order: %v", tools)
+	// scheduling was loaded first, so it comes before mcp, though mcp comes
+	// first in available order; both come after every resident tool.
+	if slices.Index(tools, "schedule_task") > iMCP {
+		t.Errorf("preloaded toolsets are in first-loaded order: %v", tools)
+	}
+	if slices.Index(tools, "send_message") > slices.Index(tools, "schedule_task") {
+		t.Errorf("preloaded toolsets come after the resident ones (messaging is resident): %v", tools)
 	}
 	if got := s.NamesLine(); got != "Also available, load before use: documents, skills, benchmark." {
 		t.Errorf("names line %q", got)
 	}
 	if got := s.Decide("add_mcp_server", policy.Turn{}).Decision; got != policy.Confirm {
 		t.Errorf("a preload goes through the same hook: add_mcp_server is %s, want confirm", got)
+	}
+}
+
+// TestPreloadEverything: a rebuild that preloads every deferred toolset
+// leaves nothing to load, but the agent keeps the two loaders it held
+// before ("The end state is the same tools"), and its tool list and its
+// answers agree on them.
+func TestPreloadEverything(t *testing.T) {
+	p := load(t, "shipped")
+	s, _, err := p.Preload("assistant", []string{"documents", "skills", "mcp", "scheduling", "benchmark"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.NamesLine(); got != "" {
+		t.Errorf("names line %q, want none", got)
+	}
+	tools := strings.Split(toolNames(s.Tools()), ",")
+	for _, loader := range []string{"available_tools", "load_tools"} {
+		if !slices.Contains(tools, loader) {
+			t.Errorf("%s left the tool list: %v", loader, tools)
+		}
+		if got := s.Decide(loader, policy.Turn{}).Decision; got != policy.Run {
+			t.Errorf("call %s: %s, want run", loader, got)
+		}
 	}
 }
 

@@ -17,6 +17,10 @@ func Build(cfg *config.Config, m *manifest.Manifest) *World {
 	w.register()
 	w.agentsFromConfig()
 	w.reach()
+	// Compose exists only for an agent that declares capabilities and that
+	// startup builds: one nothing delegates to never runs, so it never
+	// calls compose_subagent (R43, R77, A3).
+	w.Composes = len(w.Builders(kokua.Capabilities)) > 0
 	w.core()
 	for _, t := range w.Toolsets {
 		for _, tool := range t.Tools {
@@ -130,11 +134,6 @@ func (w *World) agentsFromConfig() {
 			a.Policy = &Policy{Label: a.Name, Agent: a, Confirm: a.Tools.Confirm, Review: a.Tools.Review}
 		} else {
 			a.Policy = w.Default
-		}
-		for _, t := range a.Avail {
-			if t.Name == kokua.Capabilities {
-				w.Composes = true
-			}
 		}
 	}
 	for _, a := range w.Agents {

@@ -175,8 +175,9 @@ type World struct {
 	Built map[string]bool
 	// Default is the default tier's policy.
 	Default *Policy
-	// Composes is true when some agent holds capabilities, so composed
-	// workers can build toolsets (R206).
+	// Composes is true when some agent that startup builds (the entry
+	// agent or a worker it reaches) holds capabilities, so composed workers
+	// can exist and build toolsets (R43, R77, R206).
 	Composes bool
 	// StaleMCP are the manifest's MCP entries no [[mcp.server]] names.
 	StaleMCP []*manifest.Toolset

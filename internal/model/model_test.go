@@ -199,7 +199,8 @@ available = ["fs"]
 // TestBuildersAndComposable: only agents Kokua builds, the entry agent and
 // the workers it reaches, can load a toolset, and a composed worker only
 // when one of those holds capabilities, never with capabilities or an
-// entry_point_only toolset (R77, R173, R43, R206).
+// entry_point_only toolset (R77, R173, R43, R206). World.Composes counts
+// the same composers: an agent nothing reaches never composes.
 func TestBuildersAndComposable(t *testing.T) {
 	const m = `{"manifest_version": 1, "toolsets": [
  {"name": "fs", "kind": "kokua", "description": "Reads.", "tools": [{"name": "read_file"}]},
@@ -229,6 +230,7 @@ func TestBuildersAndComposable(t *testing.T) {
 		toolset           string
 		loaders, builders string
 		composable        bool
+		composes          bool
 	}{
 		{"unreachable holder and composer", `
 [agents.assistant.tools]
@@ -236,7 +238,7 @@ available = ["fs"]
 resident = []
 [agents.ops.tools]
 available = ["fs", "capabilities"]
-`, "fs", "assistant,ops", "assistant", false},
+`, "fs", "assistant,ops", "assistant", false, false},
 		{"reachable composer", `
 [agents.assistant]
 delegates_to = ["ops"]
@@ -244,15 +246,15 @@ delegates_to = ["ops"]
 available = ["skills"]
 [agents.ops.tools]
 available = ["capabilities"]
-`, "fs", "", "", true},
+`, "fs", "", "", true, true},
 		{"composed workers never get skills", `
 [agents.assistant.tools]
 available = ["skills", "capabilities"]
-`, "skills", "assistant", "assistant", false},
+`, "skills", "assistant", "assistant", false, true},
 		{"composed workers never get capabilities", `
 [agents.assistant.tools]
 available = ["capabilities"]
-`, "capabilities", "assistant", "assistant", false},
+`, "capabilities", "assistant", "assistant", false, true},
 	} {
 		w := build(c.toml)
 		if got := agentNames(w.Loaders(c.toolset)); got != c.loaders {
@@ -263,6 +265,9 @@ available = ["capabilities"]
 		}
 		if got := w.Composable(c.toolset); got != c.composable {
 			t.Errorf("%s: Composable(%s) = %v, want %v", c.name, c.toolset, got, c.composable)
+		}
+		if w.Composes != c.composes {
+			t.Errorf("%s: Composes = %v, want %v", c.name, w.Composes, c.composes)
 		}
 	}
 }

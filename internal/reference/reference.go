@@ -42,6 +42,12 @@ type refToolset struct {
 	Kind           string // kokua, plugin, skill or mcp
 	EntryPointOnly bool
 	Tools          []string // what one build returns, without activate_skill (R41, R174)
+	// Disconnected marks an MCP server the manifest marks not connected:
+	// resident, it builds empty; deferred, "A deferred MCP server that is
+	// not connected refuses to load, rather than loading empty", and "the
+	// toolset stays loadable" (tool-access.md, "What a load costs"), so
+	// Tools are what its load gives once it connects (R149, R150).
+	Disconnected bool
 }
 
 // refAgent is one [agents.<name>] table, as written.
@@ -146,9 +152,11 @@ func New(configData, manifestData []byte) (*Evaluator, error) {
 		name, _ := server["name"].(string)
 		t := &refToolset{Name: name, Kind: "mcp"}
 		// The manifest entry of the same name supplies the tools; a server
-		// with none, or one marked disconnected, builds empty (R166, R174).
+		// with none builds empty (R166, R174), and one marked disconnected
+		// builds empty now (see refToolset.Disconnected).
 		for _, mt := range man.Toolsets {
-			if mt.Kind == "mcp" && mt.Name == name && (mt.Connected == nil || *mt.Connected) {
+			if mt.Kind == "mcp" && mt.Name == name {
+				t.Disconnected = mt.Connected != nil && !*mt.Connected
 				for _, tool := range mt.Tools {
 					t.Tools = append(t.Tools, tool.Name)
 				}
@@ -421,7 +429,7 @@ func (r *Evaluator) heldAtStart(a *refAgent) []string {
 	var out []string
 	for _, name := range append(r.resident(a), r.skillAgentSkills(a)...) {
 		if t := r.toolset(name); t != nil {
-			out = append(out, t.Tools...)
+			out = append(out, r.builtTools(t)...)
 		}
 	}
 	return append(out, r.coreToolsHeld(a)...)
@@ -460,12 +468,36 @@ func (r *Evaluator) resolve(entry string, ownBuilt []string) []string {
 		return nil
 	}
 	if !hasTool || tool == "*" {
-		return t.Tools
+		return r.builtTools(t)
 	}
-	if slices.Contains(t.Tools, tool) {
+	if slices.Contains(r.builtTools(t), tool) {
 		return []string{tool}
 	}
 	return nil
+}
+
+// builtTools is what a build of the toolset returns at startup: nothing for
+// a disconnected MCP server, which "Resident, ... builds empty"
+// (tool-access.md, "What a load costs").
+func (r *Evaluator) builtTools(t *refToolset) []string {
+	if t.Disconnected {
+		return nil
+	}
+	return t.Tools
+}
+
+// Composes reports whether a composed worker can exist. compose_subagent
+// is in capabilities, and "only an agent whose availability includes
+// capabilities holds it" (R43); startup builds only the entry agent and the
+// workers it reaches (R173, A3), so an agent nothing reaches never
+// composes. Without a composer, "composed:<label>" names no agent.
+func (r *Evaluator) Composes() bool {
+	for _, name := range r.reachable() {
+		if a := r.agent(name); a != nil && slices.Contains(r.availability(a), "capabilities") {
+			return true
+		}
+	}
+	return false
 }
 
 // refView is what one agent's answers depend on, worked out once.

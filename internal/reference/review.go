@@ -35,7 +35,7 @@ func (r *Evaluator) FloorTools() []string {
 			tools = []string{tool}
 		case r.toolset(toolsetName) == nil:
 		case !hasTool || tool == "*":
-			tools = r.toolset(toolsetName).Tools
+			tools = r.builtTools(r.toolset(toolsetName))
 		default:
 			tools = []string{tool}
 		}
@@ -58,7 +58,9 @@ func (r *Evaluator) ReviewerFirst(tool string) bool {
 // AnswerLoaded is Answer for a tool only a deferred toolset offers: the
 // answer once the first such toolset, in available order, is loaded. The
 // load builds that toolset, so the entries naming it resolve (R80, R82).
-// For any other tool it is Answer.
+// A disconnected MCP server "refuses to load" (tool-access.md, "What a
+// load costs"): a tool only such a server offers stays Loadable. For any
+// other tool it is Answer.
 func (r *Evaluator) AnswerLoaded(agentName, tool string) string {
 	ans := r.Answer(agentName, tool)
 	if ans != Loadable {
@@ -67,10 +69,13 @@ func (r *Evaluator) AnswerLoaded(agentName, tool string) string {
 	a := r.agent(agentName)
 	var loaded string
 	for _, name := range r.deferred(a) {
-		if t := r.toolset(name); t != nil && slices.Contains(t.Tools, tool) {
+		if t := r.toolset(name); t != nil && slices.Contains(r.builtTools(t), tool) {
 			loaded = name
 			break
 		}
+	}
+	if loaded == "" {
+		return ans
 	}
 	key := [2]string{agentName, loaded}
 	v := r.loadedViews[key]
