@@ -137,8 +137,8 @@ func brokenAt(t *testing.T) string {
 	return strings.Replace(shipped(t), `available = ["web", "misc"`, `available = ["🦀", "webz", "misc"`, 1)
 }
 
-// TestDiagnostics: the findings of kokua-lint, with the same message,
-// severity, rule and span, the span in UTF-16 units; the rule's page as
+// TestDiagnostics: the findings of kokua-lint, with the same message and
+// its notes (the full text), severity, rule and span, the span in UTF-16 units; the rule's page as
 // the code's description.
 func TestDiagnostics(t *testing.T) {
 	c, _ := start(t, Options{}, nil)
@@ -152,8 +152,8 @@ func TestDiagnostics(t *testing.T) {
 	tx := newText(text)
 	for i, w := range want {
 		g := got[i]
-		if g.Message != w.Message || g.Code != w.Rule || g.Source != "kokua-lint" {
-			t.Errorf("diagnostic %d: %q [%v], want %q [%s]", i, g.Message, g.Code, w.Message, w.Rule)
+		if g.Message != w.Text() || g.Code != w.Rule || g.Source != "kokua-lint" {
+			t.Errorf("diagnostic %d: %q [%v], want %q [%s]", i, g.Message, g.Code, w.Text(), w.Rule)
 		}
 		if g.Range != tx.rangeOf(w.Span, UTF16) {
 			t.Errorf("diagnostic %d: range %v, want %v", i, g.Range, tx.rangeOf(w.Span, UTF16))

@@ -476,7 +476,8 @@ func (s *server) diagnose(d *document) []protocol.Diagnostic {
 }
 
 // toProtocol writes one finding as a protocol diagnostic: the same
-// message, severity and rule as kokua-lint prints, the rule's page as the
+// message with its notes (the full text, as the JSON output has it),
+// severity and rule as kokua-lint prints, the rule's page as the
 // code's description. A finding in another file (the manifest) is shown
 // at the top of the config, its own place named in the message.
 func (s *server) toProtocol(d *document, f diag.Diagnostic) protocol.Diagnostic {
@@ -485,12 +486,12 @@ func (s *server) toProtocol(d *document, f diag.Diagnostic) protocol.Diagnostic 
 		Code:            f.Rule,
 		CodeDescription: &protocol.CodeDescription{Href: protocol.URI(lint.SARIFRuleHelpURI(f.Rule))},
 		Source:          "kokua-lint",
-		Message:         f.Message,
+		Message:         f.Text(),
 	}
 	if f.Span.File == d.name {
 		out.Range = d.text.rangeOf(f.Span, s.enc)
 	} else {
-		out.Message = f.Span.String() + ": " + f.Message
+		out.Message = f.Span.String() + ": " + f.Text()
 	}
 	return out
 }

@@ -121,7 +121,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 			mk.more++
 			continue
 		}
-		mk := &mark{at: at, head: head, text: d.Message}
+		mk := &mark{at: at, head: head, text: d.Text()}
 		byHead[fmt.Sprint(at, head)] = mk
 		marks = append(marks, mk)
 	}

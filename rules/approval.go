@@ -107,32 +107,42 @@ func deadEntries(w *model.World, found model.When) []deadEntry {
 	return out
 }
 
-// deadFault writes why a dead entry matches nothing, in the forms of R131.
-func deadFault(r model.Resolution) string {
+// deadFault writes why a dead entry matches nothing, in the forms of R131,
+// and what follows it as notes: the close matches, or why a core tool is
+// missing. When the message has just named the toolset (pending-dead-entry:
+// "once 'mcp' is built"), named shortens R131's "names no tool the 'mcp'
+// toolset provides" to "names no tool 'mcp' provides".
+func deadFault(r model.Resolution, named bool) (fault string, more []string) {
 	e := r.Entry
 	switch {
 	case r.Status == model.NoTools && e.IsCore():
-		return fmt.Sprintf("%s names the core tools, and none exists in this config", q(e.Text))
+		return fmt.Sprintf("%s names the core tools, and none exists in this config", q(e.Text)), nil
 	case r.Status == model.NoTools:
-		return fmt.Sprintf("%s names the %s toolset, which provides no tools, so there is nothing under it to hold back", q(e.Text), q(r.Toolset.Name))
+		return fmt.Sprintf("%s names the %s toolset, which provides no tools", q(e.Text), q(r.Toolset.Name)),
+			notes("so there is nothing under it to hold back")
 	case r.Status == model.Disconnected:
-		return fmt.Sprintf("%s names the MCP server %s, which is not connected and builds empty", q(e.Text), q(r.Toolset.Name))
+		return fmt.Sprintf("%s names the MCP server %s, which is not connected and builds empty", q(e.Text), q(r.Toolset.Name)), nil
 	case len(r.Homes) > 0:
-		return fmt.Sprintf("%s is filed under the wrong toolset: %s comes from %s", q(e.Text), q(e.Tool), orList(r.Homes))
+		return fmt.Sprintf("%s is filed under the wrong toolset", q(e.Text)),
+			notes(fmt.Sprintf("%s comes from %s", q(e.Tool), orList(r.Homes)))
 	case e.IsCore():
-		return fmt.Sprintf("%s names no core tool that exists in this config%s%s", q(e.Text), coreWhy(e.Tool), didYouMean(r.Close))
+		return fmt.Sprintf("%s names no core tool that exists in this config", q(e.Text)), notes(coreWhy(e.Tool), didYouMeanNote(r.Close))
 	}
-	return fmt.Sprintf("%s names no tool the %s toolset provides%s", q(e.Text), q(r.Toolset.Name), didYouMean(r.Close))
+	if named {
+		return fmt.Sprintf("%s names no tool %s provides", q(e.Text), q(r.Toolset.Name)), notes(didYouMeanNote(r.Close))
+	}
+	return fmt.Sprintf("%s names no tool the %s toolset provides", q(e.Text), q(r.Toolset.Name)), notes(didYouMeanNote(r.Close))
 }
 
+// coreWhy says when a core tool exists, or nothing.
 func coreWhy(tool string) string {
 	switch tool {
 	case kokua.SpawnSubagent:
-		return " (spawn_subagent exists only when some agent has a non-empty delegates_to)"
+		return "spawn_subagent exists only when some agent has a non-empty delegates_to"
 	case kokua.ActivateSkill:
-		return " (activate_skill exists only when a skill is installed)"
+		return "activate_skill exists only when a skill is installed"
 	case kokua.AvailableTools, kokua.LoadTools:
-		return " (" + tool + " exists only when some agent defers a toolset)"
+		return tool + " exists only when some agent defers a toolset"
 	}
 	return ""
 }
@@ -154,7 +164,8 @@ func fixFor(r model.Resolution) string {
 // whose builds a pending entry would refuse: the agents holding one that
 // Kokua builds, and composed workers when an agent it builds can compose
 // one with it (R206, R43, R77). An agent nothing reaches by delegates_to
-// is never built, so it is named only to say why no agent could.
+// is never built, so it is named only to say why no agent could. It is a
+// note: "Agents that could load it: 'assistant', composed workers."
 func loaders(w *model.World, toolsets ...string) string {
 	var names, idle []string
 	seen := map[string]bool{}
@@ -182,13 +193,14 @@ func loaders(w *model.World, toolsets ...string) string {
 	if len(toolsets) > 1 {
 		it = "them"
 	}
+	head := "Agents that could load " + it + ": "
 	switch {
 	case len(names) > 0:
-		return strings.Join(names, ", ")
+		return head + strings.Join(names, ", ") + "."
 	case len(idle) == 1:
-		return fmt.Sprintf("none, since Kokua never builds %s, the one agent holding %s: no chain of delegates_to from the entry agent reaches it", q(idle[0]), it)
+		return head + fmt.Sprintf("none, since Kokua never builds %s, the one agent holding %s: no chain of delegates_to from the entry agent reaches it.", q(idle[0]), it)
 	case len(idle) > 1:
-		return fmt.Sprintf("none, since Kokua never builds %s, the agents holding %s: no chain of delegates_to from the entry agent reaches them", andJoin(quoted(idle)), it)
+		return head + fmt.Sprintf("none, since Kokua never builds %s, the agents holding %s: no chain of delegates_to from the entry agent reaches them.", andJoin(quoted(idle)), it)
 	}
-	return "none"
+	return head + "none."
 }

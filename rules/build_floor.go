@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"fmt"
-
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 )
@@ -25,8 +23,8 @@ var _ = register(&Rule{
 		for _, pol := range w.Policies() {
 			for _, o := range overlaps(w, w.Config.Floor, pol.Review, model.AtBuild) {
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
-					Message: fmt.Sprintf("%s %s %s: no reviewer may answer for a tool of %s, because %s. %s",
-						overlapBetween(o, w.Config.Floor.Path, pol.Review.Path), sharedWhat(o), onceBuilt(o), w.Config.Floor.Path, floorWhy, refusedBuilds(w, o)),
+					Message:    onceBuilt(o) + ", " + reaches(o, w.Config.Floor.Path, pol.Review.Path) + ", which no reviewer may answer for",
+					Notes:      append([]string{sharedNote(o), floorWhy}, refusedBuilds(w, o)...),
 					Suggestion: "drop the entry from review, or (knowingly) from never_auto_approve"})
 			}
 		}

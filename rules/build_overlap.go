@@ -23,8 +23,8 @@ var _ = register(&Rule{
 		for _, pol := range w.Policies() {
 			for _, o := range overlaps(w, pol.Confirm, pol.Review, model.AtBuild) {
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
-					Message: fmt.Sprintf("%s %s %s, and a tool may be in only one list of the %s policy: %s",
-						overlapBetween(o, pol.Confirm.Path, pol.Review.Path), sharedWhat(o), onceBuilt(o), pol.Table(), refusedBuilds(w, o)),
+					Message:    fmt.Sprintf("%s, %s overlap: a tool may be in only one list", onceBuilt(o), pairBetween(o, pol)),
+					Notes:      append([]string{sharedNote(o)}, refusedBuilds(w, o)...),
 					Suggestion: "keep the tool in one list: name it by one toolset only"})
 			}
 		}

@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"fmt"
-
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 )
@@ -21,7 +19,8 @@ var _ = register(&Rule{
 		for _, pol := range p.World.Policies() {
 			for _, o := range overlaps(p.World, pol.Confirm, pol.Review, model.AtStartup) {
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
-					Message:    fmt.Sprintf("%s %s: a tool may be in only one list of the %s policy", overlapBetween(o, pol.Confirm.Path, pol.Review.Path), sharedWhat(o), pol.Table()),
+					Message:    pairBetween(o, pol) + " overlap: a tool may be in only one list",
+					Notes:      []string{sharedNote(o)},
 					Suggestion: "keep the tool in one list: drop or narrow one of the two entries"})
 			}
 		}

@@ -24,16 +24,10 @@ var _ = register(&Rule{
 			if r.Status == model.Disconnected {
 				remedy = "a resident MCP server that is not connected at startup builds empty; connect it, or check its [[mcp.server]] table"
 			}
+			fault, more := deadFault(r, false)
 			p.Report(Finding{Span: d.item.Span, Key: l.Path, Suggestion: fixFor(r),
-				Message: fmt.Sprintf("%s has an entry that %s: %s. %s", l.Path, l.effect(), deadFault(r), capitalize(remedy))})
+				Message: fmt.Sprintf("%s has an entry that %s: %s", l.Path, l.effect(), fault),
+				Notes:   append(more, notes(remedy)...)})
 		}
 	},
 })
-
-// capitalize writes a sentence's first letter in upper case.
-func capitalize(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
-}

@@ -67,6 +67,7 @@ func reportCycle(p *Pass, path []*config.Agent, target *config.Agent, closing co
 	names = append(names, diag.Escape(target.Name))
 	last := path[len(path)-1]
 	p.Report(Finding{Span: closing.Span, Key: last.DelegatesTo.Path,
-		Message:    "delegation cycle in [agents.*]: " + strings.Join(names, " -> ") + ". A delegate is built by recursing into its targets, so delegation must not loop",
+		Message:    "delegation cycle in [agents.*]: " + strings.Join(names, " -> "),
+		Notes:      []string{"A delegate is built by recursing into its targets, so delegation must not loop."},
 		Suggestion: "drop " + q(target.Name) + " from " + last.DelegatesTo.Path})
 }

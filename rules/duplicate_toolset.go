@@ -60,8 +60,12 @@ var _ = register(&Rule{
 					first, second = c, cs[ref]
 				}
 				p.Report(Finding{Span: c.Span, Key: c.Key(),
-					Message: fmt.Sprintf("toolset name %s is registered twice: by %s (%s) and by %s (%s); a name carries no provider, so it must be unique",
-						q(name), first.Provider(), q(trimPeriod(first.Description)), second.Provider(), q(trimPeriod(second.Description))),
+					Message: fmt.Sprintf("toolset name %s is registered twice: by %s and by %s",
+						q(name), first.Provider(), second.Provider()),
+					Notes: []string{
+						"A name carries no provider, so it must be unique.",
+						fmt.Sprintf("Their descriptions: %s and %s.", q(trimPeriod(first.Description)), q(trimPeriod(second.Description))),
+					},
 					Suggestion: "rename or drop one of the two"})
 			}
 		}
@@ -78,7 +82,8 @@ var _ = register(&Rule{
 				continue
 			}
 			p.Report(Finding{Span: t.Span,
-				Message:    fmt.Sprintf("the manifest describes MCP server %s twice; a toolset name must be unique, and which tools the server builds would depend on which entry is read", q(t.Name)),
+				Message:    fmt.Sprintf("the manifest describes MCP server %s twice; a toolset name must be unique", q(t.Name)),
+				Notes:      []string{"Which tools the server builds would depend on which entry is read."},
 				Suggestion: "drop one of the two entries, or regenerate the manifest from this install"})
 		}
 	},

@@ -29,14 +29,13 @@ var _ = register(&Rule{
 		}
 		name := cfg.EntryAgent.Value
 		span := cfg.EntryAgent.Span
-		msg := fmt.Sprintf("[assistant].agent names %s, which has no %s table. Configured agents: %s.",
-			q(name), config.TablePath([]string{"agents", name}), quoteAll(slices.Sorted(slices.Values(names))))
+		msg := fmt.Sprintf("[assistant].agent names %s, which has no %s table", q(name), config.TablePath([]string{"agents", name}))
 		if cfg.EntryAgent.State != config.Present {
 			span = cfg.Agents[0].Span
-			msg = "[assistant].agent is not set, so the entry agent is 'assistant', which has no [agents.assistant] table. Configured agents: " +
-				quoteAll(slices.Sorted(slices.Values(names))) + "."
+			msg = "[assistant].agent is not set, so the entry agent is 'assistant', which has no [agents.assistant] table"
 		}
-		f := Finding{Span: span, Key: "[assistant].agent", Message: msg}
+		f := Finding{Span: span, Key: "[assistant].agent", Message: msg,
+			Notes: []string{"Configured agents: " + quoteAll(slices.Sorted(slices.Values(names))) + "."}}
 		if matches := similar.Suggest(name, names); len(matches) > 0 {
 			f.Suggestion = "write agent = " + tomlString(matches[0])
 		} else {

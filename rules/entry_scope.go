@@ -34,24 +34,28 @@ var _ = register(&Rule{
 				t := r.Toolset.Name
 				if l.Policy != nil && l.Policy.Agent != nil {
 					a := l.Policy.Agent
-					why := fmt.Sprintf("which agent %s does not declare in available", q(a.Name))
+					why := fmt.Sprintf("which agent %s does not declare", q(a.Name))
+					more := notes("a declared pair may name only the toolsets its agent declares in available")
 					fix := fmt.Sprintf("add %s to %s.available, or drop the entry", tomlName(t), l.Policy.Table())
 					// A worker never holds an entry_point_only toolset: "all"
 					// leaves it out, and a list naming it is refused (R52,
 					// R60, R119). Adding it to available would not help.
 					if r.Toolset.EntryPointOnly && !a.Entry {
-						why = fmt.Sprintf("which only works on the entry agent, so agent %s never holds it", q(a.Name))
+						why = "which only the entry agent can hold"
+						never := fmt.Sprintf("agent %s never holds it", q(a.Name))
 						switch {
 						case a.All:
-							why += `: available = "all" leaves it out on a worker`
+							never += `: available = "all" leaves it out on a worker`
 						case a.Tools != nil && slices.ContainsFunc(a.Tools.Available.Items, func(s config.Str) bool { return s.Value == t }):
-							why += ", though its available list names it"
+							never += ", though its available list names it"
 						}
+						more = notes(never)
 						fix = "drop the entry"
 					}
 					p.Report(Finding{Span: it.Span, Key: l.Path,
-						Message: fmt.Sprintf("%s has an entry that %s: %s names the %s toolset, %s",
+						Message: fmt.Sprintf("%s has an entry that %s: %s names toolset %s, %s",
 							l.Path, l.effect(), q(it.Value), q(t), why),
+						Notes:      more,
 						Suggestion: fix})
 					continue
 				}
@@ -59,14 +63,15 @@ var _ = register(&Rule{
 					builtin.add(l, it.Value, t)
 					continue
 				}
-				msg := fmt.Sprintf("%s has an entry that %s: %s names the %s toolset, which no agent declares, so it builds no tools and holds nothing back",
-					l.Path, l.effect(), q(it.Value), q(t))
-				fix := "drop the entry"
+				f := Finding{Span: it.Span, Key: l.Path, Suggestion: "drop the entry",
+					Message: fmt.Sprintf("%s has an entry that %s: %s names toolset %s, which no agent declares",
+						l.Path, l.effect(), q(it.Value), q(t)),
+					Notes: notes("a toolset no agent declares builds no tools, so the entry holds nothing back")}
 				if l.Builtin {
-					msg += "; this is Kokua's built-in floor, which applies because auto-approval is enabled"
-					fix = "write the table yourself with only the entries you want"
+					f.Notes = append(f.Notes, "This is Kokua's built-in floor, which applies because auto-approval is enabled.")
+					f.Suggestion = "write the table yourself with only the entries you want"
 				}
-				p.Report(Finding{Span: it.Span, Key: l.Path, Message: msg, Suggestion: fix})
+				p.Report(f)
 			}
 		}
 		builtin.report(p)
@@ -124,9 +129,15 @@ func (b *builtinPair) report(p *Pass) {
 			lists = append(lists, fmt.Sprintf("%s %s", l.path, andJoin(quoted(l.entries))))
 		}
 	}
-	what := fmt.Sprintf("%d of its entries name toolsets no agent declares (%s), so they build no tools and hold nothing back", n, andJoin(quoted(b.toolsets)))
+	what := fmt.Sprintf("%d of its entries name toolsets no agent declares", n)
+	entries := "The entries: " + strings.Join(lists, "; ") + "."
 	if n == 1 {
-		what = fmt.Sprintf("1 of its entries names a toolset no agent declares (%s), so it builds no tools and holds nothing back", q(b.toolsets[0]))
+		what = "1 of its entries names a toolset no agent declares"
+		entries = "The entry: " + strings.Join(lists, "; ") + "."
+	}
+	toolsets := "Toolsets no agent declares build no tools and hold nothing back: " + andJoin(quoted(b.toolsets)) + "."
+	if len(b.toolsets) == 1 {
+		toolsets = "A toolset no agent declares builds no tools and holds nothing back: " + q(b.toolsets[0]) + "."
 	}
 	keep := func(l config.List) string {
 		var out []string
@@ -138,8 +149,8 @@ func (b *builtinPair) report(p *Pass) {
 		return "[" + tomlStrings(out) + "]"
 	}
 	p.Report(Finding{Span: endOfFile(cfg), Key: "[assistant.tools]",
-		Message: fmt.Sprintf("the file has no [assistant.tools] table, so Kokua applies its built-in default pair, and %s: %s",
-			what, strings.Join(lists, "; ")),
+		Message: "the file has no [assistant.tools] table, so Kokua applies its built-in default pair, and " + what,
+		Notes:   []string{toolsets, entries},
 		Suggestion: fmt.Sprintf("paste an [assistant.tools] table at the end of the file with the entries you want; the built-in pair without these is confirm = %s and review = %s",
 			keep(def.Confirm), keep(def.Review))})
 }

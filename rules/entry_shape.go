@@ -26,20 +26,22 @@ var _ = register(&Rule{
 				if !r.Shape() {
 					continue
 				}
-				fault, fix := shapeFault(r)
-				p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: fix,
+				fault, fix, more := shapeFault(r)
+				p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: fix, Notes: notes(more),
 					Message: fmt.Sprintf("%s has an entry that %s: %s", l.Path, l.effect(), fault)})
 			}
 		}
 	},
 })
 
-func shapeFault(r model.Resolution) (fault, fix string) {
+// shapeFault says what is wrong with an entry's shape, the fix when one is
+// known, and a note on it when there is more to say (the grammar).
+func shapeFault(r model.Resolution) (fault, fix, note string) {
 	e := r.Entry
 	const forms = "an entry is <toolset>, <toolset>.*, <toolset>.<tool>, core or core.<tool>"
 	switch {
 	case r.Status == model.BareTool:
-		return fmt.Sprintf("%s is a tool, not a toolset: write %s", q(e.Text), orList(r.Homes)), "write " + orJoin(tomlNames(r.Homes))
+		return fmt.Sprintf("%s is a tool, not a toolset: write %s", q(e.Text), orList(r.Homes)), "write " + orJoin(tomlNames(r.Homes)), ""
 	case r.Status == model.UnknownToolset:
 		// r.Close holds toolset names here, so the fix swaps the toolset
 		// segment and keeps the rest of the text (fixFor would append a
@@ -48,13 +50,14 @@ func shapeFault(r model.Resolution) (fault, fix string) {
 		if len(r.Close) > 0 {
 			fix = "write " + tomlName(r.Close[0]+strings.TrimPrefix(e.Text, e.Toolset))
 		}
-		return fmt.Sprintf("%s names no installed toolset %s%s", q(e.Text), q(e.Toolset), didYouMean(r.Close)), fix
+		return fmt.Sprintf("%s names no installed toolset %s%s", q(e.Text), q(e.Toolset), didYouMean(r.Close)), fix, ""
 	case e.Fault == kokua.TooManyDots:
-		return fmt.Sprintf("%s has more than one '.'; %s", q(e.Text), forms), ""
+		return fmt.Sprintf("%s has more than one '.'", q(e.Text)), "", forms
 	case e.Fault == kokua.BadStar:
-		return fmt.Sprintf("%s uses '*' as a pattern; '*' may only stand for a whole toolset's tools (<toolset>.*), since a partial pattern is as silent a gap as a dead name", q(e.Text)), ""
+		return fmt.Sprintf("%s uses '*' as a pattern", q(e.Text)), "",
+			"'*' may only stand for a whole toolset's tools (<toolset>.*), since a partial pattern is as silent a gap as a dead name"
 	case e.Fault == kokua.EmptyTool:
-		return fmt.Sprintf("%s names no tool after the '.'", q(e.Text)), fmt.Sprintf("write %s for the whole toolset", tomlName(e.Toolset))
+		return fmt.Sprintf("%s names no tool after the '.'", q(e.Text)), fmt.Sprintf("write %s for the whole toolset", tomlName(e.Toolset)), ""
 	}
-	return fmt.Sprintf("%s names no toolset", q(e.Text)), ""
+	return fmt.Sprintf("%s names no toolset", q(e.Text)), "", ""
 }

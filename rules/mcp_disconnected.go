@@ -31,7 +31,8 @@ var _ = register(&Rule{
 				why = "the manifest does not describe it, so it is taken as not connected"
 			}
 			p.Report(Finding{Span: t.Span, Key: "[[mcp.server]].name",
-				Message: fmt.Sprintf("MCP server %s: %s; resident, it builds empty, and a load of it is refused until it connects, so entries naming its tools cannot be checked", q(t.Name), why)})
+				Message: fmt.Sprintf("MCP server %s: %s, and entries naming its tools cannot be checked", q(t.Name), why),
+				Notes:   []string{"Resident, it builds empty, and a load of it is refused until it connects."}})
 		}
 	},
 })

@@ -27,9 +27,10 @@ var _ = register(&Rule{
 			if s.State != config.Present {
 				return
 			}
-			if why := modelFault(s.Value); why != "" {
+			if why, more := modelFault(s.Value); why != "" {
 				p.Report(Finding{Span: s.Span, Key: key,
-					Message: fmt.Sprintf("%s = %s %s; Kokua expects provider:model[@base_url][;flags] and refuses to start on a model AIMU cannot resolve", key, q(s.Value), why)})
+					Message: fmt.Sprintf("%s = %s %s; Kokua expects provider:model[@base_url][;flags]", key, q(s.Value), why),
+					Notes:   append(notes(more), "Kokua refuses to start on a model AIMU cannot resolve.")})
 			}
 		}
 		check(p.Config.AssistantModel, "[assistant].model")
@@ -49,21 +50,23 @@ var _ = register(&Rule{
 	},
 })
 
-func modelFault(s string) string {
+// modelFault says what is wrong with a model string, and a note on it
+// (the known flags); "" when nothing is.
+func modelFault(s string) (fault, note string) {
 	spec, flags, hasFlags := strings.Cut(s, ";")
 	provider, rest, ok := strings.Cut(spec, ":")
 	name, _, _ := strings.Cut(rest, "@")
 	switch {
 	case !ok || provider == "":
-		return "names no provider"
+		return "names no provider", ""
 	case name == "":
-		return "names no model"
+		return "names no model", ""
 	case hasFlags:
 		for _, f := range strings.Split(flags, ",") {
 			if !slices.Contains(modelFlags, strings.TrimSpace(f)) {
-				return fmt.Sprintf("has the unknown capability flag %s (known: %s)", q(f), strings.Join(modelFlags, ", "))
+				return fmt.Sprintf("has the unknown capability flag %s", q(f)), "Known flags: " + strings.Join(modelFlags, ", ")
 			}
 		}
 	}
-	return ""
+	return "", ""
 }

@@ -32,9 +32,9 @@ var _ = register(&Rule{
 			p.Report(Finding{
 				Span: tools.Span,
 				Key:  config.KeyPath([]string{"agents", f.Name}, "tools"),
-				Message: fmt.Sprintf("agent %s writes tools as %s, the layout from before the tool-access split; "+
-					"toolsets are now declared in %s as available = [...], with resident, confirm and review beside it"+migrateHint,
-					q(f.Name), tools.Kind, table),
+				Message: fmt.Sprintf("agent %s writes tools as %s, the layout from before the tool-access split"+migrateHint,
+					q(f.Name), tools.Kind),
+				Notes:      []string{fmt.Sprintf("Toolsets are now declared in %s as available = [...], with resident, confirm and review beside it.", table)},
 				Suggestion: oldToolsFix(table, tools),
 			})
 		}

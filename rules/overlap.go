@@ -20,8 +20,8 @@ import (
 //	confirm and review  confirm-review-overlap   build-overlap
 //	review and floor    review-reaches-floor     build-floor
 
-// floorWhy explains the floor in every message about it (R125).
-const floorWhy = "the floor is for tools that grant a capability rather than act, where a reviewer approving one call stops constraining anything"
+// floorWhy explains the floor in every message about it (R125), as a note.
+const floorWhy = "The floor is for tools that grant a capability rather than act, where a reviewer approving one call stops constraining anything."
 
 // overlap is a pair of entries, one from each list, that would both hold
 // some tool.
@@ -105,40 +105,50 @@ func intersect(a, b []string) []string {
 	return out
 }
 
-// overlapBetween names the two entries and their lists.
-func overlapBetween(o overlap, firstPath, secondPath string) string {
-	return fmt.Sprintf("%s in %s and %s in %s", q(o.first.Value), firstPath, q(o.second.Value), secondPath)
+// pairBetween names two entries of one policy, confirm's first:
+// "'a' in confirm and 'b' in review of [assistant.tools]".
+func pairBetween(o overlap, pol *model.Policy) string {
+	return fmt.Sprintf("%s in confirm and %s in review of %s", q(o.first.Value), q(o.second.Value), pol.Table())
 }
 
-// sharedWhat says what two overlapping entries share.
-func sharedWhat(o overlap) string {
+// reaches names a review entry and the floor entry it reaches, the
+// overlap's second entry first: "'b' in [assistant.tools].review reaches
+// 'a' in [security].never_auto_approve".
+func reaches(o overlap, floorPath, reviewPath string) string {
+	return fmt.Sprintf("%s in %s reaches %s in %s", q(o.second.Value), reviewPath, q(o.first.Value), floorPath)
+}
+
+// sharedNote says what two overlapping entries share, as a note to a
+// message that names the entries only: "Both hold 'update_config'.", or why
+// an overlap of their text counts.
+func sharedNote(o overlap) string {
 	switch len(o.tools) {
 	case 0:
-		return "overlap by their own text (if the tool exists both lists hold it; if it does not, the tool entry is dead)"
+		return "They overlap by their own text: if the tool exists both lists hold it; if it does not, the tool entry is dead."
 	case 1:
-		return "both hold " + q(o.tools[0])
+		return "Both hold " + q(o.tools[0]) + "."
 	}
-	return "both hold " + quoteAll(o.tools)
+	return "Both hold " + andJoin(quoted(o.tools)) + "."
 }
 
 // onceBuilt says which builds reveal an overlap: "once 'files' is built",
-// or, when both entries wait for a build, "once 'fs' and 'files' are both
+// or, when both entries wait for a build, "once 'fs' and 'files' are
 // built".
 func onceBuilt(o overlap) string {
 	if len(o.builds) == 1 {
 		return "once " + q(o.builds[0]) + " is built"
 	}
-	return "once " + strings.Join(quoted(o.builds), " and ") + " are both built"
+	return "once " + strings.Join(quoted(o.builds), " and ") + " are built"
 }
 
-// refusedBuilds says which builds Kokua refuses for an overlap only a build
-// reveals, and which agents could trigger them (R206). When both entries
-// wait for a build, the one that completes the overlap is refused: whichever
-// of the two toolsets is built second.
-func refusedBuilds(w *model.World, o overlap) string {
+// refusedBuilds says, as notes, which builds Kokua refuses for an overlap
+// only a build reveals, and which agents could trigger them (R206). When
+// both entries wait for a build, the one that completes the overlap is
+// refused: whichever of the two toolsets is built second.
+func refusedBuilds(w *model.World, o overlap) []string {
 	if len(o.builds) == 1 {
 		t := o.builds[0]
-		return fmt.Sprintf("Kokua refuses every build of %s; agents that could load it: %s", q(t), loaders(w, t))
+		return []string{fmt.Sprintf("Kokua refuses every build of %s.", q(t)), loaders(w, t)}
 	}
-	return "Kokua refuses the build of whichever comes second, and every later one; agents that could load them: " + loaders(w, o.builds...)
+	return []string{"Kokua refuses the build of whichever comes second, and every later one.", loaders(w, o.builds...)}
 }

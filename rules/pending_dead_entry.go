@@ -23,9 +23,12 @@ var _ = register(&Rule{
 		w := p.World
 		for _, d := range deadEntries(w, model.AtBuild) {
 			l, t := d.list, d.r.Toolset.Name
+			fault, more := deadFault(d.r, true)
 			p.Report(Finding{Span: d.item.Span, Key: l.Path, Suggestion: fixFor(d.r),
-				Message: fmt.Sprintf("%s has an entry that %s once %s is built: %s. Kokua starts, but refuses every build of the %s toolset (Could not load %s) until the entry is fixed and Kokua restarted; agents that could load it: %s",
-					l.Path, l.effect(), q(t), deadFault(d.r), q(t), q(t), loaders(w, t))})
+				Message: fmt.Sprintf("%s has an entry that %s once %s is built: %s", l.Path, l.effect(), q(t), fault),
+				Notes: append(more,
+					fmt.Sprintf("Kokua starts, but refuses every build of the %s toolset (Could not load %s) until the entry is fixed and Kokua restarted.", q(t), q(t)),
+					loaders(w, t))})
 		}
 	},
 })

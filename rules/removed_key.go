@@ -19,18 +19,20 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		root := p.Config.Root
-		report := func(n *tomlpos.Node, key, msg, fix string) {
-			p.Report(Finding{Span: n.Key, Key: key, Message: msg + migrateHint, Suggestion: fix})
+		report := func(n *tomlpos.Node, key, msg, fix string, more ...string) {
+			p.Report(Finding{Span: n.Key, Key: key, Message: msg + migrateHint, Suggestion: fix, Notes: more})
 		}
 		if n := root.Lookup("security", "confirm_tools"); n != nil {
 			report(n, "[security].confirm_tools",
-				"[security].confirm_tools was split: the default approval pair is [assistant.tools].confirm (asks you) and review (asks a reviewer, then you); an agent's own pair is [agents.<name>.tools].confirm and review",
-				"run kokua-lint migrate, or move these entries to [assistant.tools].confirm, each bare tool name written toolset.tool")
+				"[security].confirm_tools was split into the approval pairs",
+				"run kokua-lint migrate, or move these entries to [assistant.tools].confirm, each bare tool name written toolset.tool",
+				"The default approval pair is [assistant.tools].confirm (asks you) and review (asks a reviewer, then you); an agent's own pair is [agents.<name>.tools].confirm and review.")
 		}
 		if n := root.Lookup("security", "auto_approval", "tools"); n != nil {
 			report(n, "[security.auto_approval].tools",
-				"[security.auto_approval].tools was replaced by the review lists: [assistant.tools].review, or an agent's [agents.<name>.tools].review",
-				"run kokua-lint migrate, or move these entries to [assistant.tools].review, each bare tool name written toolset.tool")
+				"[security.auto_approval].tools was replaced by the review lists",
+				"run kokua-lint migrate, or move these entries to [assistant.tools].review, each bare tool name written toolset.tool",
+				"The review lists are [assistant.tools].review, and an agent's own [agents.<name>.tools].review.")
 		}
 		if n := root.Get("tools"); n != nil {
 			report(n, "[tools]",

@@ -31,27 +31,30 @@ var _ = register(&Rule{
 			}
 			res := a.Tools.Resident
 			for _, it := range res.Items {
-				var why string
+				var why, more string
 				t := w.Toolset(it.Value)
 				switch {
 				case a.All && t == nil:
 					why = fmt.Sprintf("it is outside the agent's available = \"all\": nothing installs a toolset named %s", q(it.Value))
 				case a.All && !a.Holds(t.Name):
-					why = fmt.Sprintf("it is outside the agent's available = \"all\": %s only works on the entry agent, and \"all\" leaves it out on a worker", q(it.Value))
+					why = fmt.Sprintf("it is outside the agent's available = \"all\": %s only works on the entry agent", q(it.Value))
+					more = `on a worker, available = "all" leaves it out`
 				case !a.All && !listed[it.Value]:
-					why = fmt.Sprintf("%s does not list it, and a resident toolset is one the agent already holds", a.Tools.Available.Path)
+					why = fmt.Sprintf("%s does not list it", a.Tools.Available.Path)
+					more = "a resident toolset is one the agent already holds"
 				default:
 					continue
 				}
 				f := Finding{Span: it.Span, Key: res.Path,
-					Message: fmt.Sprintf("agent %s declares resident toolset %s, but %s", q(a.Name), q(it.Value), why)}
+					Message: fmt.Sprintf("agent %s declares resident toolset %s, but %s", q(a.Name), q(it.Value), why),
+					Notes:   notes(more)}
 				switch {
 				case config.IsAllWord(it.Value) && !a.All:
-					f.Message += `; resident takes toolset names, not "all" (leave resident out to make every available toolset resident)`
+					f.Notes = append(f.Notes, `Resident takes toolset names, not "all" (leave resident out to make every available toolset resident).`)
 				case config.IsAllWord(it.Value):
 					// available = "all" requires resident (R50): leaving it
 					// out is no way to hold everything.
-					f.Message += `; resident takes toolset names, not "all": name the toolsets the agent should hold from its first turn, and the rest load on demand`
+					f.Notes = append(f.Notes, `Resident takes toolset names, not "all": name the toolsets the agent should hold from its first turn, and the rest load on demand.`)
 				case !a.All:
 					f.Suggestion = fmt.Sprintf("add %s to %s, or drop it from resident", tomlName(it.Value), a.Tools.Available.Path)
 				default:

@@ -36,7 +36,8 @@ var _ = register(&Rule{
 			}
 			table := config.TablePath([]string{"reviewers", it.Value})
 			p.Report(Finding{Span: it.Span, Key: "[security.auto_approval].reviewers",
-				Message:    fmt.Sprintf("[security.auto_approval].reviewers names %s, which has no %s table. Declared reviewers: %s.", q(it.Value), table, list),
+				Message:    fmt.Sprintf("[security.auto_approval].reviewers names %s, which has no %s table", q(it.Value), table),
+				Notes:      []string{"Declared reviewers: " + list + "."},
 				Suggestion: fmt.Sprintf("add a %s table with its model and system_message", table)})
 		}
 	},

@@ -98,12 +98,20 @@ type Finding struct {
 	Key        string
 	Message    string
 	Suggestion string
-	// Notes follow the message: long lists it refers to (diag.Diagnostic).
+	// Notes follow the message, one sentence each: the long lists and
+	// further consequences it refers to, so that the message, the first
+	// line of the human format, says only what is wrong and why
+	// (diag.Diagnostic).
 	Notes []string
 }
 
-// Report records a finding.
+// Report records a finding. A message that notes follow is their first
+// sentence, so it gets a period when it has none: programs read the message
+// and its notes as one text (diag.Diagnostic.Text).
 func (p *Pass) Report(f Finding) {
+	if len(f.Notes) > 0 && !strings.HasSuffix(f.Message, ".") && !strings.HasSuffix(f.Message, "?") {
+		f.Message += "."
+	}
 	p.out = append(p.out, diag.Diagnostic{
 		Rule: p.Rule.ID, Severity: p.Rule.Severity, Phase: p.Rule.Phase,
 		Message: f.Message, Span: f.Span, Key: f.Key, Suggestion: f.Suggestion, Notes: f.Notes, Refs: p.Rule.Refs,

@@ -27,12 +27,13 @@ var _ = register(&Rule{
 			if t == nil {
 				continue
 			}
-			why := "no chain of delegates_to from the entry agent reaches the agent"
+			why := "No chain of delegates_to from the entry agent reaches the agent."
 			if a.Reachable {
-				why = "it is reachable, yet no startup build holds it"
+				why = "The agent is reachable, yet no startup build holds the toolset."
 			}
 			p.Report(Finding{Span: a.Span, Key: a.Path,
-				Message: fmt.Sprintf("shadow check skipped for agent %s: its resident toolset %s is built by no agent at startup (%s), so Kokua logs the skip at INFO and checks none of the agent's resident tools for shadowing", q(a.Name), q(t.Name), why)})
+				Message: fmt.Sprintf("shadow check skipped for agent %s: its resident toolset %s is built by no agent at startup", q(a.Name), q(t.Name)),
+				Notes:   []string{why, "Kokua logs the skip at INFO and checks none of the agent's resident tools for shadowing."}})
 		}
 	},
 })

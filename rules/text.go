@@ -61,6 +61,44 @@ func didYouMean(matches []string) string {
 	return fmt.Sprintf(" (did you mean %s or %s?)", q(matches[0]), q(matches[1]))
 }
 
+// didYouMeanNote writes "Did you mean 'x'?" for close matches, as a note
+// of its own, or nothing.
+func didYouMeanNote(matches []string) string {
+	return sentence(strings.TrimSuffix(strings.TrimPrefix(didYouMean(matches), " ("), ")"))
+}
+
+// sentence writes s as a note: its first letter in upper case, and a
+// period at its end unless it already ends a sentence. It returns "" for
+// "", so that an empty note can be dropped (notes).
+func sentence(s string) string {
+	if s == "" {
+		return ""
+	}
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "?") {
+		s += "."
+	}
+	return capitalize(s)
+}
+
+// capitalize writes a sentence's first letter in upper case.
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
+// notes writes each non-empty text as a note sentence, in order.
+func notes(texts ...string) []string {
+	var out []string
+	for _, t := range texts {
+		if t = sentence(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // trimPeriod drops the period that ends a toolset description, to quote it
 // inside a sentence.
 func trimPeriod(s string) string { return strings.TrimSuffix(s, ".") }

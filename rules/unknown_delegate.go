@@ -31,7 +31,8 @@ var _ = register(&Rule{
 				}
 				matches := similar.Suggest(it.Value, names)
 				f := Finding{Span: it.Span, Key: a.DelegatesTo.Path,
-					Message: fmt.Sprintf("agent %s delegates to unknown agent %s%s. Configured agents: %s.", q(a.Name), q(it.Value), didYouMean(matches), strings.Join(quoted(sorted), ", "))}
+					Message: fmt.Sprintf("agent %s delegates to unknown agent %s%s.", q(a.Name), q(it.Value), didYouMean(matches)),
+					Notes:   []string{"Configured agents: " + strings.Join(quoted(sorted), ", ") + "."}}
 				if len(matches) > 0 {
 					f.Suggestion = "write " + tomlName(matches[0])
 				}

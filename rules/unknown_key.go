@@ -28,21 +28,21 @@ var _ = register(&Rule{
 			table := v.Node.Path()
 			name := v.Field.Name
 			accepted := v.Table.Accepted()
-			var msg strings.Builder
-			fmt.Fprintf(&msg, "unknown key %s in %s", q(name), tableTitle(v))
-			fmt.Fprintf(&msg, "; it accepts %s", strings.Join(accepted, ", "))
+			msg := fmt.Sprintf("unknown key %s in %s", q(name), tableTitle(v))
+			accepts := tableTitle(v) + " accepts " + strings.Join(accepted, ", ") + "."
+			more := []string{accepts}
 			switch {
 			case isAgentTools(table) && agentKey(name):
-				fmt.Fprintf(&msg, ". %s belongs to %s: keys of [agents.<name>] must come before its [agents.<name>.tools] header",
-					q(name), config.TablePath(table[:2]))
+				msg += fmt.Sprintf(": it belongs to %s", config.TablePath(table[:2]))
+				more = append(more, "Keys of [agents.<name>] must come before its [agents.<name>.tools] header.")
 			case len(table) == 2 && table[0] == "assistant" && (name == "available" || name == "resident"):
-				msg.WriteString(". Availability and residency are declared per agent, in [agents.<name>.tools]")
+				msg += ": availability and residency are declared per agent, in [agents.<name>.tools]"
 			default:
 				if other := otherTable(table, name); other != "" {
-					fmt.Fprintf(&msg, " (did you mean %s.%s?)", other, name)
+					msg += fmt.Sprintf(" (did you mean %s.%s?)", other, name)
 				}
 			}
-			f := Finding{Span: v.Field.Value.Key, Key: config.KeyPath(table, name), Message: msg.String()}
+			f := Finding{Span: v.Field.Value.Key, Key: config.KeyPath(table, name), Message: msg, Notes: more}
 			if matches := similar.Suggest(name, accepted); len(matches) > 0 {
 				f.Suggestion = fmt.Sprintf("did you mean %s?", q(matches[0]))
 			}

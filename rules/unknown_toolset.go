@@ -39,7 +39,7 @@ var _ = register(&Rule{
 				msg := fmt.Sprintf("agent %s declares unknown toolset %s%s.", q(a.Name), q(it.Value), didYouMean(matches))
 				notes := []string{"Available toolsets: " + strings.Join(sorted, ", ") + "."}
 				if it.Value == kokua.Core {
-					notes = append(notes, "The core tools belong to no toolset: spawn_subagent comes from delegates_to, available_tools and load_tools from deferring a toolset, activate_skill from an installed skill")
+					notes = append(notes, "The core tools belong to no toolset: spawn_subagent comes from delegates_to, available_tools and load_tools from deferring a toolset, activate_skill from an installed skill.")
 				}
 				f := Finding{Span: it.Span, Key: a.Tools.Available.Path, Message: msg, Notes: notes}
 				if len(matches) > 0 {
