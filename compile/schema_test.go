@@ -596,7 +596,11 @@ func (w *schemaWalker) object(ty reflect.Type, obj map[string]any, path string) 
 		if required[name] == omitempty {
 			w.t.Errorf("%s: required is %v but the encoder's omitempty is %v", p, required[name], omitempty)
 		}
-		w.value(f.Type, prop, p)
+		ft := f.Type
+		if omitempty && ft.Kind() == reflect.Pointer {
+			ft = ft.Elem() // a nil pointer is left out, never written null
+		}
+		w.value(ft, prop, p)
 	}
 	for name := range props {
 		if !fields[name] {

@@ -13,7 +13,7 @@ import (
 const DigestPrefix = "sha256:"
 
 // Canonical returns the canonical form of a policy document given as JSON:
-// the digest member removed, object keys sorted by their bytes, no white
+// the digest and signature members removed, object keys sorted by their bytes, no white
 // space, numbers as written, and strings escaped as encoding/json writes
 // them with HTML escaping off. The digest is the SHA-256 of this form, so
 // reformatting a policy file does not change it, and any other change does.
@@ -36,6 +36,13 @@ func DigestOf(doc []byte) (string, error) {
 // committed policy diffs line by line. Neither the bytes nor the digest
 // depend on the order in which the document's types declare their fields.
 func Marshal(d *Document) ([]byte, error) {
+	d.Signature = nil
+	return marshal(d, nil)
+}
+
+// marshal is Marshal, with the signature made by sign from the digest
+// written after it when sign is not nil.
+func marshal(d *Document, sign func(digest string) (*Signature, error)) ([]byte, error) {
 	raw, err := json.Marshal(d)
 	if err != nil {
 		return nil, err
@@ -53,7 +60,21 @@ func Marshal(d *Document) ([]byte, error) {
 	}
 	withDigest = append(withDigest, `"digest":"`...)
 	withDigest = append(withDigest, s.digest...)
-	withDigest = append(withDigest, `"}`...)
+	withDigest = append(withDigest, '"')
+	if sign != nil {
+		sig, err := sign(s.digest)
+		if err != nil {
+			return nil, err
+		}
+		d.Signature = sig
+		js, err := json.Marshal(sig)
+		if err != nil {
+			return nil, err
+		}
+		withDigest = append(withDigest, `,"signature":`...)
+		withDigest = append(withDigest, js...)
+	}
+	withDigest = append(withDigest, '}')
 	var out bytes.Buffer
 	out.Grow(2 * len(withDigest))
 	if err := json.Indent(&out, withDigest, "", "  "); err != nil {
@@ -70,6 +91,9 @@ type sealed struct {
 	canonical       []byte
 	digest          string
 	version, stored []byte
+	// signature is the top-level signature member as written, nil when
+	// the document has none.
+	signature []byte
 }
 
 // seal is the one definition of the canonical form and the digest: Marshal
@@ -95,7 +119,8 @@ func seal(doc []byte) (sealed, error) {
 		return sealed{}, c.err
 	}
 	sum := sha256.Sum256(c.out)
-	return sealed{canonical: c.out, digest: DigestPrefix + hex.EncodeToString(sum[:]), version: c.version, stored: c.digest}, nil
+	return sealed{canonical: c.out, digest: DigestPrefix + hex.EncodeToString(sum[:]), version: c.version, stored: c.digest,
+		signature: c.signature}, nil
 }
 
 // canonWriter writes the canonical form of a document encoding/json has
@@ -107,9 +132,10 @@ type canonWriter struct {
 	// scratch holds an object's members while they are put in order.
 	members []member
 	scratch []byte
-	// version and digest are the top-level members' values as written.
-	version, digest []byte
-	err             error
+	// version, digest and signature are the top-level members' values
+	// as written.
+	version, digest, signature []byte
+	err                        error
 }
 
 // member is one object member, written to out[from:to]; its name, in its
@@ -236,11 +262,16 @@ func (c *canonWriter) object(top bool) {
 		}
 		if top {
 			switch string(name) {
-			case "digest":
-				if c.digest != nil && c.err == nil {
-					c.err = errors.New(`the member name "digest" is repeated in an object`)
+			case "digest", "signature":
+				// Neither is part of what the digest covers.
+				kept := &c.digest
+				if string(name) == "signature" {
+					kept = &c.signature
 				}
-				c.digest = c.in[valueFrom:c.i]
+				if *kept != nil && c.err == nil {
+					c.err = errors.New("the member name \"" + string(name) + "\" is repeated in an object")
+				}
+				*kept = c.in[valueFrom:c.i]
 				c.out = c.out[:before]
 				continue
 			case "policy_version":

@@ -36,6 +36,10 @@ type Document struct {
 	Toolsets      map[string]*Toolset `json:"toolsets"`
 	// TrustOrder is every registered toolset, most trusted first (R51).
 	TrustOrder []string `json:"trust_order"`
+	// Signature is the Ed25519 signature of the digest, for a policy
+	// kokua-compile --sign wrote; nil for an unsigned one. Like the
+	// digest, it is left out of the canonical form (see Sign).
+	Signature *Signature `json:"signature,omitempty"`
 }
 
 // Inputs names the files the policy was compiled from, with their digests.
@@ -81,8 +85,9 @@ type Tier struct {
 type Composed struct {
 	// LabelPrefix starts every composed worker's gate label.
 	LabelPrefix string `json:"label_prefix"`
-	// Possible is true when some agent holds capabilities, and so
-	// compose_subagent.
+	// Possible is true when some agent Kokua builds (the entry agent or a
+	// worker it reaches) holds capabilities, and so compose_subagent
+	// (R43, R77). When it is false, a composed label is an unknown agent.
 	Possible bool `json:"possible"`
 	// Tier is the policy composed workers always get: "default_tier".
 	Tier string `json:"tier"`
@@ -143,7 +148,9 @@ type Toolset struct {
 	// LoadRefusal, when not empty, is the error every load of the toolset
 	// answers with: an MCP server that is not connected (R149).
 	LoadRefusal string `json:"load_refusal"`
-	Tools       []Tool `json:"tools"`
+	// Tools are what one build returns; for a toolset with a LoadRefusal,
+	// what a load returns once it connects, since it builds empty now.
+	Tools []Tool `json:"tools"`
 }
 
 // Tool is a tool with its spec size, when the manifest gives one.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -58,6 +59,9 @@ func reseal(data []byte) ([]byte, bool) {
 func exercise(t *testing.T, data []byte) {
 	p, err := policy.Parse("fuzz", data)
 	if err != nil {
+		if strings.Contains(err.Error(), "internal error") {
+			t.Fatalf("Parse panicked: %v", err)
+		}
 		var le *policy.LoadError
 		if !errors.As(err, &le) {
 			t.Fatalf("Parse returned %T, not a *LoadError: %v", err, err)
@@ -73,20 +77,5 @@ func exercise(t *testing.T, data []byte) {
 		}
 		return
 	}
-	for name, a := range p.Document().Agents {
-		for _, tool := range a.Tools {
-			_ = p.Decide(name, tool.Name, policy.Turn{})
-			_ = p.Decide(name, tool.Toolset+"."+tool.Name, policy.Turn{Unattended: true})
-		}
-		s, err := p.NewSession(name)
-		if err != nil {
-			t.Fatalf("a declared agent has no session: %v", err)
-		}
-		for _, d := range a.Deferred {
-			_ = s.Load(d)
-		}
-		_ = s.Tools()
-		_ = s.NamesLine()
-	}
-	_ = p.Decide("composed:x", "x", policy.Turn{})
+	query(t, p)
 }

@@ -2,10 +2,12 @@ package policy
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 )
@@ -31,8 +33,8 @@ var (
 
 // LoadError is a policy that was refused: missing, unreadable, truncated,
 // tampered with, or of a version this runtime does not read. Err is what
-// errors.Is and errors.As see through it: ErrTampered, ErrVersion or
-// ErrShape, or the error of opening or reading the file.
+// errors.Is and errors.As see through it: ErrTampered, ErrVersion,
+// ErrShape or ErrSignature, or the error of opening or reading the file.
 type LoadError struct {
 	Source string
 	Reason string
@@ -48,6 +50,21 @@ func (e *LoadError) Unwrap() error { return e.Err }
 
 // Load reads and verifies a policy file.
 func Load(path string) (*Policy, error) {
+	data, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// read reads a policy file, and no more than one byte over MaxBytes.
+func read(path string) ([]byte, error) {
+	// What is not a regular file (a named pipe, a device, a directory) is
+	// refused by its status, without being opened: opening a named pipe
+	// would block until something writes to it.
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, &LoadError{Source: path, Reason: "it is not a regular file (a named pipe, a device or a directory), so it is not read", Err: &fs.PathError{Op: "open", Path: path, Err: fs.ErrInvalid}}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &LoadError{Source: path, Reason: unwrapPath(err).Error(), Err: err}
@@ -57,7 +74,7 @@ func Load(path string) (*Policy, error) {
 	if err != nil {
 		return nil, &LoadError{Source: path, Reason: unwrapPath(err).Error(), Err: err}
 	}
-	return Parse(path, data)
+	return data, nil
 }
 
 func unwrapPath(err error) error {
@@ -73,35 +90,53 @@ func unwrapPath(err error) error {
 // digest that does not match the content, a member missing, null where
 // the document never has null, of the wrong type or unknown, or a
 // reference to an agent or toolset the document does not define.
-func Parse(source string, data []byte) (*Policy, error) {
-	refuse := func(kind error, format string, args ...any) (*Policy, error) {
-		return nil, &LoadError{Source: source, Reason: fmt.Sprintf(format, args...), Err: kind}
+//
+// A panic while verifying or indexing, which would be a bug of this
+// package that Validate missed, is a refusal too (ErrShape, the reason
+// starting "internal error"): a bad file can only ever be refused.
+func Parse(source string, data []byte) (*Policy, error) { return parse(source, data, nil) }
+
+// parse is Parse, and with a key ParseVerified: the signature is checked
+// once the digest is, before the document is decoded.
+func parse(source string, data []byte, key ed25519.PublicKey) (p *Policy, err error) {
+	refuse := func(kind error, format string, args ...any) error {
+		return &LoadError{Source: source, Reason: fmt.Sprintf(format, args...), Err: kind}
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			p, err = nil, refuse(ErrShape, "internal error while loading it: %v", r)
+		}
+	}()
 	if len(data) > MaxBytes {
-		return refuse(ErrShape, "it is larger than %d MiB", MaxBytes>>20)
+		return nil, refuse(ErrShape, "it is larger than %d MiB", MaxBytes>>20)
 	}
 	s, err := seal(data)
 	if err != nil {
-		return refuse(ErrShape, "it is not a JSON policy document (%v)", err)
+		return nil, refuse(ErrShape, "it is not a JSON policy document (%v)", err)
 	}
 	if s.version == nil {
-		return refuse(ErrShape, "it has no policy_version")
+		return nil, refuse(ErrShape, "it has no policy_version")
 	}
 	if string(s.version) != strconv.Itoa(Version) {
-		return refuse(ErrVersion, "policy_version %s is not supported (this runtime reads %d)", s.version, Version)
+		return nil, refuse(ErrVersion, "policy_version %s is not supported (this runtime reads %d)", s.version, Version)
 	}
 	var digest string
 	if s.stored == nil || json.Unmarshal(s.stored, &digest) != nil || digest == "" {
-		return refuse(ErrShape, "it has no digest")
+		return nil, refuse(ErrShape, "it has no digest")
 	}
 	if s.digest != digest {
-		return refuse(ErrTampered, "its digest does not match its content: it was changed after kokua-compile wrote it")
+		return nil, refuse(ErrTampered, "its digest does not match its content: it was changed after kokua-compile wrote it")
+	}
+	if key != nil {
+		if why := verify(s, key); why != "" {
+			return nil, refuse(ErrSignature, "%s", why)
+		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var doc Document
 	if err := dec.Decode(&doc); err != nil {
-		return refuse(ErrShape, "it does not have the policy's shape (%v)", err)
+		return nil, refuse(ErrShape, "it does not have the policy's shape (%v)", err)
 	}
 	// Go's decoder forgives what a policy must not have: a missing member,
 	// null for an object or a string, a name in another case. Written back
@@ -109,14 +144,19 @@ func Parse(source string, data []byte) (*Policy, error) {
 	// complete one has the same.
 	raw, err := json.Marshal(&doc)
 	if err != nil {
-		return refuse(ErrShape, "it does not have the policy's shape (%v)", err)
+		return nil, refuse(ErrShape, "it does not have the policy's shape (%v)", err)
 	}
 	if back, err := seal(raw); err != nil || !bytes.Equal(back.canonical, s.canonical) {
-		return refuse(ErrShape, "it does not have the policy's shape: a member is missing, null, or named otherwise than policy.schema.json says")
+		return nil, refuse(ErrShape, "it does not have the policy's shape: a member is missing, null, or named otherwise than policy.schema.json says")
 	}
-	p, err := index(&doc)
-	if err != nil {
-		return refuse(ErrShape, "%v", err)
+	if why := checkSignatureShape(s, doc.Signature); why != "" {
+		return nil, refuse(ErrShape, "%s", why)
+	}
+	if err := doc.Validate(); err != nil {
+		return nil, refuse(ErrShape, "%v", err)
+	}
+	if p, err = index(&doc); err != nil {
+		return nil, refuse(ErrShape, "%v", err)
 	}
 	return p, nil
 }

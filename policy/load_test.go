@@ -121,9 +121,9 @@ func TestLoadErrors(t *testing.T) {
 		{"unknown member", edited(t, good, func(d map[string]any) { d["comment"] = "hand-edited" }), policy.ErrShape,
 			"it does not have the policy's shape"},
 		{"unknown entry agent", edited(t, good, func(d map[string]any) { d["entry_agent"] = "ghost" }), policy.ErrShape,
-			`its entry agent "ghost" has no agents entry`},
+			`entry_agent: "ghost" is not a member of agents`},
 		{"undefined deferred toolset", edited(t, good, func(d map[string]any) { agent(d, "assistant")["deferred"] = []any{"ghost"} }),
-			policy.ErrShape, `defers toolset "ghost"`},
+			policy.ErrShape, `agents.assistant.deferred[0]: "ghost" is not a member of toolsets`},
 		{"too large", bytes.Repeat([]byte(" "), policy.MaxBytes+1), policy.ErrShape, "it is larger than 64 MiB"},
 	}
 	for _, c := range cases {

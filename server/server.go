@@ -10,6 +10,7 @@
 package server
 
 import (
+	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -53,6 +54,7 @@ const (
 // Server answers the API from the last good policy it loaded.
 type Server struct {
 	path     string
+	key      ed25519.PublicKey // the verify key, or nil
 	log      *slog.Logger
 	metrics  *metrics
 	handler  http.Handler
@@ -98,13 +100,19 @@ const (
 // New loads and verifies the policy at path. With no valid policy there is
 // no server: the error says why the policy was refused. A nil logger
 // discards the log.
-func New(path string, logger *slog.Logger) (*Server, error) {
+func New(path string, logger *slog.Logger) (*Server, error) { return NewVerified(path, nil, logger) }
+
+// NewVerified is New for a server that answers only from policies signed
+// with key (policy.LoadVerified): an unsigned or wrongly signed policy is
+// refused at the start and on every reload, like a tampered one. A nil
+// key verifies nothing, as New.
+func NewVerified(path string, key ed25519.PublicKey, logger *slog.Logger) (*Server, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{path: path, log: logger, metrics: newMetrics(), debounce: Debounce}
+	s := &Server{path: path, key: key, log: logger, metrics: newMetrics(), debounce: Debounce}
 	stamp, _ := os.Stat(path)
-	st, err := load(path)
+	st, err := load(path, key)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +165,7 @@ func (s *Server) reload(trigger string, force bool) error {
 	}
 	s.stamp = stamp
 	old := s.cur.Load()
-	st, err := load(s.path)
+	st, err := load(s.path, s.key)
 	if err != nil {
 		msg := err.Error()
 		s.last.Store(&reloadStatus{OK: false, Error: &msg, At: time.Now().UTC(), Trigger: trigger})
@@ -189,14 +197,26 @@ func sameStamp(a, b os.FileInfo) bool {
 }
 
 // load reads and verifies a policy and precomputes the bodies of the
-// agents endpoints.
-func load(path string) (*state, error) {
-	p, err := policy.Load(path)
+// agents endpoints. A panic while doing so, which would be a bug in the
+// loader, refuses the file like any other fault: a reload runs in the
+// watcher's goroutine, where a panic would end the server.
+func load(path string, key ed25519.PublicKey) (st *state, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			st, err = nil, &policy.LoadError{Source: path, Reason: fmt.Sprintf("internal error while loading it: %v", r), Err: policy.ErrShape}
+		}
+	}()
+	var p *policy.Policy
+	if key != nil {
+		p, err = policy.LoadVerified(path, key)
+	} else {
+		p, err = policy.Load(path)
+	}
 	if err != nil {
 		return nil, err
 	}
 	doc := p.Document()
-	st := &state{p: p, file: path, digest: doc.Digest, digestHeader: []string{doc.Digest},
+	st = &state{p: p, file: path, digest: doc.Digest, digestHeader: []string{doc.Digest},
 		loadedAt: time.Now().UTC(), agent: make(map[string][]byte, len(doc.Agents))}
 	list := agentList{Digest: doc.Digest, EntryAgent: doc.EntryAgent, Agents: make([]agentSummary, 0, len(doc.Agents))}
 	for name, a := range doc.Agents {
