@@ -3,8 +3,11 @@
 # "origin" repository whose main branch holds the shipped config, a pull-request branch that
 # changes it, and a shallow clone of that branch (as actions/checkout makes one) that lacks the
 # base commit, so the script has to fetch it. Checks the exit codes, that the markdown lands in
-# $GITHUB_STEP_SUMMARY, --allow-widen, a narrowing change, a config new in the pull request, and
-# that a hostile path or revision in the inputs is data, never code.
+# $GITHUB_STEP_SUMMARY and widened=true|false in $GITHUB_OUTPUT, --allow-widen, a narrowing
+# change, a config new in the pull request, a base version with errors (nothing to compare: passes)
+# and a head version with errors (fails), a base that cannot be found, and that a hostile path or
+# revision in the inputs is data, never code. scripts/test-action.sh runs the same script through
+# action.yml's steps.
 #
 # Needs Go and git. Run from anywhere: bash scripts/test-action-diff.sh. Nothing in this
 # repository is changed.
@@ -43,6 +46,14 @@ g -C "$tmp/origin" commit -q -m "drop fs_write from review"
 g -C "$tmp/origin" checkout -q -b narrow "$base"
 sed -i 's/"config.update_config"\]  # asks you/"config.update_config", "misc"]  # asks you/' "$tmp/origin/config.toml"
 g -C "$tmp/origin" commit -q -am "gate misc"
+g -C "$tmp/origin" checkout -q -b broken "$base"
+sed -i 's/^available = \["memory"/available = ["nosuch", "memory"/' "$tmp/origin/config.toml"
+grep -q 'nosuch' "$tmp/origin/config.toml" || fail "the broken edit did not apply"
+g -C "$tmp/origin" commit -q -am "an unknown toolset"
+broken="$(git -C "$tmp/origin" rev-parse HEAD)"
+g -C "$tmp/origin" checkout -q -b fix "$broken"
+cp "$repo_root/examples/shipped.config.toml" "$tmp/origin/config.toml"
+g -C "$tmp/origin" commit -q -am "fix it"
 
 # run_case NAME BRANCH WANT_EXIT WANT_TEXT [VAR=VALUE ...]: a shallow clone of BRANCH, the script
 # run in it with the environment given, its exit code and the summary checked.
@@ -56,10 +67,16 @@ run_case() {
         fail "the shallow clone already has the base commit; the fetch is not exercised"
     fi
     local code=0
-    (cd "$tmp/work" && env GITHUB_STEP_SUMMARY="$tmp/summary.md" KOKUA_DIFF_BASE="$base" "$@" \
+    : >"$tmp/output"
+    (cd "$tmp/work" && env GITHUB_STEP_SUMMARY="$tmp/summary.md" GITHUB_OUTPUT="$tmp/output" KOKUA_DIFF_BASE="$base" "$@" \
         bash "$repo_root/scripts/action-diff.sh") >"$tmp/log" 2>&1 || code=$?
     sed 's/^/    | /' "$tmp/log"
     [[ "$code" == "$want" ]] || fail "$name: exit $code, want $want"
+    if [[ "$want" != 2 ]]; then
+        local n
+        n="$(grep -c '^widened=\(true\|false\)$' "$tmp/output" || true)"
+        [[ "$n" == 1 ]] || fail "$name: want one widened= line in GITHUB_OUTPUT, got: $(cat "$tmp/output")"
+    fi
     if [[ -n "$text" ]]; then
         grep -qF -- "$text" "$tmp/summary.md" || { cat "$tmp/summary.md"; fail "$name: the summary lacks: $text"; }
     fi
@@ -71,10 +88,28 @@ grep -qF 'New file: nothing at the base to compare with.' "$tmp/summary.md" || f
 grep -qF 'HEAD' "$tmp/summary.md" && fail "the summary should name the base revision, not HEAD"
 grep -qF "$base:config.toml" "$tmp/summary.md" || fail "the summary does not name the base side"
 
+grep -qx 'widened=true' "$tmp/output" || fail "widened output: $(cat "$tmp/output")"
+
 run_case "allow-widen reports without failing" pr 0 '**4 widened, 0 narrowed**' \
     KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_ALLOW_WIDEN=true
+grep -qx 'widened=true' "$tmp/output" || fail "widened output with allow-widen: $(cat "$tmp/output")"
 
 run_case "a narrowing passes" narrow 0 '| narrowed | `echo` |' KOKUA_DIFF_CONFIGS="config.toml"
+grep -qx 'widened=false' "$tmp/output" || fail "widened output on a narrowing: $(cat "$tmp/output")"
+
+run_case "a head with errors fails, nothing compared" broken 1 'Not compared: this version has errors' \
+    KOKUA_DIFF_CONFIGS="config.toml"
+grep -qF "unknown toolset 'nosuch'" "$tmp/log" || fail "the log does not show the error"
+
+run_case "a base with errors has nothing to compare with, and passes" fix 0 'The base version has errors' \
+    KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_BASE="$broken"
+
+run_case "a commit origin does not have is a bad input" pr 2 '' KOKUA_DIFF_BASE=0123456789abcdef0123456789abcdef01234567
+grep -qF 'cannot fetch the base commit' "$tmp/log" || fail "no message for an unknown base"
+
+run_case "a branch name not in the clone is not fetched" pr 2 '' KOKUA_DIFF_BASE='main:refs/heads/evil'
+grep -qF 'is not in this clone' "$tmp/log" || fail "no message for a base that is not a SHA"
+git -C "$tmp/work" rev-parse --verify --quiet refs/heads/evil >/dev/null && fail "a base input wrote a ref"
 
 run_case "an unchanged config passes" main 0 'No change to what any agent can do.' KOKUA_DIFF_CONFIGS="config.toml"
 

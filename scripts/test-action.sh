@@ -5,7 +5,8 @@
 # without one), with the step's `env:`, the `${{ }}` expressions the files use evaluated (inputs,
 # github.action_path, steps.<id>.outputs, format(), ==, !=, &&, ||), `if:` and
 # `continue-on-error:` honoured, GITHUB_OUTPUT read back into step outputs and the action's
-# `outputs:`, and GITHUB_PATH, RUNNER_TEMP and GITHUB_WORKSPACE as the runner provides them.
+# `outputs:`, and GITHUB_PATH, GITHUB_STEP_SUMMARY, RUNNER_TEMP and GITHUB_WORKSPACE as the runner
+# provides them; github.event is the event's payload (a property it lacks is '', as on GitHub).
 #
 # THE INSTALL STEP RUNS AS WRITTEN: the action builds kokua-lint from its own checkout
 # ($GITHUB_ACTION_PATH), which here is a copy of this working tree (tracked and untracked files,
@@ -13,12 +14,20 @@
 # repository out with actions/checkout (simulated by the same copy) and runs its `go install`
 # line as written.
 #
+# THE DIFF MODE RUNS ON A REAL GIT HISTORY: for `mode: diff` and `both` the workspace is a shallow
+# clone (--depth 1, as actions/checkout makes one) of a pull-request branch whose base commit it
+# lacks, from an "origin" repository made here with a base commit and a head commit that widens
+# (or narrows) an agent's power; github.event.pull_request.base.sha is that base commit, so the
+# action's diff step fetches it from origin and runs scripts/action-diff.sh on it. The cases check
+# the markdown in the job summary, the exit status (a widening fails, allow-widen passes), the
+# widened output and that only the commands the mode needs were built.
+#
 # SIMULATED (`uses:` steps cannot run here): actions/checkout (the workspace is ready),
 # actions/setup-go (Go is on PATH; its inputs are checked: the go.mod it reads, cache on) and
 # github/codeql-action/upload-sarif (its sarif_file must be SARIF 2.1.0 and category is recorded;
 # one case makes it fail, as a read-only token does on a fork's pull request).
 #
-# Needs Go and python3 with PyYAML (python3-yaml is installed with apt-get if missing).
+# Needs Go, git and python3 with PyYAML (python3-yaml is installed with apt-get if missing).
 # Run from anywhere: bash scripts/test-action.sh. Nothing in this repository is changed.
 set -euo pipefail
 
@@ -72,7 +81,7 @@ check(ACTION["runs"]["using"] == "composite", "action.yml: not a composite actio
 
 # ---- expressions ---------------------------------------------------------------------------
 
-TOKEN = re.compile(r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<op>==|!=|&&|\|\||\(|\)|,|!)|(?P<name>[A-Za-z_][A-Za-z0-9_.-]*))")
+TOKEN = re.compile(r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<op>==|!=|&&|\|\||\(|\)|,|!)|(?P<name>[A-Za-z_][A-Za-z0-9_.*-]*))")
 
 class Expr:
     """The expressions of the files under test: literals, contexts, format(), always(), ==, !=,
@@ -125,18 +134,31 @@ class Expr:
                 if self.peek() == ("op", ","): self.take()
             self.take()
             if tok == "format": return re.sub(r"\{(\d+)\}", lambda m: str(args[1 + int(m.group(1))]), args[0])
+            if tok == "contains":   # case-insensitive, on an array (an object filter) or a string
+                hay, needle = args
+                if isinstance(hay, list): return any(text(x).lower() == text(needle).lower() for x in hay)
+                return text(needle).lower() in text(hay).lower()
             if tok in ("always", "success"): return tok == "always" or self.ctx["job"].status == 0
             raise Fail("unsupported function %s()" % tok)
         parts = tok.split(".")
         if tok in ("true", "false"): return tok == "true"
         cur = self.ctx
-        for p in parts:
+        for i, p in enumerate(parts):
+            if p == "*":   # an object filter: the rest of the path on each element, missing ones left out
+                return [v for v in (walk(x, parts[i + 1:]) for x in (cur if isinstance(cur, list) else [])) if v is not None]
             if parts[0] == "steps" and isinstance(cur, dict) and p not in cur:
                 return ""   # a step that did not run, or an output it did not write
+            if parts[:2] == ["github", "event"] and (not isinstance(cur, dict) or p not in cur):
+                return ""   # a property the event's payload lacks is null
             check(isinstance(cur, dict) and p in cur, "unknown context %r" % tok)
             cur = cur[p]
         return cur
 
+def walk(cur, path):
+    for p in path:
+        if not isinstance(cur, dict) or p not in cur: return None
+        cur = cur[p]
+    return cur
 def truthy(v): return v not in ("", False, None, 0)
 def text(v): return ("true" if v else "false") if isinstance(v, bool) else str(v)
 def expand(s, ctx):
@@ -152,7 +174,7 @@ def condition(cond, ctx):
 
 class Job:
     """One job's runner state: a workspace, RUNNER_TEMP, GITHUB_PATH and the output so far."""
-    def __init__(self, name, files, upload_fails=False):
+    def __init__(self, name, files, upload_fails=False, event=None):
         self.dir = os.path.join(TMP, name)
         self.ws = os.path.join(self.dir, "workspace")
         os.makedirs(self.ws)
@@ -160,7 +182,8 @@ class Job:
         for path, body in files.items():
             os.makedirs(os.path.dirname(os.path.join(self.ws, path)), exist_ok=True)
             open(os.path.join(self.ws, path), "w", encoding="utf-8").write(body)
-        # GOPATH is the job's own (GOMODCACHE stays shared); no kokua-lint from the caller's PATH.
+        # GOPATH is the job's own (GOMODCACHE stays shared); no kokua-lint or kokua-compile from
+        # the caller's PATH.
         self.gopath = os.path.join(self.dir, "gopath")
         self.setup_go = []
         self.paths = []
@@ -169,14 +192,15 @@ class Job:
         self.setups = []     # the with: of each setup-go
         self.order = []      # step labels in the order they ran
         self.upload_fails = upload_fails
+        self.event = event if event is not None else {}   # github.event
         self.status = 0
         self.n = 0
 
     def env(self, extra):
         env = dict(os.environ, CI="true", GITHUB_ACTIONS="true", GITHUB_WORKSPACE=self.ws,
                    RUNNER_TEMP=os.path.join(self.dir, "runner-temp"), GOPATH=self.gopath)
-        inherited = [d for d in os.environ["PATH"].split(os.pathsep)
-                     if d and not os.path.exists(os.path.join(d, "kokua-lint"))]
+        inherited = [d for d in os.environ["PATH"].split(os.pathsep) if d and not any(
+                     os.path.exists(os.path.join(d, c)) for c in ("kokua-lint", "kokua-compile"))]
         env["PATH"] = os.pathsep.join(self.paths + self.setup_go + inherited)
         env.update(extra)
         return env
@@ -289,7 +313,7 @@ def run_action(job, with_):
     check(not unknown, "inputs action.yml does not declare: %s" % sorted(unknown))
     inputs = {k: text(v.get("default", "")) for k, v in declared.items()}
     inputs.update({k: text(v) for k, v in with_.items()})
-    ctx = {"inputs": inputs, "github": {"action_path": ACTION_PATH}, "steps": {},
+    ctx = {"inputs": inputs, "github": {"action_path": ACTION_PATH, "event": job.event}, "steps": {},
            "env": {"GITHUB_ACTION_PATH": ACTION_PATH}}
     before = job.status
     job.status = 0
@@ -305,7 +329,7 @@ def run_workflow(job, body):
     """The single job of a workflow from docs/ci.md."""
     wf = yaml.safe_load(body)
     (name, spec), = wf["jobs"].items()
-    job.steps(spec["steps"], {"github": {}}, "workflow")
+    job.steps(spec["steps"], {"github": {"event": job.event}}, "workflow")
     return job.status
 
 # ---- the configs -------------------------------------------------------------------------------
@@ -317,6 +341,13 @@ def config(tool, extra=""):
             '[agents.assistant.tools]\navailable = ["memory", "mcp", "time"]\n'
             'resident = ["memory", "time"]\n' % (tool, extra))
 BROKEN, FIXED = config("add_mcp_servr"), config("add_mcp_server")
+# FIXED's heads for the diff: WIDE drops the confirm gate on add_mcp_server (a widening, R68's
+# "runs unasked"); NARROW also gates the time toolset (a narrowing). Both lint clean.
+WIDE = FIXED.replace('confirm = ["mcp.add_mcp_server"]', 'confirm = []')
+NARROW = FIXED.replace('confirm = ["mcp.add_mcp_server"]', 'confirm = ["mcp.add_mcp_server", "time"]')
+WIDENED_ROW = "| ⚠️ widened | `add_mcp_server` | confirm: asks the user (once loaded) | runs unasked (once loaded) |"
+NARROWED_ROW = "| narrowed | `convert_time` | runs unasked | confirm: asks the user |"
+LABEL = "widens-agent-power"
 WARNING = config("add_mcp_server", "# kokua-lint: ignore[shadowed-tool] nothing is shadowed here any more")
 MANIFEST = subprocess.run(["go", "-C", REPO, "run", "./cmd/kokua-lint", "manifest"], check=True,
                           stdout=subprocess.PIPE, text=True).stdout
@@ -334,14 +365,73 @@ def sarif_results(job):
     return [(r.get("ruleId"), r.get("level")) for run in log["runs"] for r in run.get("results", [])]
 
 cases = 0
-def case(title, files, runner, want_status, upload_fails=False):
+def case(title, files, runner, want_status, upload_fails=False, history=None, event=None):
+    """One job. history, (base files, head files), makes the workspace a shallow clone of a
+    pull-request branch; event is github.event, by default a pull request on that branch."""
     global cases
     cases += 1
     step("case %d: %s" % (cases, title))
-    job = Job("case%d" % cases, files, upload_fails)
+    job = Job("case%d" % cases, {} if history else files, upload_fails)
+    if history:
+        job.base = pull_request(job, *history)
+        job.event = {"pull_request": {"base": {"sha": job.base}, "labels": []}}
+    if event is not None:
+        job.event = event(job) if callable(event) else event
     status = runner(job)
     check(status == want_status, "%s: exit %d, want %d" % (title, status, want_status))
     return job
+
+def git(*args, cwd):
+    return subprocess.run(["git", "-c", "user.name=ci", "-c", "user.email=ci@example.com", "-c", "commit.gpgsign=false",
+                           "-c", "init.defaultBranch=main", *args], cwd=cwd, check=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout.strip()
+
+def pull_request(job, base, head):
+    """A real history for a pull request: an origin repository whose main holds the files base
+    gives, a branch pr that changes them to head, and the workspace a shallow clone of pr (as
+    actions/checkout makes one), without the base commit. Returns the base commit's SHA."""
+    origin = os.path.join(job.dir, "origin")
+    os.makedirs(origin)
+    git("init", "-q", cwd=origin)
+    def write(files):
+        for path, body in files.items():
+            os.makedirs(os.path.dirname(os.path.join(origin, path)) or origin, exist_ok=True)
+            open(os.path.join(origin, path), "w", encoding="utf-8").write(body)
+        git("add", "-A", cwd=origin)
+    write(base)
+    git("commit", "-q", "-m", "base", cwd=origin)
+    sha = git("rev-parse", "HEAD", cwd=origin)
+    git("checkout", "-q", "-b", "pr", cwd=origin)
+    write(head)
+    git("commit", "-q", "-m", "head", cwd=origin)
+    git("clone", "-q", "--depth", "1", "--branch", "pr", "file://" + origin, job.ws, cwd=job.dir)
+    check(subprocess.run(["git", "cat-file", "-e", sha + "^{commit}"], cwd=job.ws, stderr=subprocess.DEVNULL).returncode != 0,
+          "the shallow clone already has the base commit: the fetch would not be exercised")
+    return sha
+
+def summary(job):
+    f = os.path.join(job.dir, "github_step_summary")
+    return open(f, encoding="utf-8").read() if os.path.exists(f) else ""
+
+def built(job):
+    d = os.path.join(job.dir, "runner-temp/kokua-lint/bin")
+    return sorted(os.listdir(d)) if os.path.isdir(d) else []
+
+def action_block(page, step_name):
+    """The block after `<!-- action.yml step: NAME -->` in page, and that step as action.yml
+    writes it (its lines, less the list's indent)."""
+    lines = open(os.path.join(REPO, page), encoding="utf-8").read().split("\n")
+    marker = "<!-- action.yml step: %s -->" % step_name
+    check(lines.count(marker) == 1, "%s: want exactly one line %r" % (page, marker))
+    i = lines.index(marker) + 1
+    while not lines[i].startswith("```"): i += 1
+    block = lines[i + 1:lines.index("```", i + 1)]
+    src = open(os.path.join(REPO, "action.yml"), encoding="utf-8").read().split("\n")
+    start = src.index("    - name: " + step_name)
+    end = start + 1
+    while end < len(src) and src[end].strip() and not src[end].startswith("    - ") and not src[end].startswith("    #"):
+        end += 1
+    return block, [l[4:] for l in src[start:end]]
 
 def expect_broken(job):
     a = annotations(job.out)
@@ -361,6 +451,15 @@ try:
     check({"errors", "warnings", "sarif-file"} <= set(ACTION.get("outputs", {})), "action.yml lacks outputs")
     lint_steps = [s for s in ACTION["runs"]["steps"] if re.search(r"^\s*kokua-lint ", s.get("run", ""), re.M)]
     check(len(lint_steps) == 1, "action.yml runs kokua-lint %d times, want once" % len(lint_steps))
+    check(not [s for s in ACTION["runs"]["steps"] if "${{" in s.get("run", "")],
+          "action.yml splices an expression into a run: script; pass it through env:")
+    check({"mode", "allow-widen", "base"} <= set(ACTION["inputs"]) and "widened" in ACTION["outputs"],
+          "action.yml lacks the diff mode's inputs (mode, allow-widen, base) or the widened output")
+    diff_steps = [s for s in ACTION["runs"]["steps"] if "scripts/action-diff.sh" in s.get("run", "")]
+    check(len(diff_steps) == 1 and "github.event.pull_request.base.sha" in diff_steps[0]["env"]["KOKUA_DIFF_BASE"],
+          "action.yml: want one step running scripts/action-diff.sh with the pull request's base in KOKUA_DIFF_BASE")
+    block, want = action_block("docs/diff.md", "Policy diff against the base")
+    check(block == want, "docs/diff.md's copy of action.yml's diff step differs from it:\n%s" % "\n".join(want))
 
     for block in ("github-action", "github-action-sarif", "github-plain"):
         body = doc_block(block)
@@ -421,6 +520,77 @@ try:
     job = case("a config input with shell syntax is data, not commands", {"config.toml": FIXED},
                lambda job: run_action(job, {"config": "config.toml;touch${IFS}pwned $(touch pwned2)"})[0], 2)
     check(not any(os.path.exists(os.path.join(job.ws, f)) for f in ("pwned", "pwned2")), "input ran as a command")
+
+    # ---- the diff mode, on a real git history -------------------------------------------------
+
+    def expect_diff(job, widened, rows, built_want):
+        out = job.action_outputs
+        check(out["widened"] == widened, "widened output %r, want %r" % (out["widened"], widened))
+        check(built(job) == built_want, "built %r, want %r" % (built(job), built_want))
+        md = summary(job)
+        check(md.startswith("### Policy diff: `%s:config.toml` → `config.toml`" % job.base),
+              "the job summary does not start with the diff's markdown heading:\n%s" % md)
+        for row in rows:
+            check(row in md, "the job summary lacks %r:\n%s" % (row, md))
+        check("fetching %s from origin" % job.base in job.out, "the base commit was not fetched")
+
+    body = doc_block("github-action-diff")
+    labelled = lambda job: {"pull_request": {"base": {"sha": job.base}, "labels": [{"name": "docs"}, {"name": LABEL}]}}
+    job = case("docs/ci.md github-action-diff: a pull request that widens fails", {}, lambda job: run_workflow(job, body), 1,
+               history=({"config.toml": FIXED}, {"config.toml": WIDE}))
+    expect_diff(job, "true", [WIDENED_ROW, "**1 widened, 0 narrowed**"], ["kokua-compile", "kokua-lint"])
+    check(job.action_outputs["errors"] == "0" and not annotations(job.out), "the lint of a clean head: %r" % job.action_outputs)
+    check("this change widens what some agent can do" in job.out, "the last step does not say why it failed")
+    job = case("docs/ci.md github-action-diff: the same pull request labelled %s passes" % LABEL, {},
+               lambda job: run_workflow(job, body), 0,
+               history=({"config.toml": FIXED}, {"config.toml": WIDE}), event=labelled)
+    expect_diff(job, "true", [WIDENED_ROW], ["kokua-compile", "kokua-lint"])
+    job = case("docs/ci.md github-action-diff: a pull request that narrows passes", {}, lambda job: run_workflow(job, body), 0,
+               history=({"config.toml": FIXED}, {"config.toml": NARROW}))
+    expect_diff(job, "false", [NARROWED_ROW, "0 widened, 2 narrowed."], ["kokua-compile", "kokua-lint"])
+    job = case("docs/ci.md github-action-diff on a push: the lint runs, the diff is skipped with a notice",
+               {"config.toml": BROKEN}, lambda job: run_workflow(job, body), 1, event={})
+    a = annotations(job.out)
+    check(len(a) == 2 and a[0].startswith(ANNOTATION) and a[1].startswith("::notice title=kokua-compile diff::no pull request base"),
+          "want the lint's error and the diff's notice, got %r" % a)
+    check(job.action_outputs["widened"] == ""
+          and summary(job) == "", "a push: want no diff, a notice, an empty summary")
+
+    wide = ({"config.toml": FIXED, "team/config.toml": FIXED}, {"config.toml": WIDE, "team/config.toml": NARROW})
+    configs = "config.toml\nteam/config.toml\n"
+    job = case("mode: diff on two configs, one widening: only kokua-compile is built, the step fails", {},
+               lambda job: run_action(job, {"mode": "diff", "config": configs})[0], 1, history=wide)
+    expect_diff(job, "true", [WIDENED_ROW, "### Policy diff: `%s:team/config.toml`" % job.base, NARROWED_ROW], ["kokua-compile"])
+    check(job.action_outputs["errors"] == "" and not annotations(job.out), "mode: diff ran the lint")
+    check("Fail on findings" in job.order[-1], "the last step did not run: %r" % job.order)
+    job = case("mode: diff with allow-widen: 'true' reports the widening and passes", {},
+               lambda job: run_action(job, {"mode": "diff", "config": configs, "allow-widen": "true"})[0], 0, history=wide)
+    expect_diff(job, "true", [WIDENED_ROW, NARROWED_ROW], ["kokua-compile"])
+    check(not any("Fail on findings" in l for l in job.order) or "skipped" in job.out, "the fail step ran")
+
+    job = case("mode: both on a head with a lint error: annotated, not compared, fails", {},
+               lambda job: run_action(job, {"mode": "both", "sarif": True})[0], 1,
+               history=({"config.toml": FIXED}, {"config.toml": BROKEN}))
+    expect_broken(job)
+    check(job.action_outputs["widened"] == "false" and "Not compared: this version has errors" in summary(job),
+          "outputs %r, summary %r" % (job.action_outputs, summary(job)))
+    check(job.uploads and "kokua-lint: 1 error(s)" in job.out and "a config has errors" in job.out, "the last step's message")
+
+    job = case("mode: diff on a push with a base input: compared with that revision", {},
+               lambda job: run_action(job, {"mode": "diff", "base": job.base})[0], 1,
+               history=({"config.toml": FIXED}, {"config.toml": WIDE}), event={})
+    expect_diff(job, "true", [WIDENED_ROW], ["kokua-compile"])
+
+    for title, with_ in (("mode: bogus", {"mode": "bogus"}),
+                         ("mode: diff with sarif: 'true'", {"mode": "diff", "sarif": True})):
+        job = case("%s is refused before anything is built" % title, {"config.toml": FIXED},
+                   lambda job: run_action(job, with_)[0], 2)
+        check(built(job) == [] and "::error title=kokua-lint::" in job.out, "built %r" % built(job))
+
+    job = case("a base input with shell syntax is data, not commands", {},
+               lambda job: run_action(job, {"mode": "diff", "base": "$(touch pwned)"})[0], 2,
+               history=({"config.toml": FIXED}, {"config.toml": WIDE}))
+    check(not os.path.exists(os.path.join(job.ws, "pwned")) and "is not in this clone" in job.out, "input ran as a command")
 
     step("PASS: action.yml and docs/ci.md's GitHub workflows, %d cases (%ds)" % (cases, time.time() - START))
 except Fail as e:
