@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/kokua"
@@ -24,10 +25,11 @@ func WriteAgents(out io.Writer, w *model.World) error {
 		writeAgent(&b, w, a)
 	}
 	if w.Composes {
-		fmt.Fprintf(&b, "\ncomposed workers (%s<label>, built by compose_subagent)\n", kokua.ComposedPrefix)
-		fmt.Fprintf(&b, "  available: the whole registry but capabilities and entry-point-only toolsets, built when composed\n")
-		fmt.Fprintf(&b, "  confirm: %s (default tier, always)\n", composedGated(w, w.Default.Confirm.Values()))
-		fmt.Fprintf(&b, "  review: %s (default tier, always)\n", composedGated(w, w.Default.Review.Values()))
+		b.WriteByte('\n')
+		line(&b, "composed workers (%s<label>, built by compose_subagent)", kokua.ComposedPrefix)
+		line(&b, "  available: the whole registry but capabilities and entry-point-only toolsets, built when composed")
+		line(&b, "  confirm: %s (default tier, always)", composedGated(w, w.Default.Confirm.Values()))
+		line(&b, "  review: %s (default tier, always)", composedGated(w, w.Default.Review.Values()))
 	}
 	_, err := out.Write(b.Bytes())
 	return err
@@ -42,6 +44,15 @@ func WriteAgent(out io.Writer, w *model.World, a *model.Agent) error {
 	return err
 }
 
+// line writes one line of the view. The names in it come from the config
+// and the manifest, so the whole line goes through diag.Printable: no
+// control or bidirectional character of a name reaches the terminal, and
+// a line feed in one cannot start a line of its own.
+func line(b *bytes.Buffer, format string, args ...any) {
+	b.WriteString(diag.Printable(fmt.Sprintf(format, args...)))
+	b.WriteByte('\n')
+}
+
 func writeAgent(b *bytes.Buffer, w *model.World, a *model.Agent) {
 	title := a.Name
 	switch {
@@ -50,7 +61,7 @@ func writeAgent(b *bytes.Buffer, w *model.World, a *model.Agent) {
 	case !a.Reachable:
 		title += " (not reachable from the entry agent)"
 	}
-	fmt.Fprintln(b, title)
+	line(b, "%s", title)
 	avail := strings.Join(names(a.Avail), ", ")
 	if a.All {
 		avail = fmt.Sprintf("all (%d): %s", len(a.Avail), avail)
@@ -58,25 +69,25 @@ func writeAgent(b *bytes.Buffer, w *model.World, a *model.Agent) {
 	if avail == "" {
 		avail = "nothing"
 	}
-	fmt.Fprintf(b, "  available: %s\n", avail)
+	line(b, "  available: %s", avail)
 	resident := "every available toolset"
 	if a.Tools != nil && a.Tools.Resident.State == config.Present {
 		resident = orNone(names(a.Resident))
 	}
-	fmt.Fprintf(b, "  resident: %s\n", resident)
-	fmt.Fprintf(b, "  loads on demand: %s\n", orNone(names(a.Deferred)))
+	line(b, "  resident: %s", resident)
+	line(b, "  loads on demand: %s", orNone(names(a.Deferred)))
 	if len(a.Skills) > 0 {
-		fmt.Fprintf(b, "  skills (through SkillAgent): %s\n", strings.Join(names(a.Skills), ", "))
+		line(b, "  skills (through SkillAgent): %s", strings.Join(names(a.Skills), ", "))
 	}
 	if len(a.DelegatesTo.Items) > 0 {
-		fmt.Fprintf(b, "  delegates to: %s\n", strings.Join(a.DelegatesTo.Values(), ", "))
+		line(b, "  delegates to: %s", strings.Join(a.DelegatesTo.Values(), ", "))
 	}
 	source := "declared in " + a.Policy.Table()
 	if a.Policy.Agent == nil {
 		source = "inherited from " + kokua.DefaultTierLabel
 	}
-	fmt.Fprintf(b, "  confirm: %s (%s)\n", gated(w, a, a.Policy.Confirm.Values()), source)
-	fmt.Fprintf(b, "  review: %s (%s)\n", gated(w, a, a.Policy.Review.Values()), source)
+	line(b, "  confirm: %s (%s)", gated(w, a, a.Policy.Confirm.Values()), source)
+	line(b, "  review: %s (%s)", gated(w, a, a.Policy.Review.Values()), source)
 }
 
 // composedGated lists what the default tier gates for a composed worker,

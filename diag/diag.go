@@ -10,9 +10,11 @@ package diag
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -187,20 +189,42 @@ func Quote(s string) string {
 // Escape replaces control characters, invalid UTF-8, bidirectional
 // formatting characters, the backslash and the single quote in s with
 // Go-style escapes. Printable text, non-ASCII letters included, is kept.
-func Escape(s string) string {
-	if !needsEscape(s) {
+// It is for a name that goes between quotes; Printable is for text.
+func Escape(s string) string { return escape(s, true, false) }
+
+// Printable is the escaping every output applies to every string that
+// came from outside (a path, a message that may quote a name, a source
+// line) before it reaches a terminal, a log or a workflow command: the
+// runes Escape escapes, the quote and the backslash excepted, so that
+// text Escape or Quote already made is left as it is. The result is one
+// line: a line feed is written \n.
+func Printable(s string) string { return escape(s, false, false) }
+
+// PrintableLines is Printable for text of several lines, such as a whole
+// report: line feeds are kept and everything else Printable escapes is
+// escaped.
+func PrintableLines(s string) string { return escape(s, false, true) }
+
+// escape is the one escaping function of the project. quotes escapes the
+// single quote and the backslash too (for a name between quotes); lines
+// keeps line feeds (for text of several lines).
+func escape(s string, quotes, lines bool) string {
+	if !needsEscape(s, quotes, lines) {
 		return s
 	}
 	var b strings.Builder
+	b.Grow(len(s) + 8)
 	for i, w := 0, 0; i < len(s); i += w {
 		r, width := utf8.DecodeRuneInString(s[i:])
 		w = width
 		switch {
 		case r == utf8.RuneError && width == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\'' || r == '\\':
+		case quotes && (r == '\'' || r == '\\'):
 			b.WriteByte('\\')
 			b.WriteRune(r)
+		case r == '\n' && lines:
+			b.WriteByte('\n')
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\t':
@@ -220,11 +244,21 @@ func Escape(s string) string {
 	return b.String()
 }
 
-func needsEscape(s string) bool {
-	for _, r := range s {
-		if r == '\'' || r == '\\' || r == utf8.RuneError || Unsafe(r) {
+func needsEscape(s string, quotes, lines bool) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if quotes && (c == '\'' || c == '\\') || c < 0x20 && !(lines && c == '\n') || c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && w == 1 || Unsafe(r) {
 			return true
 		}
+		i += w
 	}
 	return false
 }
@@ -238,4 +272,78 @@ func Unsafe(r rune) bool {
 		return true
 	}
 	return !unicode.IsPrint(r) && r != ' '
+}
+
+// PrintableJSON escapes, as JSON \u escapes, every rune of a JSON text
+// that Unsafe reports and encoding/json writes as it is (DEL, the C1
+// controls, the bidirectional overrides, invisible separators), so that
+// JSON printed on a terminal carries none of them raw. The line feeds
+// and spaces of an indented text are kept; encoding/json has already
+// escaped what JSON requires, so whatever is left can only be inside a
+// string, where the escape decodes back to the same rune. A JSON text
+// that holds none is returned as it is.
+func PrintableJSON(data []byte) []byte {
+	clean := true
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c < utf8.RuneSelf {
+			if c == 0x7f {
+				clean = false
+				break
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && w == 1 || Unsafe(r) {
+			clean = false
+			break
+		}
+		i += w
+	}
+	if clean {
+		return data
+	}
+	out := make([]byte, 0, len(data)+16)
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c < utf8.RuneSelf && c != 0x7f {
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRune(data[i:])
+		switch {
+		case r == utf8.RuneError && w == 1:
+			// encoding/json never writes invalid UTF-8; a byte of it here is
+			// written as the replacement character it stands for.
+			out = append(out, `\ufffd`...)
+		case r >= 0x10000 && Unsafe(r):
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		case c == 0x7f || Unsafe(r):
+			out = fmt.Appendf(out, `\u%04x`, r)
+		default:
+			out = append(out, data[i:i+w]...)
+		}
+		i += w
+	}
+	return out
+}
+
+// PrintableWriter writes to W what it is given with PrintableLines
+// applied to each write, for a stream of lines that carries no escape
+// sequence of its own, such as a command's standard error: whatever a
+// message quotes raw, the stream gets no control or bidirectional
+// character but its line feeds. A rune split across two writes is
+// escaped byte by byte: shown, never passed through.
+type PrintableWriter struct{ W io.Writer }
+
+// Write writes p, escaped, and reports len(p) when the escaped text was
+// written whole.
+func (w PrintableWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(w.W, PrintableLines(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

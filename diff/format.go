@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/reach"
 )
 
@@ -27,7 +28,7 @@ func Write(w io.Writer, format string, r *Report) error {
 		if err != nil {
 			return err
 		}
-		out = string(data) + "\n"
+		out = string(diag.PrintableJSON(data)) + "\n"
 	default:
 		return fmt.Errorf("unknown diff format %q (want human, markdown or json)", format)
 	}
@@ -124,7 +125,7 @@ func items(xs []Item) []string {
 
 func human(r *Report) string {
 	var b strings.Builder
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p := printer(&b)
 	p("%s -> %s: %s\n", r.Old, r.New, summary(r))
 	if r.EntryAgent != nil {
 		p("\nentry agent: %s -> %s (%s)\n", r.EntryAgent.Old, r.EntryAgent.New, r.EntryAgent.At)
@@ -194,6 +195,24 @@ func human(r *Report) string {
 		}
 	}
 	return b.String()
+}
+
+// printer returns the Fprintf of a report: each string or Stringer argument (a path,
+// a name, a reason that quotes one) goes through diag.Printable, so that
+// no control or bidirectional character reaches the terminal and a line
+// feed in a name cannot start a line; the format's own line feeds stay.
+func printer(b *strings.Builder) func(format string, args ...any) {
+	return func(format string, args ...any) {
+		for i, a := range args {
+			switch v := a.(type) {
+			case string:
+				args[i] = diag.Printable(v)
+			case fmt.Stringer:
+				args[i] = diag.Printable(v.String())
+			}
+		}
+		fmt.Fprintf(b, format, args...)
+	}
 }
 
 // plural2 is one or many, as n asks.

@@ -42,7 +42,7 @@ func mdMark(m string) string {
 
 func markdown(r *Report) string {
 	var b strings.Builder
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p := printer(&b)
 	p("### Policy diff: %s → %s\n\n", code(r.Old), code(r.New))
 	if r.Widened {
 		p("**%s**: this change gives some agent more power.\n", summary(r))
@@ -102,7 +102,9 @@ func markdown(r *Report) string {
 			p("| %s | %s → %s (%s) | %d %s, %d gated | %s | %s |\n", what, code(agentTitle(e.From)), code(agentTitle(e.To)), e.Via,
 				len(e.Carries), tools(len(e.Carries)), gatedCount(e.Carries), newTo, at(e.At))
 		}
-		p("\n```mermaid\n%s```\n", edgeMermaid(r.Delegation))
+		// The drawing escapes its own labels (reach.MermaidText), and is
+		// lines: it goes in as it is.
+		b.WriteString("\n```mermaid\n" + edgeMermaid(r.Delegation) + "```\n")
 	}
 	if a := r.AutoApproval; a != nil {
 		p("\n#### Auto-approval\n\n%s: turned %s (%s).", mdMark(autoMark(a)), onOff(a.New), at(a.At))

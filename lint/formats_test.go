@@ -522,7 +522,7 @@ func TestGitHubCommand(t *testing.T) {
 		{diag.Diagnostic{Rule: "duplicate-name", Severity: diag.Info, Message: "m", Span: at("a,b:c%d.toml", 1, 1, 1, 5)},
 			"::notice file=a%2Cb%3Ac%25d.toml,line=1,col=1,endLine=1,endColumn=5,title=duplicate-name::m"},
 		{diag.Diagnostic{Rule: "no-agents", Severity: diag.Error, Message: "no agents: none, 100%", Span: diag.Span{File: "config.toml"}, Suggestion: "add\none"},
-			"::error file=config.toml,title=no-agents::no agents: none, 100%25%0Ahelp: add%0Aone"},
+			"::error file=config.toml,title=no-agents::no agents: none, 100%25%0Ahelp: add\\none"},
 		{diag.Diagnostic{Rule: "invalid-manifest", Severity: diag.Error, Message: "manifest: bad", Span: at(manifest.DefaultManifestName, 3, 5, 3, 9)},
 			"::error title=invalid-manifest::<default install>:3:5: manifest: bad"},
 		{diag.Diagnostic{Rule: "invalid-toml", Severity: diag.Error, Message: "no file"},

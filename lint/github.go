@@ -26,6 +26,12 @@ var githubCommands = map[diag.Severity]string{
 // "help:" line. The embedded default install is no file of the
 // repository, so its findings carry no file and name it in the message.
 // Nothing is written when there are no diagnostics.
+//
+// Every string that came from outside goes through diag.Printable before
+// the workflow command's own escaping, so that a path or a name with a
+// line feed, a carriage return or an escape sequence can neither end the
+// command early (and forge another on the next line) nor reach the log
+// raw: there is exactly one line per diagnostic.
 func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
 	var b strings.Builder
 	for _, d := range ds {
@@ -43,13 +49,13 @@ func GitHubCommand(d diag.Diagnostic) string {
 	add := func(name, value string) {
 		props = append(props, name+"="+GitHubEscapeProperty(value))
 	}
-	msg := d.Text()
+	msg := diag.Printable(d.Text())
 	s := d.Span
 	switch {
 	case s.File == manifest.DefaultManifestName:
-		msg = s.String() + ": " + msg
+		msg = diag.Printable(s.String()) + ": " + msg
 	case s.File != "":
-		add("file", s.File)
+		add("file", diag.Printable(s.File))
 		if s.Start.Line >= 1 {
 			add("line", fmt.Sprint(s.Start.Line))
 			if s.Start.Column >= 1 {
@@ -61,9 +67,9 @@ func GitHubCommand(d diag.Diagnostic) string {
 			}
 		}
 	}
-	add("title", d.Rule)
+	add("title", diag.Printable(d.Rule))
 	if d.Suggestion != "" {
-		msg += "\nhelp: " + d.Suggestion
+		msg += "\nhelp: " + diag.Printable(d.Suggestion)
 	}
 	cmd, ok := githubCommands[d.Severity]
 	if !ok {

@@ -65,7 +65,11 @@ func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st
 	quoted := sourceLines{sources: sources, indexes: map[string]*lineindex.Index{}}
 	for _, d := range ds {
 		counts[d.Severity]++
-		fmt.Fprintf(&b, "%s %s %s [%s]\n", paint(st.Location, d.Span.String()+":"), st.severity(d.Severity, d.Severity.String()+":"), d.Message, d.Rule)
+		// Every string that came from outside (the file name, the message and
+		// notes that quote names, the suggestion) goes through
+		// diag.Printable: no control or bidirectional character reaches the
+		// terminal raw, and each part stays on its line.
+		fmt.Fprintf(&b, "%s %s %s [%s]\n", paint(st.Location, diag.Printable(d.Span.String())+":"), st.severity(d.Severity, d.Severity.String()+":"), diag.Printable(d.Message), diag.Printable(d.Rule))
 		if line, ok := quoted.line(d.Span.File, d.Span.Start.Line); ok && !d.Span.IsZero() {
 			num := fmt.Sprint(d.Span.Start.Line)
 			pad := strings.Repeat(" ", len(num))
@@ -74,10 +78,10 @@ func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st
 			fmt.Fprintf(&b, "  %s %s%s\n", paint(st.Gutter, pad+" |"), indent, paint(st.Underline, marks))
 		}
 		for _, note := range d.Notes {
-			fmt.Fprintf(&b, "  %s %s\n", paint(st.Help, "note:"), note)
+			fmt.Fprintf(&b, "  %s %s\n", paint(st.Help, "note:"), diag.Printable(note))
 		}
 		if d.Suggestion != "" {
-			fmt.Fprintf(&b, "  %s %s\n", paint(st.Help, "help:"), d.Suggestion)
+			fmt.Fprintf(&b, "  %s %s\n", paint(st.Help, "help:"), diag.Printable(d.Suggestion))
 		}
 	}
 	if len(ds) > 0 {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 
@@ -50,8 +51,20 @@ func ToJSON(ds []diag.Diagnostic) JSONReport {
 
 // WriteJSON writes diagnostics as one indented JSON object.
 func WriteJSON(w io.Writer, ds []diag.Diagnostic) error {
-	enc := json.NewEncoder(w)
+	return writeIndentedJSON(w, ToJSON(ds))
+}
+
+// writeIndentedJSON writes v as indented JSON and a line feed, with
+// diag.PrintableJSON applied: the values are the same, and no control or
+// bidirectional character of a path or a name reaches a terminal raw.
+func writeIndentedJSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(ToJSON(ds))
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(diag.PrintableJSON(b.Bytes()))
+	return err
 }

@@ -7,13 +7,13 @@ package lint
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
@@ -91,27 +91,17 @@ func Lint(cfg Source, m *Manifest) *Result {
 	return &Result{Diagnostics: diag.Sort(rules.Run(in)), Config: in.Config, World: in.World}
 }
 
-// ReadFile reads an input file, refusing directories, files over
+// ReadFile reads an input file, refusing directories, named pipes,
+// devices and anything else that is not a regular file (without opening
+// it, so that a FIFO never blocks: package regular), files over
 // MaxInputBytes and unreadable paths with an error that names the file.
 func ReadFile(path string) (Source, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return Source{}, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
-	}
-	defer func() { _ = f.Close() }()
-	info, err := f.Stat()
-	if err != nil {
-		return Source{}, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
-	}
-	if info.IsDir() {
-		return Source{}, fmt.Errorf("cannot read %s: it is a directory", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxInputBytes+1))
-	if err != nil {
-		return Source{}, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
-	}
-	if len(data) > MaxInputBytes {
+	data, err := regular.ReadFile(path, MaxInputBytes)
+	switch {
+	case errors.Is(err, regular.ErrTooLarge):
 		return Source{}, fmt.Errorf("cannot read %s: it is larger than %d MiB, which no config or manifest is", path, MaxInputBytes>>20)
+	case err != nil:
+		return Source{}, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
 	}
 	return Source{Name: path, Data: data}, nil
 }

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -84,10 +83,7 @@ func ToSARIF(ds []diag.Diagnostic) *sarif.Report {
 
 // WriteSARIF writes diagnostics as one indented SARIF 2.1.0 log.
 func WriteSARIF(w io.Writer, ds []diag.Diagnostic) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(ToSARIF(ds))
+	return writeIndentedJSON(w, ToSARIF(ds))
 }
 
 // SARIFRuleHelpURI is the address of a rule's page.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -133,9 +134,13 @@ func WriteDOT(w io.Writer, g *Graph) error {
 }
 
 // DOTString escapes text for a double-quoted DOT string.
+// Control and bidirectional characters are escaped first
+// (diag.PrintableLines), so that the escape shows as text.
 func DOTString(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", "").Replace(s)
+	return dotEscape.Replace(diag.PrintableLines(s))
 }
+
+var dotEscape = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
 // WriteMermaid draws the graph as a Mermaid flowchart: the same boxes and
 // labels as WriteDOT, the entry agent's box thick and composed workers'
@@ -183,5 +188,7 @@ func WriteMermaid(w io.Writer, g *Graph) error {
 // MermaidText escapes text for a quoted Mermaid label: the characters
 // that would end the label or be read as markup become entity codes.
 func MermaidText(s string) string {
-	return strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "|", "#124;", "\n", " ").Replace(s)
+	return mermaidEscape.Replace(diag.PrintableLines(s))
 }
+
+var mermaidEscape = strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "|", "#124;", "\n", " ")

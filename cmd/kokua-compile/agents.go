@@ -8,6 +8,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/diag"
 )
 
 // agentsCommand is kokua-compile agents: each agent's access, for people
@@ -44,11 +45,15 @@ func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if o.format == "json" {
 		doc := compile.Compile(l.res.World, l.cfg, l.manifest)
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+		data, err := json.MarshalIndent(struct {
 			Agents any `json:"agents"`
-		}{doc.Agents}); err != nil {
+		}{doc.Agents}, "", "  ")
+		if err != nil {
+			return usage("%v", err)
+		}
+		// Names come from the config and the manifest: no control or
+		// bidirectional character of one reaches the terminal raw.
+		if _, err := stdout.Write(append(diag.PrintableJSON(data), '\n')); err != nil {
 			return usage("%v", err)
 		}
 		return nil

@@ -19,6 +19,9 @@ import (
 // reads and writes only the streams it is given, and the files the
 // command line names.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Standard error carries only lines of text: whatever a message quotes
+	// (a path, a name), no control or bidirectional character reaches it raw.
+	stderr = diag.PrintableWriter{W: stderr}
 	root := &urfave.Command{
 		Name:      "kokua-compile",
 		Usage:     "write the resolved tool-access policy of a Kokua config.toml",
@@ -27,13 +30,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the policy to `FILE` (a regular file or none; through a symlink to its target; atomically, keeping its mode) instead of stdout"},
 			&urfave.BoolFlag{Name: "check", Local: true, Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG and the manifest"},
 			cli.OnlyKokuaFlag(),
+			&urfave.StringFlag{Name: "sign", Local: true, Usage: "sign the policy with the Ed25519 private key in `KEY` (PEM, from kokua-compile keygen); kokua-run --verify-key checks it"},
 		}, lintFlags("format of diagnostics (on stderr): human, json, sarif or github")...),
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return oneConfig
 			}
 			return compileConfig(compileOptions{
-				lintOptions: lintOptionsOf(c), output: c.String("output"), check: c.Bool("check"), onlyKokua: c.Bool("only-kokua"),
+				lintOptions: lintOptionsOf(c), output: c.String("output"), check: c.Bool("check"), onlyKokua: c.Bool("only-kokua"), sign: c.String("sign"),
 			}, stdin, stdout, stderr)
 		},
 		// One line per subcommand; each lives in its own file.
@@ -41,6 +45,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			agentsCommand(stdin, stdout, stderr),
 			diffCommand(stdin, stdout, stderr),
 			graphCommand(stdin, stdout, stderr),
+			keygenCommand(stdout),
 		},
 	}
 	return cli.Run(root, args, stdin, stdout, stderr)
@@ -73,8 +78,8 @@ type lintOptions struct {
 }
 
 func lintOptionsOf(c *urfave.Command) lintOptions {
-	return lintOptions{config: c.Args().First(), manifest: c.String("manifest"), format: c.String("format"),
-		color: c.String("color"), stdinName: c.String("stdin-filename")}
+	return lintOptions{config: c.Args().First(), manifest: cli.String(c, "manifest"), format: cli.String(c, "format"),
+		color: cli.String(c, "color"), stdinName: c.String("stdin-filename")}
 }
 
 // usage is a usage error of kokua-compile.
@@ -142,9 +147,9 @@ func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writ
 					n++
 				}
 			}
-			fmt.Fprintf(stderr, "kokua-compile: %s has %d error(s), the first %s, so its policy was not checked; kokua-lint reports them\n", src.Name, n, first)
+			fmt.Fprintf(stderr, "kokua-compile: %s has %d error(s), the first %s, so its policy was not checked; kokua-lint reports them\n", diag.Printable(src.Name), n, diag.Printable(first))
 		} else if o.format == "human" {
-			fmt.Fprintf(stderr, "kokua-compile: %s has errors; nothing was written\n", src.Name)
+			fmt.Fprintf(stderr, "kokua-compile: %s has errors; nothing was written\n", diag.Printable(src.Name))
 		}
 		return nil, cli.Code(cli.ExitFindings)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -28,6 +29,8 @@ type compileOptions struct {
 	// onlyKokua skips, with one line on stderr, a config that is not
 	// Kokua's (the pre-commit hook passes it).
 	onlyKokua bool
+	// sign is the private key file of --sign, or "".
+	sign string
 }
 
 // compileConfig lints the config and, when it has no error, writes its
@@ -55,9 +58,9 @@ func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) 
 	if o.check {
 		return check(o, doc)
 	}
-	out, err := policy.Marshal(doc)
+	out, err := seal(o, doc)
 	if err != nil {
-		return cli.Fail(cli.ExitInternal, "kokua-compile: internal error: %v", err)
+		return err
 	}
 	if o.output == "" {
 		if _, err := stdout.Write(out); err != nil {
@@ -80,8 +83,15 @@ func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) 
 // both, or neither (the policy was edited, or compiles differently now).
 func check(o compileOptions, doc *policy.Document) error {
 	rerun := "run " + rerunCommand(o)
-	committed, err := os.ReadFile(o.output)
-	if err != nil {
+	// A named pipe or a device at -o is refused without being opened, so
+	// that --check never blocks on one.
+	committed, err := regular.ReadFile(o.output, policy.MaxBytes)
+	switch {
+	case errors.Is(err, regular.ErrNotRegular):
+		return cli.Fail(cli.ExitUsage, "kokua-compile: cannot read %s: %v", o.output, err)
+	case errors.Is(err, regular.ErrTooLarge):
+		return cli.Fail(cli.ExitFindings, "kokua-compile: %s is larger than any policy (%d MiB): to replace it, %s", o.output, policy.MaxBytes>>20, rerun)
+	case err != nil:
 		return cli.Fail(cli.ExitFindings, "kokua-compile: %s is missing (%v): to write it, %s", o.output, unwrapPath(err), rerun)
 	}
 	var recorded struct {
@@ -105,9 +115,9 @@ func check(o compileOptions, doc *policy.Document) error {
 			*keep.to = keep.from
 		}
 	}
-	want, err := policy.Marshal(doc)
+	want, err := seal(o, doc)
 	if err != nil {
-		return cli.Fail(cli.ExitInternal, "kokua-compile: internal error: %v", err)
+		return err
 	}
 	if bytes.Equal(want, committed) {
 		return nil

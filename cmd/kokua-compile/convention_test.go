@@ -282,3 +282,41 @@ func TestOnlyKokua(t *testing.T) {
 		t.Errorf("without --only-kokua: exit %d, want 1 (no-agents)", code)
 	}
 }
+
+// TestFlagBeforeSubcommand: a flag written before a subcommand's name
+// reaches the subcommand. The manifest here registers no benchmark
+// toolset, which the shipped config names, so each command line must
+// report it; with the embedded default install it would pass.
+func TestFlagBeforeSubcommand(t *testing.T) {
+	var m map[string]any
+	if err := json.Unmarshal(lint.DefaultManifest().Source.Data, &m); err != nil {
+		t.Fatal(err)
+	}
+	var kept []any
+	for _, ts := range m["toolsets"].([]any) {
+		if ts.(map[string]any)["name"] != "benchmark" {
+			kept = append(kept, ts)
+		}
+	}
+	m["toolsets"] = kept
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(t.TempDir(), "manifest.json")
+	if err := os.WriteFile(manifest, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := shippedPath(t)
+	for _, args := range [][]string{
+		{"--manifest", manifest, "agents", cfg},
+		{"agents", "--manifest", manifest, cfg},
+		{"agents", cfg, "--manifest", manifest},
+		{"--manifest", manifest, "graph", cfg},
+	} {
+		code, _, stderr := runArgs(t, "", args...)
+		if code != cli.ExitFindings || !strings.Contains(stderr, "unknown toolset 'benchmark'") {
+			t.Errorf("kokua-compile %s: exit %d, stderr %q; want exit 1 and the unknown benchmark toolset", strings.Join(args, " "), code, stderr)
+		}
+	}
+}

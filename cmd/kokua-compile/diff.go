@@ -31,7 +31,7 @@ func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			&urfave.StringFlag{Name: "base", Local: true, Usage: "read the old side from git: `REF`:CONFIG (git show)"},
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			return runDiff(c.String("manifest"), c.String("format"), c.String("base"), c.Bool("allow-widen"), c.Args().Slice(), stdout, stderr)
+			return runDiff(cli.String(c, "manifest"), cli.String(c, "format"), c.String("base"), c.Bool("allow-widen"), c.Args().Slice(), stdout, stderr)
 		},
 	}
 }

@@ -27,7 +27,7 @@ func graphCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			if c.NArg() != 1 {
 				return usage("name exactly one config or compiled policy")
 			}
-			format := c.String("format")
+			format := cli.String(c, "format")
 			if !slices.Contains(reach.Formats, format) {
 				return usage("--format takes dot or mermaid, not %q", format)
 			}
@@ -35,7 +35,7 @@ func graphCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			if err != nil {
 				return usage("%v", err)
 			}
-			m, err := cli.Manifest(c.String("manifest"))
+			m, err := cli.Manifest(cli.String(c, "manifest"))
 			if err != nil {
 				return usage("%v", err)
 			}

@@ -23,6 +23,9 @@ import (
 // unreadable input, 3 internal error). It reads and writes only the
 // streams it is given.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Standard error carries only lines of text: whatever a message quotes
+	// (a path, a name), no control or bidirectional character reaches it raw.
+	stderr = diag.PrintableWriter{W: stderr}
 	root := &urfave.Command{
 		Name:      "kokua-lint",
 		Usage:     "check Kokua's config.toml tool access offline",
@@ -42,11 +45,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				if c.NArg() > 0 {
 					return usage("--list-rules takes no config files")
 				}
-				return listRules(stdout, c.String("format"))
+				return listRules(stdout, cli.String(c, "format"))
 			}
 			return lintConfigs(options{
-				configs: c.Args().Slice(), manifest: c.String("manifest"), format: c.String("format"),
-				color: c.String("color"), failOn: c.String("fail-on"),
+				configs: c.Args().Slice(), manifest: cli.String(c, "manifest"), format: cli.String(c, "format"),
+				color: cli.String(c, "color"), failOn: c.String("fail-on"),
 				stdinName: c.String("stdin-filename"), onlyKokua: c.Bool("only-kokua"), sarifFile: c.String("sarif-file"),
 			}, stdin, stdout, stderr)
 		},

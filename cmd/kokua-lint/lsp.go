@@ -28,7 +28,7 @@ func lspCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 				return usage("lsp takes no arguments: the editor sends the configs")
 			}
 			opts := lsp.Options{Debounce: lsp.DefaultDebounce, Log: stderr}
-			if path := c.String("manifest"); path != "" {
+			if path := cli.String(c, "manifest"); path != "" {
 				m, err := cli.Manifest(path)
 				if err != nil {
 					return usage("%v", err)

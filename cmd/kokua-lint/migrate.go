@@ -13,6 +13,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/migrate"
 )
@@ -34,7 +35,7 @@ func migrateCommand(stdout, stderr io.Writer) *urfave.Command {
 			if c.NArg() != 1 {
 				return usage("migrate: name exactly one config file (kokua-lint migrate config.toml)")
 			}
-			return migrateConfig(migrateOptions{config: c.Args().First(), manifest: c.String("manifest"),
+			return migrateConfig(migrateOptions{config: c.Args().First(), manifest: cli.String(c, "manifest"),
 				diff: c.Bool("diff"), write: c.Bool("write"), fix: c.Bool("fix")}, stdout, stderr)
 		},
 	}
@@ -68,13 +69,13 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 		return usage("%v", err)
 	}
 	if m.Embedded {
-		fmt.Fprintf(stderr, "kokua-lint: no --manifest given: migrating against the embedded default Kokua install (%d toolsets)\n", len(m.Manifest.Toolsets))
+		say(stderr, "kokua-lint: no --manifest given: migrating against the embedded default Kokua install (%d toolsets)", len(m.Manifest.Toolsets))
 	}
 	res, err := migrate.Migrate(src, m, migrate.Options{Fix: o.fix})
 	var syntax *migrate.NotTOML
 	switch {
 	case errors.As(err, &syntax):
-		fmt.Fprintf(stderr, "%s: error: not valid TOML, so nothing was migrated: %s\n", syntax.Span, syntax.Message)
+		say(stderr, "%s: error: not valid TOML, so nothing was migrated: %s", syntax.Span, syntax.Message)
 		return cli.Code(cli.ExitFindings)
 	case err != nil:
 		return cli.Fail(cli.ExitFindings, "kokua-lint migrate: %v", err)
@@ -82,7 +83,8 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 
 	switch {
 	case o.diff:
-		fmt.Fprint(stdout, migrate.Diff(o.config, src.Data, res.Output))
+		// The diff's header names the file: escaped, as every path printed is.
+		fmt.Fprint(stdout, migrate.Diff(diag.Printable(o.config), src.Data, res.Output))
 	case !o.write:
 		if _, err := stdout.Write(res.Output); err != nil {
 			return usage("migrate: %v", err)
@@ -90,9 +92,9 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	}
 	for _, ch := range res.Changes {
 		if ch.Line > 0 {
-			fmt.Fprintf(stderr, "%s:%d: %s\n", o.config, ch.Line, ch.Message)
+			say(stderr, "%s:%d: %s", o.config, ch.Line, ch.Message)
 		} else {
-			fmt.Fprintf(stderr, "%s: %s\n", o.config, ch.Message)
+			say(stderr, "%s: %s", o.config, ch.Message)
 		}
 	}
 	where := "migrated " + o.config
@@ -100,7 +102,7 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 		where = o.config
 	}
 	for _, p := range res.Places {
-		fmt.Fprintf(stderr, "%s:%d: needs a person: %s\n", where, p.Line, p.Message)
+		say(stderr, "%s:%d: needs a person: %s", where, p.Line, p.Message)
 	}
 	changed := string(res.Output) != string(src.Data)
 	if o.write && changed {
@@ -110,19 +112,27 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 		if err := compile.WriteFile(target, res.Output); err != nil {
 			return usage("migrate: %v", err)
 		}
-		fmt.Fprintf(stderr, "kokua-lint migrate: wrote %s; the original is %s\n", target, target+".bak")
+		say(stderr, "kokua-lint migrate: wrote %s; the original is %s", target, target+".bak")
 	}
 	switch {
 	case !changed && res.Clean():
-		fmt.Fprintf(stderr, "kokua-lint migrate: %s needs no migration and lints with no error\n", o.config)
+		say(stderr, "kokua-lint migrate: %s needs no migration and lints with no error", o.config)
 	case res.Clean():
-		fmt.Fprintf(stderr, "kokua-lint migrate: %s; the result lints with no error\n", count(len(res.Changes), "rewrite"))
+		say(stderr, "kokua-lint migrate: %s; the result lints with no error", count(len(res.Changes), "rewrite"))
 	default:
-		fmt.Fprintf(stderr, "kokua-lint migrate: %s; %s a person, each marked %q in %s\n",
+		say(stderr, "kokua-lint migrate: %s; %s a person, each marked %q in %s",
 			count(len(res.Changes), "rewrite"), needs(len(res.Places)), migrate.Marker, where)
 		return cli.Code(cli.ExitFindings)
 	}
 	return nil
+}
+
+// say writes one line of migrate's report on stderr. It names the config
+// and quotes its keys, so the whole line goes through diag.Printable: a
+// line feed or an escape sequence in a path cannot start a line of its own
+// or reach the terminal.
+func say(stderr io.Writer, format string, args ...any) {
+	fmt.Fprintln(stderr, diag.Printable(fmt.Sprintf(format, args...)))
 }
 
 // count writes n things, in the plural unless n is 1.

@@ -2,12 +2,15 @@ package main
 
 import (
 	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
 
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -16,6 +19,9 @@ import (
 // serve, once the server has stopped. It reads and writes only the
 // streams it is given.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// Standard error carries only lines of text: whatever a message quotes
+	// (a path, a name), no control or bidirectional character reaches it raw.
+	stderr = diag.PrintableWriter{W: stderr}
 	root := &urfave.Command{
 		Name:      "kokua-run",
 		Usage:     "decide tool calls from a compiled Kokua policy",
@@ -35,6 +41,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // it is refused says why, with ExitRefused, and a key file that cannot
 // be read is a usage error.
 func load(path, verifyKey string) (*policy.Policy, error) {
+	if err := notRegular(path); err != nil {
+		return nil, err
+	}
 	var p *policy.Policy
 	if verifyKey != "" {
 		key, err := readVerifyKey(verifyKey)
@@ -61,11 +70,25 @@ func verifyKeyFlag() urfave.Flag {
 
 // readVerifyKey reads the public key file of --verify-key.
 func readVerifyKey(path string) (ed25519.PublicKey, error) {
+	if err := notRegular(path); err != nil {
+		return nil, err
+	}
 	key, err := policy.ReadPublicKey(path)
 	if err != nil {
 		return nil, cli.Fail(cli.ExitUsage, "kokua-run: --verify-key: %v", err)
 	}
 	return key, nil
+}
+
+// notRegular refuses, with ExitUsage and without opening it, an input
+// that is a named pipe, a device or a directory: opening a named pipe
+// would block until something writes to it. A missing file is left to the
+// load, which refuses it as it refuses every policy it cannot read.
+func notRegular(path string) error {
+	if err := regular.Stat(path); errors.Is(err, regular.ErrNotRegular) {
+		return cli.Fail(cli.ExitUsage, "kokua-run: cannot read %s: %v", path, err)
+	}
+	return nil
 }
 
 // human is an answer on one line for people: the decision, then why.

@@ -9,6 +9,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -22,13 +23,14 @@ func decideCommand(stdout io.Writer) *urfave.Command {
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "format", Value: "human", Usage: "human or json"},
 			&urfave.BoolFlag{Name: "unattended", Usage: "the call is in a turn nobody watches: gated calls are denied"},
+			verifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 3 {
 				return cli.Fail(cli.ExitUsage, "kokua-run decide: want POLICY AGENT TOOL")
 			}
 			return decide(decideOptions{policy: c.Args().Get(0), agent: c.Args().Get(1), tool: c.Args().Get(2),
-				format: c.String("format"), unattended: c.Bool("unattended")}, stdout)
+				format: c.String("format"), unattended: c.Bool("unattended"), verifyKey: c.String("verify-key")}, stdout)
 		},
 	}
 }
@@ -38,6 +40,8 @@ type decideOptions struct {
 	policy, agent, tool string
 	format              string
 	unattended          bool
+	// verifyKey is the public key file of --verify-key, or "".
+	verifyKey string
 }
 
 // decide loads a policy and answers one call; the exit code is the
@@ -46,17 +50,22 @@ func decide(o decideOptions, stdout io.Writer) error {
 	if o.format != "human" && o.format != "json" {
 		return cli.Fail(cli.ExitUsage, "kokua-run: --format takes human or json, not %q", o.format)
 	}
-	p, err := load(o.policy)
+	p, err := load(o.policy, o.verifyKey)
 	if err != nil {
 		return err
 	}
 	a := p.Decide(o.agent, o.tool, policy.Turn{Unattended: o.unattended})
+	// Names in an answer come from the policy file: diag.PrintableJSON and
+	// diag.Printable keep their control and bidirectional characters off
+	// the terminal.
 	if o.format == "json" {
-		if err := json.NewEncoder(stdout).Encode(a); err != nil {
+		data, err := json.Marshal(a)
+		if err != nil {
 			return cli.Code(cli.ExitUsage)
 		}
+		_, _ = stdout.Write(append(diag.PrintableJSON(data), '\n'))
 	} else {
-		fmt.Fprintln(stdout, human(a))
+		fmt.Fprintln(stdout, diag.Printable(human(a)))
 	}
 	return cli.Code(exitCode(a.Decision))
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"io"
 	"log/slog"
@@ -15,6 +16,8 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/internal/regular"
+	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/server"
 )
 
@@ -27,12 +30,13 @@ func serveCommand(stderr io.Writer) *urfave.Command {
 		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] POLICY",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "addr", Value: server.DefaultAddr, Usage: "address to listen on (loopback by default)"},
+			verifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return cli.Fail(cli.ExitUsage, "kokua-run serve: want POLICY")
 			}
-			return cli.Code(serveWithSignals(serveOptions{policy: c.Args().First(), addr: c.String("addr"), stderr: stderr}))
+			return cli.Code(serveWithSignals(serveOptions{policy: c.Args().First(), addr: c.String("addr"), verifyKey: c.String("verify-key"), stderr: stderr}))
 		},
 	}
 }
@@ -41,8 +45,12 @@ func serveCommand(stderr io.Writer) *urfave.Command {
 type serveOptions struct {
 	policy string
 	// addr is the address to listen on; empty for server.DefaultAddr.
-	addr   string
-	stderr io.Writer
+	addr string
+	// verifyKey is the public key file of --verify-key, or "": with it,
+	// only policies signed with that key are served, at the start and
+	// after every reload.
+	verifyKey string
+	stderr    io.Writer
 	// drain bounds the wait for requests in flight at shutdown; zero for
 	// server.DrainTimeout.
 	drain time.Duration
@@ -79,10 +87,47 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 	if drain <= 0 {
 		drain = server.DrainTimeout
 	}
-	s, err := server.New(o.policy, log)
-	if err != nil {
-		log.Error("kokua-run serve: no valid policy, not starting", "err", err)
-		return cli.ExitRefused
+	// A named pipe, a device or a folder given as the policy or the key is
+	// refused by its status, without being opened (opening a named pipe
+	// blocks until something writes to it).
+	for _, f := range []string{o.verifyKey, o.policy} {
+		if err := regular.Stat(f); f != "" && errors.Is(err, regular.ErrNotRegular) {
+			log.Error("kokua-run serve: cannot read the file", "file", f, "err", err)
+			return cli.ExitUsage
+		}
+	}
+	var key ed25519.PublicKey
+	if o.verifyKey != "" {
+		k, err := policy.ReadPublicKey(o.verifyKey)
+		if err != nil {
+			log.Error("kokua-run serve: --verify-key: cannot read the key", "err", err)
+			return cli.ExitUsage
+		}
+		key = k
+	}
+	// The policy loads while the signals are watched: SIGINT or SIGTERM
+	// during a slow load (a file on a stalled network mount) stops the
+	// command at once rather than after the load.
+	type loaded struct {
+		s   *server.Server
+		err error
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		s, err := newServer(o.policy, key, log)
+		done <- loaded{s, err}
+	}()
+	var s *server.Server
+	select {
+	case <-ctx.Done():
+		log.Info("kokua-run serve: stopped while loading the policy")
+		return cli.ExitOK
+	case l := <-done:
+		if l.err != nil {
+			log.Error("kokua-run serve: no valid policy, not starting", "err", l.err)
+			return cli.ExitRefused
+		}
+		s = l.s
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -116,7 +161,7 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 
 	srv := s.HTTPServer()
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(server.Listener(ln)) }()
 	log.Info("kokua-run serve: serving", "addr", ln.Addr().String(), "policy", o.policy, "digest", s.Policy().Document().Digest)
 	if ready != nil {
 		ready(ln.Addr())
@@ -151,6 +196,10 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 	log.Info("kokua-run serve: stopped")
 	return code
 }
+
+// newServer loads the policy and makes the server; a test stands a slow
+// load in for it.
+var newServer = server.NewVerified
 
 func loopback(a net.Addr) bool {
 	tcp, ok := a.(*net.TCPAddr)

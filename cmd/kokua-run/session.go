@@ -10,6 +10,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -71,7 +72,7 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 	defer func() { _ = out.Flush() }()
 	for _, r := range results {
 		if r.Warning != "" {
-			fmt.Fprintf(out, "WARNING %s\n", r.Warning)
+			fmt.Fprintf(out, "WARNING %s\n", diag.Printable(r.Warning))
 		}
 	}
 	in := bufio.NewScanner(stdin)
@@ -81,19 +82,22 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		fmt.Fprintf(out, "> %s\n", line)
+		// Everything echoed comes from the script or the policy file, and
+		// goes through diag.Printable: one line each, nothing raw.
+		fmt.Fprintf(out, "> %s\n", diag.Printable(line))
 		cmd, arg, _ := strings.Cut(line, " ")
 		arg = strings.TrimSpace(arg)
 		bad := func(format string, args ...any) error {
 			return cli.Fail(cli.ExitUsage, "kokua-run session: line %d: %s; the commands are load <toolset>, call [--unattended] <tool>, tools and names",
-				n, fmt.Sprintf(format, args...))
+				n, diag.Printable(fmt.Sprintf(format, args...)))
 		}
 		switch cmd {
 		case "load":
 			if arg == "" || strings.ContainsAny(arg, " \t") {
 				return bad("load takes one toolset")
 			}
-			fmt.Fprintln(out, s.Load(arg).Message)
+			// A load answer is lines: the toolset's guidance follows it.
+			fmt.Fprintln(out, diag.PrintableLines(s.Load(arg).Message))
 		case "call":
 			turn := policy.Turn{}
 			if rest, ok := strings.CutPrefix(arg, "--unattended"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
@@ -102,17 +106,17 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 			if arg == "" || strings.ContainsAny(arg, " \t") {
 				return bad("call takes one tool, as toolset.tool or the bare name")
 			}
-			fmt.Fprintln(out, human(s.Decide(arg, turn)))
+			fmt.Fprintln(out, diag.Printable(human(s.Decide(arg, turn))))
 		case "tools", "names":
 			if arg != "" {
 				return bad("%s takes nothing after it", cmd)
 			}
 			if cmd == "tools" {
 				for _, t := range s.Tools() {
-					fmt.Fprintf(out, "%s (%s)\n", t.Name, t.Toolset)
+					fmt.Fprintf(out, "%s (%s)\n", diag.Printable(t.Name), diag.Printable(t.Toolset))
 				}
 			} else if line := s.NamesLine(); line != "" {
-				fmt.Fprintln(out, line)
+				fmt.Fprintln(out, diag.Printable(line))
 			} else {
 				fmt.Fprintln(out, "(nothing left to load)")
 			}

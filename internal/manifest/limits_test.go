@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/kokua-policy/kokua-policy/diag"
 )
 
 // problemsOf loads a manifest that must be refused and returns its
@@ -78,4 +80,60 @@ func TestReaderLimits(t *testing.T) {
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("%q, want [%q]", got, want)
 	}
+}
+
+// TestNameCharacters: a toolset or a tool name holding white space, a
+// control character (ESC, an OSC 8 hyperlink, CR, LF), a bidirectional
+// override or an invisible separator is refused at the name (issue 13);
+// names with letters of any script, digits, '-' and '_' are read.
+func TestNameCharacters(t *testing.T) {
+	doc := func(toolset, tool string) string {
+		return fmt.Sprintf(`{"manifest_version": 1, "toolsets": [{"name": %s, "kind": "plugin", "description": "d", "tools": [{"name": %s}]}]}`, jsonString(toolset), jsonString(tool))
+	}
+	for _, bad := range []struct{ name, char string }{
+		{"esc\x1b[31m", `'\x1b'`},
+		{"osc\x1b]8;;http://x\x1b\\", `'\x1b'`},
+		{"cr\rx", `'\r'`},
+		{"lf\n::error file=x::forged", `'\n'`},
+		{"rtl\u202eevil", `'\u202e'`},
+		{"zero\u200bwidth", `'\u200b'`},
+		{"two words", `' '`},
+		{"del\x7f", `'\x7f'`},
+	} {
+		got := problemsOf(t, doc(bad.name, "t"))
+		want := "1:47: toolsets[0].name " + diag.Quote(bad.name) + " holds " + bad.char + ", which no toolset name may"
+		if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+			t.Errorf("toolset %q: %q, want one problem starting %q", bad.name, got, want)
+		}
+		got = problemsOf(t, doc("ts", bad.name))
+		want = `toolset "ts".tools[0].name ` + diag.Quote(bad.name) + " holds " + bad.char + ", which no tool name may"
+		if len(got) != 1 || !strings.Contains(got[0], want) {
+			t.Errorf("tool %q: %q, want one problem with %q", bad.name, got, want)
+		}
+	}
+	for _, good := range []string{"café", "日本語", "mcp-files_2", "files.v2"} {
+		if m, problems := Load("m.json", []byte(doc(good, good))); m == nil {
+			t.Errorf("name %q refused: %v", good, problems)
+		}
+	}
+}
+
+// jsonString writes s as a JSON string with every control character and
+// every character over ASCII escaped, so that the document is ASCII.
+func jsonString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r >= 0x7f:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/jsonpos"
@@ -249,6 +250,9 @@ func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 		r.fail(nv, "%s.name is %d bytes long; kokua-lint reads toolset and tool names of at most %d bytes", where, len(name), MaxNameBytes)
 		return nil
 	}
+	if !r.name(nv, where, "toolset", name) {
+		return nil
+	}
 	if name != "" {
 		where = "toolset " + strconv.Quote(name)
 	}
@@ -300,6 +304,39 @@ func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 	return ts
 }
 
+// NameFault returns the first character of a toolset's or a tool's name
+// that no name in a manifest may hold, and false when there is none: white
+// space, and what diag.Unsafe reports (control characters, ESC and the
+// escape sequences it starts, CR and LF, bidirectional overrides,
+// invisible separators). No real name holds them; they would only ever be
+// there to change how a finding or a listing looks. '.' and '*', which
+// approval entries split on and reserve, are left to toolset-name-chars
+// (R18, R117, A25), which reports them for every candidate toolset, the
+// manifest's included, at the name the config gives when it gives one.
+func NameFault(name string) (rune, bool) {
+	for _, c := range name {
+		if unicode.IsSpace(c) || diag.Unsafe(c) {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// name reports a toolset's or a tool's name that NameFault refuses, at the
+// name, and says whether the name is good.
+func (r *manifestReader) name(nv *jsonpos.Value, where, what, name string) bool {
+	c, bad := NameFault(name)
+	if !bad || nv == nil {
+		return true
+	}
+	why := "a name holds no control, invisible or bidirectional character"
+	if c == ' ' {
+		why = "a name is one word"
+	}
+	r.fail(nv, "%s.name %s holds %s, which no %s name may: %s", where, diag.Quote(name), strconv.QuoteRune(c), what, why)
+	return false
+}
+
 func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
 	if !r.object(v, where, "name", "spec", "spec_bytes") {
 		return nil
@@ -313,6 +350,9 @@ func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
 	}
 	if len(name) > MaxNameBytes {
 		r.fail(nv, "%s.name is %d bytes long; kokua-lint reads toolset and tool names of at most %d bytes", where, len(name), MaxNameBytes)
+		return nil
+	}
+	if !r.name(nv, where, "tool", name) {
 		return nil
 	}
 	t := &Tool{Name: name, Span: r.lines.Span(nv.From, nv.To), SpecBytes: -1}

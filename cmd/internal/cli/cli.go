@@ -14,6 +14,7 @@ import (
 
 	urfave "github.com/urfave/cli/v3"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -99,7 +100,7 @@ func Fail(code int, format string, args ...any) error {
 func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "%s: internal error: %v\n", root.Name, r)
+			fmt.Fprintf(stderr, "%s: internal error: %s\n", root.Name, diag.Printable(fmt.Sprint(r)))
 			code = ExitInternal
 		}
 	}()
@@ -128,12 +129,14 @@ func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io
 	}
 	var ec urfave.ExitCoder
 	if errors.As(err, &ec) {
+		// An exit message is one line, and may quote a path or a name:
+		// diag.Printable keeps it one line with nothing raw.
 		if msg := ec.Error(); msg != "" {
-			fmt.Fprintln(stderr, msg)
+			fmt.Fprintln(stderr, diag.Printable(msg))
 		}
 		return ec.ExitCode()
 	}
-	fmt.Fprintln(stderr, root.Name+": "+err.Error()+" (see --help)")
+	fmt.Fprintln(stderr, root.Name+": "+diag.Printable(err.Error())+" (see --help)")
 	return ExitUsage
 }
 
@@ -186,6 +189,19 @@ func unknownCommand(_ context.Context, c *urfave.Command) error {
 
 // The flags below are local: a command's subcommands do not inherit them,
 // and a subcommand that takes one declares it again.
+
+// String is the value of a string flag as the nearest command given it
+// says, the command itself first: a flag written before a subcommand's
+// name reaches the subcommand, as someone who types
+// "kokua-compile --manifest M agents CONFIG" means it to.
+func String(c *urfave.Command, name string) string {
+	for _, x := range c.Lineage() {
+		if x.IsSet(name) {
+			return x.String(name)
+		}
+	}
+	return c.String(name)
+}
 
 // ManifestFlag is --manifest FILE, the registry manifest kokua-lint and
 // kokua-compile check against.

@@ -6,6 +6,7 @@ import (
 
 	urfave "github.com/urfave/cli/v3"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -76,5 +77,5 @@ func OnlyKokuaFlag() *urfave.BoolFlag {
 
 // SkipNote is the one line on stderr for a file --only-kokua skips.
 func SkipNote(stderr io.Writer, command, name string) {
-	fmt.Fprintf(stderr, "%s: skipping %s: not a Kokua config (it has no [assistant], [agents], [security], [reviewers], [mcp] or [tools] table)\n", command, name)
+	fmt.Fprintf(stderr, "%s: skipping %s: not a Kokua config (it has no [assistant], [agents], [security], [reviewers], [mcp] or [tools] table)\n", command, diag.Printable(name))
 }
