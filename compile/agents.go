@@ -96,7 +96,7 @@ func composedGated(w *model.World, entries []string) string {
 	var out []string
 	for _, e := range entries {
 		r := w.Resolve(e)
-		if r.Toolset != nil && (r.Toolset.EntryPointOnly || r.Toolset.Name == "capabilities") {
+		if r.Toolset != nil && (r.Toolset.EntryPointOnly || r.Toolset.Name == kokua.Capabilities) {
 			continue
 		}
 		for _, t := range r.Tools {

@@ -49,7 +49,7 @@ func Compile(w *model.World, cfg, manifest Input) *policy.Document {
 		Floor: policy.Floor{Active: w.Config.Auto.Enabled, List: c.list(w.Config.Floor, !w.Config.Auto.Enabled)},
 		DefaultTier: policy.Tier{
 			Label:   kokua.DefaultTierLabel,
-			Source:  "declared",
+			Source:  kokua.Declared,
 			Confirm: c.list(w.Default.Confirm, false),
 			Review:  c.list(w.Default.Review, false),
 		},
@@ -58,7 +58,7 @@ func Compile(w *model.World, cfg, manifest Input) *policy.Document {
 		Agents:   make(map[string]*policy.Agent, len(w.Agents)),
 	}
 	if !w.Config.DefaultPair.Set {
-		doc.DefaultTier.Source = "builtin"
+		doc.DefaultTier.Source = kokua.Builtin
 	}
 	for _, t := range w.Toolsets {
 		doc.TrustOrder = append(doc.TrustOrder, t.Name)
@@ -195,7 +195,7 @@ func (c *compiler) agent(a *model.Agent, toolsets map[string]*policy.Toolset) *p
 	out.Tools, out.Shadowed = policy.Presentation(toolsets, out, func(t string) bool { return slices.Contains(out.Resident, t) }, nil, len(out.Deferred) > 0, c.coreSpec)
 	out.CoreTools = []string{}
 	for _, t := range out.Tools {
-		if t.Toolset == "core" {
+		if t.Toolset == kokua.Core {
 			out.CoreTools = append(out.CoreTools, t.Name)
 		}
 	}
@@ -205,10 +205,10 @@ func (c *compiler) agent(a *model.Agent, toolsets map[string]*policy.Toolset) *p
 	out.ToolBlock = c.toolBlock(out, toolsets)
 
 	p := a.Policy
-	out.Approval = policy.Approval{Source: "inherited", Table: p.Table()}
+	out.Approval = policy.Approval{Source: kokua.Inherited, Table: p.Table()}
 	if p.Agent != nil {
 		confirm, review := c.list(p.Confirm, false), c.list(p.Review, false)
-		out.Approval = policy.Approval{Source: "declared", Table: p.Table(), Confirm: &confirm, Review: &review}
+		out.Approval = policy.Approval{Source: kokua.Declared, Table: p.Table(), Confirm: &confirm, Review: &review}
 	}
 	return out
 }

@@ -264,7 +264,7 @@ func TestSchemaAcceptsPolicies(t *testing.T) {
 // schemaCover notes which corners of the document one policy reaches.
 func schemaCover(d *policy.Document, seen map[string]bool) {
 	lists := []policy.List{d.Floor.List, d.DefaultTier.Confirm, d.DefaultTier.Review}
-	seen["default_tier "+d.DefaultTier.Source] = true
+	seen["default_tier "+string(d.DefaultTier.Source)] = true
 	seen[map[bool]string{true: "floor active", false: "floor inactive"}[d.Floor.Active]] = true
 	for _, ts := range d.Toolsets {
 		seen["kind "+ts.Kind] = true
@@ -279,7 +279,7 @@ func schemaCover(d *policy.Document, seen map[string]bool) {
 		if a.Approval.Confirm != nil && a.Approval.Review != nil {
 			lists = append(lists, *a.Approval.Confirm, *a.Approval.Review)
 		}
-		seen["approval "+a.Approval.Source] = true
+		seen["approval "+string(a.Approval.Source)] = true
 		seen[map[bool]string{true: "available all", false: "available list"}[a.Available.All]] = true
 		seen[map[bool]string{true: "tool_block set", false: "tool_block null"}[a.ToolBlock != nil]] = true
 		seen[map[bool]string{true: "names_line set", false: "names_line null"}[a.NamesLine != nil]] = true

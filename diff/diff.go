@@ -383,7 +383,7 @@ func toolChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
 	return tc
 }
 
-func oaSource(d *policy.Document, agent string) string {
+func oaSource(d *policy.Document, agent string) kokua.Origin {
 	if a := d.Agents[agent]; a != nil {
 		return a.Approval.Source
 	}

@@ -20,4 +20,7 @@ const (
 	// Inherited: the agent writes neither, and is gated by the default
 	// tier (R9).
 	Inherited Origin = "inherited"
+	// Builtin: the file has no [assistant.tools], so the default tier is
+	// Kokua's built-in pair (R9, A2).
+	Builtin Origin = "builtin"
 )

@@ -239,7 +239,7 @@ func (p *Policy) agentView(name string, a *Agent) (*view, error) {
 	}
 	built := func(ts string) bool { return own[ts] }
 	confirm, review := a.Approval.Confirm, a.Approval.Review
-	inherited := a.Approval.Source != string(kokua.Declared)
+	inherited := a.Approval.Source != kokua.Declared
 	if inherited {
 		confirm, review = &p.doc.DefaultTier.Confirm, &p.doc.DefaultTier.Review
 	}
@@ -392,7 +392,7 @@ func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string)
 	}
 	if g == nil {
 		ans.Decision = Run
-		if v.agent == nil || v.agent.Approval.Source != string(kokua.Declared) {
+		if v.agent == nil || v.agent.Approval.Source != kokua.Declared {
 			return ans, &runInherited
 		}
 		return ans, &runDeclared

@@ -10,6 +10,8 @@
 // docs/policy.schema.json.
 package policy
 
+import "github.com/kokua-policy/kokua-policy/kokua"
+
 // Version is the policy_version this package writes and reads.
 const Version = 1
 
@@ -78,7 +80,7 @@ type Tier struct {
 	Review  List   `json:"review"`
 	// Source is "declared" when the file writes [assistant.tools], or
 	// "builtin" for Kokua's built-in pair (R9).
-	Source string `json:"source"`
+	Source kokua.Origin `json:"source"`
 }
 
 // Composed describes composed workers (R13, R91, R96-R97).
@@ -223,7 +225,7 @@ type Approval struct {
 	Review  *List `json:"review"`
 	// Source is "declared" (the agent's own table) or "inherited" (from
 	// [assistant.tools]).
-	Source string `json:"source"`
+	Source kokua.Origin `json:"source"`
 	// Table is where the pair is written.
 	Table string `json:"table"`
 }

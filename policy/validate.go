@@ -105,7 +105,7 @@ func (v *validator) document() {
 	if d.DefaultTier.Label != kokua.DefaultTierLabel {
 		v.fail("default_tier.label", "is %q; want %q", d.DefaultTier.Label, kokua.DefaultTierLabel)
 	}
-	if d.DefaultTier.Source != "declared" && d.DefaultTier.Source != "builtin" {
+	if d.DefaultTier.Source != kokua.Declared && d.DefaultTier.Source != kokua.Builtin {
 		v.fail("default_tier.source", "is %q; want \"declared\" or \"builtin\"", d.DefaultTier.Source)
 	}
 	v.list("default_tier.confirm", &d.DefaultTier.Confirm, false)
@@ -332,14 +332,14 @@ func (v *validator) agent(path, name string, a *Agent) {
 	// The pair: a declared one carries its lists, an inherited one none.
 	ap := a.Approval
 	switch ap.Source {
-	case string(kokua.Declared):
+	case kokua.Declared:
 		if ap.Confirm == nil || ap.Review == nil {
 			v.fail(path+".approval", "is declared, but a list is null")
 			return
 		}
 		v.list(path+".approval.confirm", ap.Confirm, false)
 		v.list(path+".approval.review", ap.Review, false)
-	case string(kokua.Inherited):
+	case kokua.Inherited:
 		if ap.Confirm != nil || ap.Review != nil {
 			v.fail(path+".approval", "is inherited, but a list is not null")
 		}
