@@ -112,6 +112,7 @@ type view struct {
 	label    string
 	agent    *Agent
 	held     map[string]string // tool name -> toolset, at turn start
+	holds    map[string]bool   // toolset -> resident, or a skill the entry agent holds
 	deferred map[string]bool   // toolset -> deferred
 	loadable map[string]string // tool name -> first deferred toolset offering it
 	// gates are the pair's resolved entries; pending ones wait for a build.
@@ -206,7 +207,14 @@ func (p *Policy) precompute(v *view) {
 
 func (p *Policy) agentView(name string, a *Agent) (*view, error) {
 	v := &view{doc: p.doc, label: name, agent: a, held: map[string]string{}, deferred: map[string]bool{},
-		loadable: map[string]string{}, gates: map[string]*gate{}, pending: map[string][]*gate{}}
+		loadable: map[string]string{}, gates: map[string]*gate{}, pending: map[string][]*gate{},
+		holds: make(map[string]bool, len(a.Resident)+len(a.Skills))}
+	for _, ts := range a.Resident {
+		v.holds[ts] = true
+	}
+	for _, ts := range a.Skills {
+		v.holds[ts] = true
+	}
 	for _, t := range a.Tools {
 		if t.Toolset != kokua.Core && p.doc.Toolsets[t.Toolset] == nil {
 			return nil, fmt.Errorf("agent %q holds tool %q of toolset %q, which the policy does not define", name, t.Name, t.Toolset)
@@ -544,15 +552,5 @@ func (v *view) heldToolset(toolset string) bool {
 	if v.agent == nil {
 		return toolset != kokua.Capabilities
 	}
-	for _, r := range v.agent.Resident {
-		if r == toolset {
-			return true
-		}
-	}
-	for _, s := range v.agent.Skills {
-		if s == toolset {
-			return true
-		}
-	}
-	return false
+	return v.holds[toolset]
 }
