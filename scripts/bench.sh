@@ -123,8 +123,9 @@ if ! command -v hyperfine >/dev/null; then
 fi
 
 echo "== whole process: kokua-lint vs an empty Go program (hyperfine -N --warmup $warmup)"
-go build -o "$tmp/kokua-lint" ./cmd/kokua-lint
-go build -o "$tmp/kokua-compile" ./cmd/kokua-compile
+# Static, as the hook and the action build them (see scripts/pre-commit-hook.sh).
+CGO_ENABLED=0 go build -o "$tmp/kokua-lint" ./cmd/kokua-lint
+CGO_ENABLED=0 go build -o "$tmp/kokua-compile" ./cmd/kokua-compile
 mkdir "$tmp/empty"
 printf 'package main\n\nfunc main() {}\n' >"$tmp/empty/main.go"
 printf 'module empty\n\ngo 1.21\n' >"$tmp/empty/go.mod"
