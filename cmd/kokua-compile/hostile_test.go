@@ -13,6 +13,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // hostileAgents are agent names that lint clean (no ':' or '[', which
@@ -35,11 +36,11 @@ func hostileCompileConfig(widen bool) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(hostile.TOMLString(n))
+		b.WriteString(tomlpos.BasicString(n))
 	}
 	b.WriteString("]\n\n[agents.assistant.tools]\navailable = [\"time\", \"fs\"]\n")
 	for _, n := range hostileAgents {
-		fmt.Fprintf(&b, "\n[agents.%s.tools]\navailable = [\"fs\"]\n", hostile.TOMLString(n))
+		fmt.Fprintf(&b, "\n[agents.%s.tools]\navailable = [\"fs\"]\n", tomlpos.BasicString(n))
 	}
 	return b.String()
 }

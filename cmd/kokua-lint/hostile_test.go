@@ -16,6 +16,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // hostileConfig is a config whose agent names, toolset names and MCP
@@ -25,12 +26,12 @@ func hostileConfig() string {
 	var b strings.Builder
 	b.WriteString("[assistant.tools]\nconfirm = []\nreview = []\n\n[agents.assistant.tools]\navailable = [\"memory\"")
 	for _, n := range hostile.Valid() {
-		b.WriteString(", " + hostile.TOMLString(n))
+		b.WriteString(", " + tomlpos.BasicString(n))
 	}
 	b.WriteString("]\n")
 	for _, n := range hostile.Valid() {
-		fmt.Fprintf(&b, "\n[agents.%s.tools]\navailable = [%s]\n", hostile.TOMLString(n), hostile.TOMLString(n+"x"))
-		fmt.Fprintf(&b, "\n[[mcp.server]]\nname = %s\nurl = \"http://127.0.0.1:1/mcp\"\n", hostile.TOMLString(n))
+		fmt.Fprintf(&b, "\n[agents.%s.tools]\navailable = [%s]\n", tomlpos.BasicString(n), tomlpos.BasicString(n+"x"))
+		fmt.Fprintf(&b, "\n[[mcp.server]]\nname = %s\nurl = \"http://127.0.0.1:1/mcp\"\n", tomlpos.BasicString(n))
 	}
 	return b.String()
 }
@@ -135,7 +136,7 @@ func TestMigrateMessagesAreEscaped(t *testing.T) {
 	dir, _, _ := hostileFiles(t)
 	for i, n := range hostile.Names {
 		cfg := filepath.Join(dir, fmt.Sprint(i), hostile.FileName(n)+".old.toml")
-		old := "[agents.assistant]\ntools = [\"memory\", \"read_file\"]\n\n[agents." + hostile.TOMLString(hostile.Valid()[i%len(hostile.Valid())]) + "]\ntools = [\"time\"]\n"
+		old := "[agents.assistant]\ntools = [\"memory\", \"read_file\"]\n\n[agents." + tomlpos.BasicString(hostile.Valid()[i%len(hostile.Valid())]) + "]\ntools = [\"time\"]\n"
 		if err := os.WriteFile(cfg, []byte(old), 0o644); err != nil {
 			t.Fatal(err)
 		}

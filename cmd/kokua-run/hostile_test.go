@@ -19,6 +19,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/server"
@@ -40,11 +41,11 @@ func hostilePolicy(t *testing.T) []byte {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(hostile.TOMLString(n))
+		b.WriteString(tomlpos.BasicString(n))
 	}
 	b.WriteString("]\n\n[agents.assistant.tools]\navailable = [\"time\", \"fs\"]\n")
 	for _, n := range hostileAgents {
-		fmt.Fprintf(&b, "\n[agents.%s.tools]\navailable = [\"fs\", \"fs_write\", \"time\"]\nresident = [\"time\"]\n", hostile.TOMLString(n))
+		fmt.Fprintf(&b, "\n[agents.%s.tools]\navailable = [\"fs\", \"fs_write\", \"time\"]\nresident = [\"time\"]\n", tomlpos.BasicString(n))
 	}
 	src := lint.Source{Name: "config.toml", Data: []byte(b.String())}
 	m := lint.DefaultManifest()

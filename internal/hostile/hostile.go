@@ -58,27 +58,6 @@ func context(out []byte, i int) string {
 	return string(out[max(i-40, 0):min(i+20, len(out))])
 }
 
-// TOMLString writes s as a TOML basic string with its control characters,
-// C1 controls and the bidirectional overrides as \u escapes, so that the
-// file is valid TOML and the value read from it holds them raw.
-func TOMLString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r >= 0x7f && r < 0xa0 || diag.Unsafe(r):
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // JSONString writes s as a JSON string with everything outside printable
 // ASCII as \u escapes.
 func JSONString(s string) string {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/hostile"
+
 	"github.com/kokua-policy/kokua-policy/diag"
 )
 
@@ -88,7 +90,7 @@ func TestReaderLimits(t *testing.T) {
 // names with letters of any script, digits, '-' and '_' are read.
 func TestNameCharacters(t *testing.T) {
 	doc := func(toolset, tool string) string {
-		return fmt.Sprintf(`{"manifest_version": 1, "toolsets": [{"name": %s, "kind": "plugin", "description": "d", "tools": [{"name": %s}]}]}`, jsonString(toolset), jsonString(tool))
+		return fmt.Sprintf(`{"manifest_version": 1, "toolsets": [{"name": %s, "kind": "plugin", "description": "d", "tools": [{"name": %s}]}]}`, hostile.JSONString(toolset), hostile.JSONString(tool))
 	}
 	for _, bad := range []struct{ name, char string }{
 		{"esc\x1b[31m", `'\x1b'`},
@@ -116,24 +118,4 @@ func TestNameCharacters(t *testing.T) {
 			t.Errorf("name %q refused: %v", good, problems)
 		}
 	}
-}
-
-// jsonString writes s as a JSON string with every control character and
-// every character over ASCII escaped, so that the document is ASCII.
-func jsonString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r >= 0x7f:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
