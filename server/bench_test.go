@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
+
 	"github.com/kokua-policy/kokua-policy/internal/floor"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -37,25 +39,25 @@ func benchHandler(b *testing.B, h http.Handler, target, body string) {
 
 // BenchmarkDecide is the handler of POST /v1/decide, routing included.
 func BenchmarkDecide(b *testing.B) {
-	s, _ := newServer(b, compilePolicy(b, configA))
-	benchHandler(b, s.Handler(), "/v1/decide", askRunCommand)
+	s, _ := newServer(b, policytest.Compile(b, policytest.ConfigA))
+	benchHandler(b, s.Handler(), "/v1/decide", policytest.AskRunCommand)
 }
 
 // BenchmarkDecideFloor is what the load client's floor does for the same
 // question: decode with encoding/json, look the answer up in a map, write.
 func BenchmarkDecideFloor(b *testing.B) {
-	p, err := policy.Parse("a", compilePolicy(b, configA))
+	p, err := policy.Parse("a", policytest.Compile(b, policytest.ConfigA))
 	if err != nil {
 		b.Fatal(err)
 	}
 	var ans bytes.Buffer
 	_ = json.NewEncoder(&ans).Encode(p.Decide("coder", "compute.run_command", policy.Turn{}))
 	answers := map[floor.Request][]byte{{Agent: "coder", Tool: "compute.run_command"}: ans.Bytes()}
-	benchHandler(b, floor.Handler(answers), "/decide", askRunCommand)
+	benchHandler(b, floor.Handler(answers), "/decide", policytest.AskRunCommand)
 }
 
 func BenchmarkBatch100(b *testing.B) {
-	s, _ := newServer(b, compilePolicy(b, configA))
-	body := `{"requests":[` + strings.TrimSuffix(strings.Repeat(askRunCommand+",", 100), ",") + `]}`
+	s, _ := newServer(b, policytest.Compile(b, policytest.ConfigA))
+	body := `{"requests":[` + strings.TrimSuffix(strings.Repeat(policytest.AskRunCommand+",", 100), ",") + `]}`
 	benchHandler(b, s.Handler(), "/v1/decide/batch", body)
 }

@@ -18,6 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
+
 	"github.com/kokua-policy/kokua-policy/internal/tampered"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -42,7 +44,7 @@ func corpus(t *testing.T) ([]tampered.Case, []byte) {
 func TestStartRefusesTamperedCorpus(t *testing.T) {
 	cases, _ := corpus(t)
 	for _, c := range cases {
-		s, err := New(policyFile(t, c.Data), nil)
+		s, err := New(policytest.File(t, c.Data), nil)
 		if s != nil || !errors.Is(err, c.Kind) || !strings.Contains(err.Error(), c.Reason) {
 			t.Errorf("%s: New = %v, want %v saying %q", c.Name, err, c.Kind, c.Reason)
 		}
@@ -88,7 +90,7 @@ func TestReloadTamperedCorpus(t *testing.T) {
 	for _, c := range cases {
 		before := time.Now()
 		replace(t, path, c.Data)
-		waitFor(t, c.Name+" seen by the watcher", func() bool {
+		policytest.WaitFor(t, c.Name+" seen by the watcher", func() bool {
 			st := s.last.Load()
 			return st.Trigger == triggerWatch && !st.At.Before(before)
 		})
@@ -218,16 +220,16 @@ func TestVerifiedServer(t *testing.T) {
 		}
 		return out
 	}
-	if _, err := NewVerified(policyFile(t, base), pub, nil); !errors.Is(err, policy.ErrSignature) {
+	if _, err := NewVerified(policytest.File(t, base), pub, nil); !errors.Is(err, policy.ErrSignature) {
 		t.Fatalf("an unsigned policy at the start: %v", err)
 	}
-	path := policyFile(t, sign(base, key))
+	path := policytest.File(t, sign(base, key))
 	s, err := NewVerified(path, pub, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	good := s.cur.Load().digest
-	for _, bad := range [][]byte{base, sign(compilePolicy(t, configA), other)} {
+	for _, bad := range [][]byte{base, sign(policytest.Compile(t, policytest.ConfigA), other)} {
 		replace(t, path, bad)
 		if err := s.Reload(); !errors.Is(err, policy.ErrSignature) {
 			t.Errorf("Reload = %v, want ErrSignature", err)
@@ -236,7 +238,7 @@ func TestVerifiedServer(t *testing.T) {
 			t.Error("a policy that does not verify was swapped in")
 		}
 	}
-	replace(t, path, sign(compilePolicy(t, configA), key))
+	replace(t, path, sign(policytest.Compile(t, policytest.ConfigA), key))
 	if err := s.Reload(); err != nil || s.cur.Load().digest == good {
 		t.Errorf("a policy signed with the key was not swapped in: %v", err)
 	}

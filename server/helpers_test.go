@@ -6,87 +6,14 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
+
 	"github.com/kokua-policy/kokua-policy/compile"
-	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
-
-// Two versions of one config: in A the coder's compute.run_command goes to
-// review, in B it asks the user.
-const configA = `# Version A: the coder's run_command goes to review.
-[assistant]
-agent = "assistant"
-
-[assistant.tools]
-confirm = []
-review = []
-
-[agents.assistant]
-delegates_to = ["coder"]
-
-[agents.assistant.tools]
-available = ["time", "fs"]
-
-[agents.coder.tools]
-available = ["compute", "fs", "time"]
-confirm = []
-review = ["compute.run_command"]
-`
-
-const configB = `# Version B: the coder's run_command asks the user.
-[assistant]
-agent = "assistant"
-
-[assistant.tools]
-confirm = []
-review = []
-
-[agents.assistant]
-delegates_to = ["coder"]
-
-[agents.assistant.tools]
-available = ["time", "fs"]
-
-[agents.coder.tools]
-available = ["compute", "fs", "time"]
-confirm = ["compute.run_command"]
-review = []
-`
-
-var (
-	compiled   = map[string][]byte{}
-	compiledMu sync.Mutex
-)
-
-// compilePolicy compiles a config in process, as kokua-compile does.
-func compilePolicy(t testing.TB, config string) []byte {
-	t.Helper()
-	compiledMu.Lock()
-	defer compiledMu.Unlock()
-	if out, ok := compiled[config]; ok {
-		return out
-	}
-	src := lint.Source{Name: "config.toml", Data: []byte(config)}
-	m := lint.DefaultManifest()
-	res := lint.Lint(src, m)
-	if res.HasErrors() || res.World == nil {
-		t.Fatalf("the test config has errors: %v", res.Diagnostics)
-	}
-	doc := compile.Compile(res.World, compile.Input{Name: src.Name, Data: src.Data},
-		compile.Input{Name: m.Source.Name, Data: m.Source.Data})
-	out, err := policy.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	compiled[config] = out
-	return out
-}
 
 func digestOf(t testing.TB, data []byte) string {
 	t.Helper()
@@ -95,27 +22,6 @@ func digestOf(t testing.TB, data []byte) string {
 		t.Fatal(err)
 	}
 	return p.Document().Digest
-}
-
-// tamper changes one byte of a policy's content, so that its digest no
-// longer matches.
-func tamper(t testing.TB, data []byte) []byte {
-	t.Helper()
-	out := bytes.Replace(data, []byte(`"max_per_turn": 5`), []byte(`"max_per_turn": 6`), 1)
-	if bytes.Equal(out, data) {
-		t.Fatal("tamper: nothing to change")
-	}
-	return out
-}
-
-// policyFile writes data to a fresh directory and returns the file's path.
-func policyFile(t testing.TB, data []byte) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "policy.json")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // replace puts data in place of the file as kokua-compile does: a
@@ -129,7 +35,7 @@ func replace(t testing.TB, path string, data []byte) {
 
 func newServer(t testing.TB, data []byte) (*Server, string) {
 	t.Helper()
-	path := policyFile(t, data)
+	path := policytest.File(t, data)
 	s, err := New(path, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
+
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -18,7 +20,7 @@ func TestDecideLoaded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := compilePolicy(t, string(shipped))
+	data := policytest.Compile(t, string(shipped))
 	p, err := policy.Parse("shipped", data)
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +84,7 @@ func TestDecideLoaded(t *testing.T) {
 // TestDecideLoadedErrors: a load the policy refuses, and a malformed
 // "loaded", are 400s that say which element is wrong.
 func TestDecideLoadedErrors(t *testing.T) {
-	s, _ := newServer(t, compilePolicy(t, configA))
+	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	h := s.Handler()
 	for _, c := range []struct {
 		name, body string

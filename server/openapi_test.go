@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
 )
@@ -110,7 +112,7 @@ func TestOpenAPI(t *testing.T) {
 		t.Errorf("openapi.yaml paths %v, the server's %v", documented, routes)
 	}
 
-	s, path := newServer(t, compilePolicy(t, configA))
+	s, path := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	h := s.Handler()
 	one := `{"agent":"coder","tool":"compute.run_command"}`
 	cases := []struct{ method, target, spec, body string }{
@@ -160,7 +162,7 @@ func TestOpenAPI(t *testing.T) {
 		check(c.method, c.target, c.spec, c.body)
 	}
 	// /healthz degraded.
-	replace(t, path, tamper(t, compilePolicy(t, configA)))
+	replace(t, path, policytest.Tamper(t, policytest.Compile(t, policytest.ConfigA)))
 	_ = s.Reload()
 	check("GET", "/healthz", routeHealth, "")
 

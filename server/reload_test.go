@@ -10,14 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
+
 	"github.com/kokua-policy/kokua-policy/compile"
 )
 
-const askRunCommand = `{"agent":"coder","tool":"compute.run_command"}`
-
 func decisionOf(t testing.TB, s *Server) string {
 	t.Helper()
-	w := do(t, s.Handler(), "POST", "/v1/decide", askRunCommand)
+	w := do(t, s.Handler(), "POST", "/v1/decide", policytest.AskRunCommand)
 	if w.Code != 200 {
 		t.Fatalf("%d %s", w.Code, w.Body)
 	}
@@ -44,7 +44,7 @@ func healthStatus(t testing.TB, s *Server) string {
 }
 
 func TestReload(t *testing.T) {
-	a, b := compilePolicy(t, configA), compilePolicy(t, configB)
+	a, b := policytest.Compile(t, policytest.ConfigA), policytest.Compile(t, policytest.ConfigB)
 	s, path := newServer(t, a)
 	if got := decisionOf(t, s); got != "review" {
 		t.Fatalf("A: %s", got)
@@ -61,7 +61,7 @@ func TestReload(t *testing.T) {
 	// A tampered file, a truncated one, a missing one: each is refused and
 	// the last good policy, B, keeps answering.
 	for _, bad := range []func(){
-		func() { replace(t, path, tamper(t, a)) },
+		func() { replace(t, path, policytest.Tamper(t, a)) },
 		func() { replace(t, path, a[:len(a)-10]) },
 		func() { _ = os.Remove(path) },
 	} {
@@ -90,20 +90,8 @@ func TestReload(t *testing.T) {
 	}
 }
 
-// waitFor polls until cond holds or the time is up.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func TestWatch(t *testing.T) {
-	a, b := compilePolicy(t, configA), compilePolicy(t, configB)
+	a, b := policytest.Compile(t, policytest.ConfigA), policytest.Compile(t, policytest.ConfigB)
 	s, path := newServer(t, a)
 	s.debounce = 20 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
@@ -118,11 +106,11 @@ func TestWatch(t *testing.T) {
 
 	// kokua-compile replaces the file by renaming a new one over it.
 	replace(t, path, b)
-	waitFor(t, "B by rename", func() bool { return decisionOf(t, s) == "confirm" })
+	policytest.WaitFor(t, "B by rename", func() bool { return decisionOf(t, s) == "confirm" })
 
 	// A tampered file is refused and shows in /healthz.
-	replace(t, path, tamper(t, a))
-	waitFor(t, "the failure in /healthz", func() bool { return healthStatus(t, s) == "degraded" })
+	replace(t, path, policytest.Tamper(t, a))
+	policytest.WaitFor(t, "the failure in /healthz", func() bool { return healthStatus(t, s) == "degraded" })
 	if got := decisionOf(t, s); got != "confirm" {
 		t.Fatalf("the tampered policy changed the answer: %s", got)
 	}
@@ -131,7 +119,7 @@ func TestWatch(t *testing.T) {
 	if err := os.WriteFile(path, a, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "A written in place", func() bool { return decisionOf(t, s) == "review" })
+	policytest.WaitFor(t, "A written in place", func() bool { return decisionOf(t, s) == "review" })
 	if got := healthStatus(t, s); got != "ok" {
 		t.Fatalf("healthz after a good reload: %s", got)
 	}
@@ -140,11 +128,11 @@ func TestWatch(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the removal in /healthz", func() bool { return healthStatus(t, s) == "degraded" })
+	policytest.WaitFor(t, "the removal in /healthz", func() bool { return healthStatus(t, s) == "degraded" })
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "B again", func() bool { return decisionOf(t, s) == "confirm" && healthStatus(t, s) == "ok" })
+	policytest.WaitFor(t, "B again", func() bool { return decisionOf(t, s) == "confirm" && healthStatus(t, s) == "ok" })
 
 	// Other files in the directory cause no reload.
 	before := s.last.Load()
@@ -161,7 +149,7 @@ func TestWatch(t *testing.T) {
 // for decisions: every answer must be whole and come from one of the
 // policies, the one its digest header names. Run it with -race.
 func TestReloadUnderLoad(t *testing.T) {
-	a, b := compilePolicy(t, configA), compilePolicy(t, configB)
+	a, b := policytest.Compile(t, policytest.ConfigA), policytest.Compile(t, policytest.ConfigB)
 	s, path := newServer(t, a)
 	h := s.Handler()
 	want := map[string]string{}
@@ -170,14 +158,14 @@ func TestReloadUnderLoad(t *testing.T) {
 		if err := s.Reload(); err != nil {
 			t.Fatal(err)
 		}
-		want[digestOf(t, data)] = do(t, h, "POST", "/v1/decide", askRunCommand).Body.String()
+		want[digestOf(t, data)] = do(t, h, "POST", "/v1/decide", policytest.AskRunCommand).Body.String()
 	}
 	if len(want) != 2 || want[digestOf(t, a)] == want[digestOf(t, b)] {
 		t.Fatal("the two policies should answer differently")
 	}
 
 	const workers, requests, reloads = 8, 2000, 50
-	tampered := tamper(t, a)
+	tampered := policytest.Tamper(t, a)
 	var wg, asking sync.WaitGroup
 	var asked atomic.Bool // the workers are done
 	var seenMu sync.Mutex
@@ -196,7 +184,7 @@ func TestReloadUnderLoad(t *testing.T) {
 				seenMu.Unlock()
 			}()
 			for i := 0; i < requests; i++ {
-				r := do(t, h, "POST", "/v1/decide", askRunCommand)
+				r := do(t, h, "POST", "/v1/decide", policytest.AskRunCommand)
 				digest := r.Header().Get(DigestHeader)
 				if r.Code != 200 || r.Body.String() != want[digest] {
 					errs <- fmt.Errorf("answer %d %q from %q", r.Code, r.Body, digest)

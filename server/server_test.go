@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
+
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -94,7 +96,7 @@ func TestDecideIsPolicyDecide(t *testing.T) {
 }
 
 func TestDecideDefaults(t *testing.T) {
-	s, _ := newServer(t, compilePolicy(t, configA))
+	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	h := s.Handler()
 	// unattended is optional, and null is the same as absent.
 	for _, body := range []string{
@@ -114,7 +116,7 @@ func TestDecideDefaults(t *testing.T) {
 }
 
 func TestDecideErrors(t *testing.T) {
-	s, _ := newServer(t, compilePolicy(t, configA))
+	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	h := s.Handler()
 	big := `{"agent":"coder","tool":"` + strings.Repeat("x", MaxDecideBytes) + `"}`
 	for _, c := range []struct {
@@ -158,7 +160,7 @@ func TestDecideErrors(t *testing.T) {
 }
 
 func TestMethodsAndPaths(t *testing.T) {
-	s, _ := newServer(t, compilePolicy(t, configA))
+	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	h := s.Handler()
 	for _, c := range []struct{ method, path, allow string }{
 		{"GET", "/v1/decide", "POST"},
@@ -185,7 +187,7 @@ func TestMethodsAndPaths(t *testing.T) {
 }
 
 func TestBatch(t *testing.T) {
-	s, _ := newServer(t, compilePolicy(t, configA))
+	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	h := s.Handler()
 	qs := questions(s.Policy())
 	var reqs []string
@@ -215,7 +217,7 @@ func TestBatch(t *testing.T) {
 }
 
 func TestBatchErrors(t *testing.T) {
-	s, _ := newServer(t, compilePolicy(t, configA))
+	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	h := s.Handler()
 	one := `{"agent":"coder","tool":"fs.read_file"}`
 	tooMany := `{"requests":[` + strings.Repeat(one+",", MaxBatch) + one + `]}`
@@ -253,7 +255,7 @@ func TestBatchErrors(t *testing.T) {
 }
 
 func TestAgents(t *testing.T) {
-	data := compilePolicy(t, configA)
+	data := policytest.Compile(t, policytest.ConfigA)
 	s, _ := newServer(t, data)
 	h := s.Handler()
 	w := do(t, h, "GET", "/v1/agents", "")
@@ -318,7 +320,7 @@ func TestAgents(t *testing.T) {
 }
 
 func TestHealthz(t *testing.T) {
-	data := compilePolicy(t, configA)
+	data := policytest.Compile(t, policytest.ConfigA)
 	s, path := newServer(t, data)
 	h := s.Handler()
 	health := func() map[string]any {
@@ -341,7 +343,7 @@ func TestHealthz(t *testing.T) {
 		t.Fatalf("%v", b)
 	}
 
-	replace(t, path, tamper(t, data))
+	replace(t, path, policytest.Tamper(t, data))
 	if err := s.Reload(); err == nil {
 		t.Fatal("a tampered policy was accepted")
 	}
@@ -364,7 +366,7 @@ func TestHealthz(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
-	data := compilePolicy(t, configA)
+	data := policytest.Compile(t, policytest.ConfigA)
 	s, path := newServer(t, data)
 	h := s.Handler()
 	do(t, h, "POST", "/v1/decide", `{"agent":"coder","tool":"compute.run_command"}`)
@@ -372,9 +374,9 @@ func TestMetrics(t *testing.T) {
 	do(t, h, "POST", "/v1/decide", `{"agent":"coder"}`)
 	do(t, h, "POST", "/v1/decide/batch", `{"requests":[{"agent":"coder","tool":"compute.run_command"},{"agent":"nobody","tool":"x"}]}`)
 	do(t, h, "GET", "/nowhere", "")
-	replace(t, path, tamper(t, data))
+	replace(t, path, policytest.Tamper(t, data))
 	_ = s.Reload()
-	replace(t, path, compilePolicy(t, configB))
+	replace(t, path, policytest.Compile(t, policytest.ConfigB))
 	if err := s.Reload(); err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +398,7 @@ func TestMetrics(t *testing.T) {
 		`kokua_policy_reloads_total{result="error"} 1`,
 		`kokua_policy_reloads_total{result="ok"} 1`,
 		`kokua_policy_reloads_total{result="unchanged"} 0`,
-		fmt.Sprintf(`kokua_policy_info{digest=%q,file=%q} 1`, digestOf(t, compilePolicy(t, configB)), path),
+		fmt.Sprintf(`kokua_policy_info{digest=%q,file=%q} 1`, digestOf(t, policytest.Compile(t, policytest.ConfigB)), path),
 		`kokua_policy_last_reload_ok 1`,
 		`kokua_policy_loaded_timestamp_seconds `,
 		`go_goroutines `,
@@ -413,13 +415,13 @@ func TestMetrics(t *testing.T) {
 // TestPanicIsAnError checks that a handler that panics answers a 500
 // error object, never a decision.
 func TestPanicIsAnError(t *testing.T) {
-	s, _ := newServer(t, compilePolicy(t, configA))
+	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	h := s.wrap(routeDecide, func(http.ResponseWriter, *http.Request, *state) int { panic("boom") })
 	errorOf(t, do(t, h, "POST", "/v1/decide", "{}"), 500, "internal")
 }
 
 func TestNewRefuses(t *testing.T) {
-	data := compilePolicy(t, configA)
+	data := policytest.Compile(t, policytest.ConfigA)
 	dir := t.TempDir()
 	for _, c := range []struct {
 		name string
@@ -427,7 +429,7 @@ func TestNewRefuses(t *testing.T) {
 		msg  string
 	}{
 		{"missing", nil, "no such file"},
-		{"tampered", tamper(t, data), "its digest does not match its content"},
+		{"tampered", policytest.Tamper(t, data), "its digest does not match its content"},
 		{"truncated", data[:len(data)/2], "not a JSON policy document"},
 		{"other version", bytes.Replace(data, []byte(`"policy_version": 1`), []byte(`"policy_version": 2`), 1), "policy_version 2 is not supported"},
 	} {

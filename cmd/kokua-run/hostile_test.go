@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
+
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
@@ -118,7 +120,7 @@ func TestSpecialFilePoliciesAreRefused(t *testing.T) {
 	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
 		t.Skipf("no named pipes here: %v", err)
 	}
-	good := policyFile(t, compilePolicyA(t))
+	good := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
 	for _, c := range []struct {
 		args []string
 		says string
@@ -168,7 +170,7 @@ func TestSpecialFilePoliciesAreRefused(t *testing.T) {
 // on a stalled mount) stops serve at once, exit 0, rather than being
 // ignored until the load ends.
 func TestServeStopsOnSignalWhileLoading(t *testing.T) {
-	path := policyFile(t, compilePolicyA(t))
+	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
 	loading := make(chan struct{})
 	release := make(chan struct{})
 	saved := newServer

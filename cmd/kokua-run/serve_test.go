@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
+
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 )
 
@@ -84,9 +86,9 @@ func (sv *served) stop(t *testing.T) int {
 }
 
 func TestServe(t *testing.T) {
-	path := policyFile(t, compilePolicyA(t))
+	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
 	sv := startServe(t, path, time.Second)
-	resp, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(askRunCommand))
+	resp, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(policytest.AskRunCommand))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +100,7 @@ func TestServe(t *testing.T) {
 
 	// SIGHUP reloads even when the file did not change.
 	sv.hup <- os.Interrupt
-	waitFor(t, "the SIGHUP reload in the log", func() bool {
+	policytest.WaitFor(t, "the SIGHUP reload in the log", func() bool {
 		return strings.Contains(sv.log.String(), "policy reloaded: unchanged") && strings.Contains(sv.log.String(), "trigger=sighup")
 	})
 
@@ -115,7 +117,7 @@ func TestServe(t *testing.T) {
 // TestGracefulShutdown sends a request whose body is still coming when the
 // shutdown starts: it is answered, and serve returns once it is.
 func TestGracefulShutdown(t *testing.T) {
-	path := policyFile(t, compilePolicyA(t))
+	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
 	sv := startServe(t, path, 10*time.Second)
 	body, feed := io.Pipe()
 	req, _ := http.NewRequest("POST", sv.url+"/v1/decide", body)
@@ -140,14 +142,14 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	time.Sleep(100 * time.Millisecond) // the request is in the handler
 	sv.cancel()
-	waitFor(t, "the shutdown to start", func() bool { return strings.Contains(sv.log.String(), "shutting down") })
+	policytest.WaitFor(t, "the shutdown to start", func() bool { return strings.Contains(sv.log.String(), "shutting down") })
 	select {
 	case code := <-sv.code:
 		t.Fatalf("serve returned %d before the request in flight was answered", code)
 	case <-time.After(100 * time.Millisecond):
 	}
 	// New connections are refused during the drain.
-	if resp, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(askRunCommand)); err == nil {
+	if resp, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(policytest.AskRunCommand)); err == nil {
 		_ = resp.Body.Close()
 		t.Error("a new request was accepted during the drain")
 	}
@@ -167,7 +169,7 @@ func TestGracefulShutdown(t *testing.T) {
 // TestDrainTimeout checks that the drain is bounded: a request that never
 // ends does not hold the shutdown past the drain timeout.
 func TestDrainTimeout(t *testing.T) {
-	path := policyFile(t, compilePolicyA(t))
+	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
 	sv := startServe(t, path, 200*time.Millisecond)
 	body, feed := io.Pipe()
 	defer func() { _ = feed.Close() }()
@@ -194,7 +196,7 @@ func TestDrainTimeout(t *testing.T) {
 func TestServeRefuses(t *testing.T) {
 	dir := t.TempDir()
 	tampered := filepath.Join(dir, "tampered.json")
-	if err := os.WriteFile(tampered, tamper(t, compilePolicyA(t)), 0o644); err != nil {
+	if err := os.WriteFile(tampered, policytest.Tamper(t, policytest.Compile(t, policytest.ConfigA)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ path, msg string }{
@@ -215,7 +217,7 @@ func TestServeRefuses(t *testing.T) {
 }
 
 func TestServeCannotListen(t *testing.T) {
-	path := policyFile(t, compilePolicyA(t))
+	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
 	var log logBuffer
 	if code := serve(context.Background(), serveOptions{policy: path, addr: "127.0.0.1:99999", stderr: &log}, nil, nil); code != cli.ExitUsage {
 		t.Errorf("exit %d, want %d", code, cli.ExitUsage)

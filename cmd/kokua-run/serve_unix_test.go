@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
+
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 )
 
@@ -16,18 +18,18 @@ import (
 // SIGHUP, then SIGTERM. Main has caught both by the time it logs that it
 // is serving.
 func TestMainSignals(t *testing.T) {
-	path := policyFile(t, compilePolicyA(t))
+	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
 	log := &logBuffer{}
 	code := make(chan int, 1)
 	go func() {
 		code <- Main([]string{"kokua-run", "serve", "--addr", "127.0.0.1:0", path}, strings.NewReader(""), io.Discard, log)
 	}()
-	waitFor(t, "Main to serve", func() bool { return strings.Contains(log.String(), "kokua-run serve: serving") })
+	policytest.WaitFor(t, "Main to serve", func() bool { return strings.Contains(log.String(), "kokua-run serve: serving") })
 
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the SIGHUP reload", func() bool { return strings.Contains(log.String(), "trigger=sighup") })
+	policytest.WaitFor(t, "the SIGHUP reload", func() bool { return strings.Contains(log.String(), "trigger=sighup") })
 
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,127 @@
+// Package policytest holds what the tests of the server and of kokua-run
+// share: two versions of one config, compiled in process as kokua-compile
+// compiles them, and the small file helpers around a policy. Only tests
+// import it.
+package policytest
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/lint"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// ConfigA is a config in which the coder's compute.run_command goes to
+// review.
+const ConfigA = `# Version A: the coder's run_command goes to review.
+[assistant]
+agent = "assistant"
+
+[assistant.tools]
+confirm = []
+review = []
+
+[agents.assistant]
+delegates_to = ["coder"]
+
+[agents.assistant.tools]
+available = ["time", "fs"]
+
+[agents.coder.tools]
+available = ["compute", "fs", "time"]
+confirm = []
+review = ["compute.run_command"]
+`
+
+// ConfigB is ConfigA with the coder's compute.run_command asking the user.
+const ConfigB = `# Version B: the coder's run_command asks the user.
+[assistant]
+agent = "assistant"
+
+[assistant.tools]
+confirm = []
+review = []
+
+[agents.assistant]
+delegates_to = ["coder"]
+
+[agents.assistant.tools]
+available = ["time", "fs"]
+
+[agents.coder.tools]
+available = ["compute", "fs", "time"]
+confirm = ["compute.run_command"]
+review = []
+`
+
+// AskRunCommand asks POST /v1/decide about the coder's run_command.
+const AskRunCommand = `{"agent":"coder","tool":"compute.run_command"}`
+
+var (
+	compiled   = map[string][]byte{}
+	compiledMu sync.Mutex
+)
+
+// Compile compiles a config in process, as kokua-compile does, once per
+// config.
+func Compile(t testing.TB, config string) []byte {
+	t.Helper()
+	compiledMu.Lock()
+	defer compiledMu.Unlock()
+	if out, ok := compiled[config]; ok {
+		return out
+	}
+	src := lint.Source{Name: "config.toml", Data: []byte(config)}
+	m := lint.DefaultManifest()
+	res := lint.Lint(src, m)
+	if res.HasErrors() || res.World == nil {
+		t.Fatalf("the test config has errors: %v", res.Diagnostics)
+	}
+	doc := compile.Compile(res.World, compile.Input{Name: src.Name, Data: src.Data},
+		compile.Input{Name: m.Source.Name, Data: m.Source.Data})
+	out, err := policy.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiled[config] = out
+	return out
+}
+
+// Tamper changes one byte of a policy's content, so that its digest no
+// longer matches.
+func Tamper(t testing.TB, data []byte) []byte {
+	t.Helper()
+	out := bytes.Replace(data, []byte(`"max_per_turn": 5`), []byte(`"max_per_turn": 6`), 1)
+	if bytes.Equal(out, data) {
+		t.Fatal("tamper: nothing to change")
+	}
+	return out
+}
+
+// File writes data to a fresh folder and returns the file's path.
+func File(t testing.TB, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "policy.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// WaitFor polls until cond holds, or fails the test after ten seconds.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
