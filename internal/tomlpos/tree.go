@@ -275,6 +275,24 @@ type builder struct {
 	current *Node
 	// nodes counts the tables, arrays and values made so far (MaxNodes).
 	nodes int
+	// slab is where new nodes are carved from, a block at a time: one
+	// allocation for many nodes keeps the garbage collector's work, and
+	// so the time to read a large file, in proportion to its size.
+	slab []Node
+}
+
+// slabSize is how many nodes one allocation of the slab holds.
+const slabSize = 64
+
+// node places n in the slab and returns where it lives.
+func (b *builder) node(n Node) *Node {
+	if len(b.slab) == 0 {
+		b.slab = make([]Node, slabSize)
+	}
+	p := &b.slab[0]
+	*p = n
+	b.slab = b.slab[1:]
+	return p
 }
 
 // grow counts one more node, made for the text at from, and refuses the
@@ -337,19 +355,19 @@ func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
 		if e.Kind == unstable.ArrayTable {
 			switch {
 			case existing == nil:
-				existing = (&Node{Kind: KindArray, ArrayOfTables: true, Span: header, Key: keySpan}).keyed(parent, last)
+				existing = b.node(Node{Kind: KindArray, ArrayOfTables: true, Span: header, Key: keySpan}).keyed(parent, last)
 				parent.add(last, existing)
 			case !existing.ArrayOfTables:
 				return b.redefined(keySpan, childPath(parent, last), existing)
 			}
-			t := &Node{Kind: KindTable, Header: true, Span: header, Key: keySpan, def: defHeader, up: existing, element: true}
+			t := b.node(Node{Kind: KindTable, Header: true, Span: header, Key: keySpan, def: defHeader, up: existing, element: true})
 			existing.Items = append(existing.Items, t)
 			b.current = t
 			return nil
 		}
 		switch {
 		case existing == nil:
-			existing = (&Node{Kind: KindTable}).keyed(parent, last)
+			existing = b.node(Node{Kind: KindTable}).keyed(parent, last)
 			parent.add(last, existing)
 		case existing.Kind != KindTable || existing.def != defImplicit:
 			return b.redefined(keySpan, childPath(parent, last), existing)
@@ -388,7 +406,7 @@ func (b *builder) walkHeader(names []string, ranges [][2]int) (*Node, error) {
 			if err := b.grow(ranges[i][0]); err != nil {
 				return nil, err
 			}
-			next = (&Node{Kind: KindTable, Span: sp, Key: sp, def: defImplicit}).keyed(t, name)
+			next = b.node(Node{Kind: KindTable, Span: sp, Key: sp, def: defImplicit}).keyed(t, name)
 			t.add(name, next)
 		case next.ArrayOfTables:
 			next = next.Items[len(next.Items)-1]
@@ -412,7 +430,7 @@ func (b *builder) walkDotted(t *Node, names []string, ranges [][2]int, def defin
 			if err := b.grow(ranges[i][0]); err != nil {
 				return nil, err
 			}
-			next = (&Node{Kind: KindTable, Span: sp, Key: sp, def: def}).keyed(t, name)
+			next = b.node(Node{Kind: KindTable, Span: sp, Key: sp, def: def}).keyed(t, name)
 			t.add(name, next)
 		case next.Kind != KindTable || next.def != def:
 			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is already defined; dotted keys cannot add to it", DottedKey(next.Path()))}
@@ -442,7 +460,7 @@ func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node, depth
 	if existing := parent.Get(last); existing != nil {
 		return b.redefined(keySpan, childPath(parent, last), existing)
 	}
-	v := (&Node{Key: keySpan}).keyed(parent, last)
+	v := b.node(Node{Key: keySpan}).keyed(parent, last)
 	if err := b.value(p, v, kv.Value(), valueStart, kvEnd, depth); err != nil {
 		return err
 	}
@@ -487,7 +505,7 @@ func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to 
 			c := it.Node()
 			start := b.elementStart(at)
 			end := b.elementEnd(c, start)
-			item := &Node{up: n, element: true}
+			item := b.node(Node{up: n, element: true})
 			if err := b.value(p, item, c, start, end, depth+1); err != nil {
 				return err
 			}
