@@ -28,11 +28,19 @@ var kokuaHeader = regexp.MustCompile(`(?m)^[ \t]*(?:\[\[?[ \t]*"?(?:assistant|ag
 // table with one of Kokua's keys. A file that is not valid TOML is Kokua's
 // when a line of it starts one of those tables, so that a broken Kokua
 // config is still checked. An empty file is no one's.
+//
+// Lint reports the same in Result.Kokua, from the parse it makes anyway.
 func IsKokuaConfig(src Source) bool {
 	root, err := tomlpos.Parse(src.Name, src.Data)
 	if err != nil || root == nil {
 		return kokuaHeader.Match(src.Data)
 	}
+	return holdsKokuaTable(root)
+}
+
+// holdsKokuaTable reports whether a parsed file holds one of Kokua's
+// tables, or a [security] table with one of Kokua's keys.
+func holdsKokuaTable(root *tomlpos.Node) bool {
 	for _, name := range kokuaTables {
 		if root.Get(name) != nil {
 			return true

@@ -3,7 +3,8 @@ package lint
 import "testing"
 
 // TestIsKokuaConfig: the files pre-commit hands the hooks under the name
-// config.toml, Kokua's and other programs', and which are Kokua's.
+// config.toml, Kokua's and other programs', and which are Kokua's, as
+// IsKokuaConfig and Lint's Result.Kokua both say.
 func TestIsKokuaConfig(t *testing.T) {
 	for _, c := range []struct {
 		name, text string
@@ -26,8 +27,12 @@ func TestIsKokuaConfig(t *testing.T) {
 		{"broken other", "[build]\ntarget = \n", false},
 		{"broken hugo security", "[security]\nexec = \n", false},
 	} {
-		if got := IsKokuaConfig(Source{Name: "config.toml", Data: []byte(c.text)}); got != c.want {
+		src := Source{Name: "config.toml", Data: []byte(c.text)}
+		if got := IsKokuaConfig(src); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+		if got := Lint(src, DefaultManifest()).Kokua; got != c.want {
+			t.Errorf("%s: Result.Kokua %v, want %v", c.name, got, c.want)
 		}
 	}
 }

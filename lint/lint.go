@@ -59,6 +59,9 @@ type Result struct {
 	Config *config.Config
 	// World is nil when the config or the manifest could not be read.
 	World *model.World
+	// Kokua reports whether the file is Kokua's config rather than another
+	// program's config.toml (IsKokuaConfig), read from the same parse.
+	Kokua bool
 }
 
 // HasErrors reports whether any finding is an error.
@@ -88,7 +91,13 @@ func Lint(cfg Source, m *Manifest) *Result {
 			in.World = model.Build(c, m.Manifest)
 		}
 	}
-	return &Result{Diagnostics: diag.Sort(rules.Run(in)), Config: in.Config, World: in.World}
+	res := &Result{Diagnostics: diag.Sort(rules.Run(in)), Config: in.Config, World: in.World}
+	if c != nil {
+		res.Kokua = holdsKokuaTable(c.Root)
+	} else {
+		res.Kokua = kokuaHeader.Match(cfg.Data)
+	}
+	return res
 }
 
 // ReadFile reads an input file, refusing directories, named pipes,

@@ -459,12 +459,12 @@ func (s *server) publish(u protocol.DocumentURI, version int32, ds []protocol.Di
 // writes them; nothing for a file that is not Kokua's.
 func (s *server) diagnose(d *document) []protocol.Diagnostic {
 	src := lint.Source{Name: d.name, Data: []byte(d.text.s)}
-	d.kokua = lint.IsKokuaConfig(src)
-	d.linted = &lint.Result{}
+	d.linted = lint.Lint(src, s.manifest)
+	d.kokua = d.linted.Kokua
 	if !d.kokua {
+		d.linted = &lint.Result{}
 		return []protocol.Diagnostic{}
 	}
-	d.linted = lint.Lint(src, s.manifest)
 	if d.linted.World != nil {
 		d.good = d.linted
 	}

@@ -118,12 +118,13 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usage("%v", err)
 		}
-		if o.onlyKokua && !lint.IsKokuaConfig(src) {
+		res := lint.Lint(src, m)
+		if o.onlyKokua && !res.Kokua {
 			cli.SkipNote(stderr, "kokua-lint", src.Name)
 			continue
 		}
 		sources[src.Name] = src.Data
-		all = append(all, lint.Lint(src, m).Diagnostics...)
+		all = append(all, res.Diagnostics...)
 	}
 	all = diag.Sort(all)
 
