@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/kokua-policy/kokua-policy/internal/regular"
 )
 
 // maxLinks bounds the symlinks WriteFile follows, as the kernel does.
@@ -31,7 +33,7 @@ func WriteFile(path string, data []byte) error {
 	case err == nil && info.IsDir():
 		return fmt.Errorf("cannot write %s: it is a directory", path)
 	case err == nil && !info.Mode().IsRegular():
-		return fmt.Errorf("cannot write %s: it is %s, not a regular file, and is left as it is", path, kind(info.Mode()))
+		return fmt.Errorf("cannot write %s: it is %s, not a regular file, and is left as it is", path, regular.Kind(info.Mode()))
 	case err == nil:
 		mode = info.Mode().Perm()
 	case !os.IsNotExist(err):
@@ -90,21 +92,6 @@ func resolve(path string) (string, error) {
 		path = link
 	}
 	return "", fmt.Errorf("more than %d symlinks (a loop?)", maxLinks)
-}
-
-// kind names a file that is not regular.
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "something other than a file"
 }
 
 // unwrap drops the path an *fs.PathError or *os.LinkError repeats.

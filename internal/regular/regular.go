@@ -40,10 +40,12 @@ func Check(mode fs.FileMode) error {
 	if mode.IsRegular() {
 		return nil
 	}
-	return &NotRegularError{Kind: kind(mode)}
+	return &NotRegularError{Kind: Kind(mode)}
 }
 
-func kind(mode fs.FileMode) string {
+// Kind names what a file that is not regular is, as messages say it:
+// "a directory", "a named pipe (FIFO)", "a character device".
+func Kind(mode fs.FileMode) string {
 	switch {
 	case mode.IsDir():
 		return "a directory"
