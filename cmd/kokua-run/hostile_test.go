@@ -191,17 +191,7 @@ func TestServeStopsOnSignalWhileLoading(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatalf("serve never started loading:\n%s", log)
 	}
-	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case c := <-code:
-		if c != cli.ExitOK {
-			t.Errorf("exit %d:\n%s", c, log)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatalf("serve ignored SIGTERM while loading:\n%s", log)
-	}
+	terminate(t, code, log)
 	if !strings.Contains(log.String(), "stopped while loading the policy") {
 		t.Errorf("log:\n%s", log)
 	}

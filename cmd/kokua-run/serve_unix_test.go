@@ -31,6 +31,16 @@ func TestMainSignals(t *testing.T) {
 	}
 	policytest.WaitFor(t, "the SIGHUP reload", func() bool { return strings.Contains(log.String(), "trigger=sighup") })
 
+	terminate(t, code, log)
+	if !strings.Contains(log.String(), "kokua-run serve: stopped") {
+		t.Errorf("log:\n%s", log)
+	}
+}
+
+// terminate sends the process SIGTERM and waits for the serve running in
+// it to return, which must be with ExitOK within 15 seconds.
+func terminate(t *testing.T, code <-chan int, log *logBuffer) {
+	t.Helper()
 	if err := syscall.Kill(syscall.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
@@ -40,9 +50,6 @@ func TestMainSignals(t *testing.T) {
 			t.Fatalf("exit %d:\n%s", c, log)
 		}
 	case <-time.After(15 * time.Second):
-		t.Fatalf("Main did not stop on SIGTERM:\n%s", log)
-	}
-	if !strings.Contains(log.String(), "kokua-run serve: stopped") {
-		t.Errorf("log:\n%s", log)
+		t.Fatalf("serve did not stop on SIGTERM:\n%s", log)
 	}
 }
