@@ -177,20 +177,7 @@ func TestDiffDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(doc)
-	found := 0
-	for _, part := range strings.Split(text, "<!-- test: ")[1:] {
-		file, rest, _ := strings.Cut(part, " -->\n")
-		_, block, _ := strings.Cut(rest, "\n")
-		block, _, _ = strings.Cut(block, "```\n")
-		want, err := os.ReadFile(filepath.Join(root, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if block != string(want) {
-			t.Errorf("docs/diff.md's block for %s differs from it:\n%s", file, block)
-		}
-		found++
-	}
+	found := golden.DocBlocks(t, root, doc, "docs/diff.md")
 	if found == 0 {
 		t.Error("docs/diff.md has no tested block")
 	}

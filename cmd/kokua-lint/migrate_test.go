@@ -232,20 +232,7 @@ func TestMigrateDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tested := 0
-	for _, part := range strings.Split(string(doc), "<!-- test: ")[1:] {
-		file, rest, _ := strings.Cut(part, " -->\n")
-		_, block, _ := strings.Cut(rest, "\n")
-		block, _, _ = strings.Cut(block, "```\n")
-		want, err := os.ReadFile(filepath.Join(root, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if block != string(want) {
-			t.Errorf("docs/migrate.md's block for %s differs from it:\n%s", file, block)
-		}
-		tested++
-	}
+	tested := golden.DocBlocks(t, root, doc, "docs/migrate.md")
 	if tested < 3 {
 		t.Errorf("docs/migrate.md has %d tested blocks", tested)
 	}

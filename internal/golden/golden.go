@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -68,4 +69,27 @@ func Root(t testing.TB) string {
 	}
 	t.Fatal("no go.mod in the folders above the test's")
 	return ""
+}
+
+// DocBlocks checks the code blocks of a doc that follow a
+// "<!-- test: FILE -->" marker: each must be the golden file FILE, a path
+// from the repository's root, byte for byte. It returns how many blocks
+// it checked.
+func DocBlocks(t testing.TB, root string, doc []byte, name string) int {
+	t.Helper()
+	checked := 0
+	for _, part := range strings.Split(string(doc), "<!-- test: ")[1:] {
+		file, rest, _ := strings.Cut(part, " -->\n")
+		_, block, _ := strings.Cut(rest, "\n")
+		block, _, _ = strings.Cut(block, "```\n")
+		want, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if block != string(want) {
+			t.Errorf("%s's block for %s differs from it:\n%s", name, file, block)
+		}
+		checked++
+	}
+	return checked
 }
