@@ -107,7 +107,7 @@ func quickFix(res *lint.Result, t text, f diag.Diagnostic) (fix, bool) {
 			table, name := path[:len(path)-1], path[len(path)-1]
 			if ts := config.SchemaFor(table); ts != nil {
 				if c := unique(similar.Suggest(name, ts.Accepted())); c != "" {
-					k := sp.node.Key
+					k := sp.node.Key()
 					return fix{title: "Rename the key to " + c, edits: []edit{{t.diagOffset(k.Start), t.diagOffset(k.End), tomlpos.QuoteKey(c)}}}, true
 				}
 			}
@@ -154,7 +154,7 @@ func replaceString(t text, n *tomlpos.Node, with string) (fix, bool) {
 	if with == "" {
 		return fix{}, false
 	}
-	from, to := t.diagOffset(n.Span.Start), t.diagOffset(n.Span.End)
+	from, to := t.diagOffset(n.Span().Start), t.diagOffset(n.Span().End)
 	quoted := tomlpos.BasicString(with)
 	if strings.HasPrefix(t.s[from:], "'") && !strings.ContainsAny(with, "'\n") && quoted == `"`+with+`"` {
 		quoted = "'" + with + "'"
@@ -173,7 +173,7 @@ func allFix(t text, sp spot) (fix, bool) {
 		}
 		target = sp.list
 	}
-	from, to := t.diagOffset(target.Span.Start), t.diagOffset(target.Span.End)
+	from, to := t.diagOffset(target.Span().Start), t.diagOffset(target.Span().End)
 	return fix{title: `Write available = "all"`, edits: []edit{{from, to, `"all"`}}}, true
 }
 
@@ -198,14 +198,14 @@ func removedFix(c *config.Config, t text, sp spot) (fix, bool) {
 	if sp.node.Kind != tomlpos.KindArray {
 		return fix{}, false
 	}
-	value := t.s[t.diagOffset(sp.node.Span.Start):t.diagOffset(sp.node.Span.End)]
+	value := t.s[t.diagOffset(sp.node.Span().Start):t.diagOffset(sp.node.Span().End)]
 	// The key's whole lines go, when nothing else is written on them.
-	keyLine := t.starts[sp.node.Key.Start.Line-1]
-	if strings.TrimSpace(t.s[keyLine:t.diagOffset(sp.node.Key.Start)]) != "" {
+	keyLine := t.starts[sp.node.Key().Start.Line-1]
+	if strings.TrimSpace(t.s[keyLine:t.diagOffset(sp.node.Key().Start)]) != "" {
 		return fix{}, false
 	}
-	endLine := sp.node.Span.End.Line - 1
-	rest := t.s[t.diagOffset(sp.node.Span.End):t.lineEnd(endLine)]
+	endLine := sp.node.Span().End.Line - 1
+	rest := t.s[t.diagOffset(sp.node.Span().End):t.lineEnd(endLine)]
 	if r := strings.TrimSpace(rest); r != "" && !strings.HasPrefix(r, "#") {
 		return fix{}, false
 	}
@@ -225,7 +225,7 @@ func removedFix(c *config.Config, t text, sp spot) (fix, bool) {
 		add := edit{len(t.s), len(t.s), ending + "\n[assistant.tools]\n" + target + " = " + value + "\n"}
 		return fix{title: title, edits: []edit{remove, add}}, true
 	case tools.Kind == tomlpos.KindTable && tools.Header && tools.Get(target) == nil:
-		header := tools.Span.Start.Line - 1
+		header := tools.Span().Start.Line - 1
 		at := len(t.s)
 		if header+1 < len(t.starts) {
 			at = t.starts[header+1]

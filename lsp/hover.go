@@ -86,22 +86,22 @@ func describe(res *lint.Result, sp spot) (string, diag.Span) {
 		if desc := keyDescription(path); desc != "" {
 			fmt.Fprintf(&b, "**%s**\n\n%s", code(keyTitle(path)), desc)
 		}
-		return b.String(), sp.node.Key
+		return b.String(), sp.node.Key()
 	}
 	if sp.node.Kind == tomlpos.KindString && w != nil {
 		switch roleOf(path) {
 		case roleToolset:
-			return toolsetText(w, sp.node.Str), sp.node.Span
+			return toolsetText(w, sp.node.Str), sp.node.Span()
 		case roleEntry:
-			return entryText(w, path, sp.node.Str), sp.node.Span
+			return entryText(w, path, sp.node.Str), sp.node.Span()
 		case roleAgent:
 			if w.Agent(sp.node.Str) != nil {
-				return agentText(w, sp.node.Str), sp.node.Span
+				return agentText(w, sp.node.Str), sp.node.Span()
 			}
 		}
 	}
 	if desc := keyDescription(path); desc != "" {
-		return fmt.Sprintf("**%s**\n\n%s", code(keyTitle(path)), desc), sp.node.Span
+		return fmt.Sprintf("**%s**\n\n%s", code(keyTitle(path)), desc), sp.node.Span()
 	}
 	return "", diag.Span{}
 }

@@ -40,7 +40,7 @@ func locate(root *tomlpos.Node, p diag.Position) (spot, bool) {
 func locateIn(t *tomlpos.Node, p diag.Position) (spot, bool) {
 	for _, f := range t.Fields {
 		v := f.Value
-		if within(v.Key, p) {
+		if within(v.Key(), p) {
 			return spot{node: v, onKey: true}, true
 		}
 		switch {
@@ -55,11 +55,11 @@ func locateIn(t *tomlpos.Node, p diag.Position) (spot, bool) {
 				}
 			}
 		case v.Kind == tomlpos.KindArray:
-			if !within(v.Span, p) {
+			if !within(v.Span(), p) {
 				continue
 			}
 			for _, it := range v.Items {
-				if within(it.Span, p) {
+				if within(it.Span(), p) {
 					if it.Kind == tomlpos.KindTable {
 						return locateIn(it, p)
 					}
@@ -67,7 +67,7 @@ func locateIn(t *tomlpos.Node, p diag.Position) (spot, bool) {
 				}
 			}
 			return spot{node: v}, true
-		case within(v.Span, p):
+		case within(v.Span(), p):
 			return spot{node: v}, true
 		}
 	}

@@ -179,16 +179,16 @@ func (mg *migration) index(t *tomlpos.Node) {
 		switch {
 		case v.ArrayOfTables:
 			for _, it := range v.Items {
-				mg.headers = append(mg.headers, mg.off(it.Span.Start))
+				mg.headers = append(mg.headers, mg.off(it.Span().Start))
 				mg.index(it)
 			}
 		case v.Kind == tomlpos.KindTable && v.Header:
-			mg.headers = append(mg.headers, mg.off(v.Span.Start))
+			mg.headers = append(mg.headers, mg.off(v.Span().Start))
 			mg.index(v)
-		case v.Kind == tomlpos.KindTable && v.Span == v.Key:
+		case v.Kind == tomlpos.KindTable && v.Span() == v.Key():
 			mg.index(v) // made by a dotted key or a header's path
 		default:
-			mg.kvs = append(mg.kvs, [2]int{mg.off(v.Key.Start), mg.off(v.Span.End)})
+			mg.kvs = append(mg.kvs, [2]int{mg.off(v.Key().Start), mg.off(v.Span().End)})
 		}
 	}
 }
@@ -233,9 +233,9 @@ func lineEnds(data []byte, text string) string {
 }
 
 func (mg *migration) change(n *tomlpos.Node, format string, args ...any) {
-	at := n.Key
+	at := n.Key()
 	if at.Start.Line == 0 {
-		at = n.Span
+		at = n.Span()
 	}
 	mg.changes = append(mg.changes, Change{Line: at.Start.Line, Message: fmt.Sprintf(format, args...)})
 }
@@ -282,8 +282,8 @@ type keyLine struct {
 
 func (mg *migration) keyLine(n *tomlpos.Node) (keyLine, bool) {
 	d := mg.src.Data
-	ks, ve := mg.off(n.Key.Start), mg.off(n.Span.End)
-	vs := mg.off(n.Span.Start)
+	ks, ve := mg.off(n.Key().Start), mg.off(n.Span().End)
+	vs := mg.off(n.Span().Start)
 	s := mg.lineStart(ks)
 	if strings.TrimLeft(string(d[s:ks]), " \t") != "" {
 		return keyLine{}, false
@@ -299,12 +299,12 @@ func (mg *migration) keyLine(n *tomlpos.Node) (keyLine, bool) {
 // blockEnd is the offset just past the last line of a [header] table's own
 // keys: where a sub-table of it can be written.
 func (mg *migration) blockEnd(t *tomlpos.Node) int {
-	start := mg.off(t.Span.Start)
+	start := mg.off(t.Span().Start)
 	next := len(mg.src.Data) + 1
 	if i, found := slices.BinarySearch(mg.headers, start+1); found || i < len(mg.headers) {
 		next = mg.headers[i]
 	}
-	last := mg.off(t.Span.End)
+	last := mg.off(t.Span().End)
 	for _, kv := range mg.kvs {
 		if kv[0] > start && kv[0] < next && kv[1] > last {
 			last = kv[1]
@@ -351,7 +351,7 @@ func listText(items []string) string {
 // arrayText is a list's own text with some items replaced, so that its
 // layout, comments inside it included, stays as written.
 func (mg *migration) arrayText(n *tomlpos.Node, repl map[int]string) string {
-	from, to := mg.off(n.Span.Start), mg.off(n.Span.End)
+	from, to := mg.off(n.Span().Start), mg.off(n.Span().End)
 	var b strings.Builder
 	at := from
 	for i, it := range n.Items {
@@ -359,7 +359,7 @@ func (mg *migration) arrayText(n *tomlpos.Node, repl map[int]string) string {
 		if !ok {
 			continue
 		}
-		s, e := mg.off(it.Span.Start), mg.off(it.Span.End)
+		s, e := mg.off(it.Span().Start), mg.off(it.Span().End)
 		b.Write(mg.src.Data[at:s])
 		b.WriteString(tomlpos.BasicString(r))
 		at = e

@@ -29,7 +29,7 @@ var _ = register(&Rule{
 				if name := t.Get("name"); name != nil && name.Kind == tomlpos.KindString && name.Str != "" {
 					what = " (server " + q(name.Str) + ")"
 				}
-				p.Report(Finding{Span: t.Span, Key: "[[mcp.server]].url",
+				p.Report(Finding{Span: t.Span(), Key: "[[mcp.server]].url",
 					Message:    "[[mcp.server]] requires a string 'url'" + what + ": Kokua connects to the server there",
 					Suggestion: "add url = \"https://...\", the address of the MCP server"})
 			}
@@ -39,11 +39,11 @@ var _ = register(&Rule{
 			}
 			switch name := t.Get("name"); {
 			case name == nil:
-				p.Report(Finding{Span: t.Span, Key: "[[mcp.server]].name",
+				p.Report(Finding{Span: t.Span(), Key: "[[mcp.server]].name",
 					Message:    "[[mcp.server]] requires a string 'name' " + where + ": an agent names the server in its available list",
 					Suggestion: "add name = \"...\", the toolset name agents declare"})
 			case name.Kind == tomlpos.KindString && name.Str == "":
-				p.Report(Finding{Span: name.Span, Key: "[[mcp.server]].name",
+				p.Report(Finding{Span: name.Span(), Key: "[[mcp.server]].name",
 					Message: "[[mcp.server]] requires a non-empty 'name' " + where + ": an agent names the server in its available list"})
 			}
 		}

@@ -19,7 +19,7 @@ var _ = register(&Rule{
 		}
 		span := diag.Span{File: p.Config.File, Start: diag.Position{Line: 1, Column: 1}, End: diag.Position{Line: 1, Column: 1}}
 		if agents := p.Config.Root.Get("agents"); agents != nil {
-			span = agents.Span
+			span = agents.Span()
 		}
 		p.Report(Finding{Span: span, Key: "[agents]",
 			Message:    "the config declares no agents: Kokua needs at least one [agents.<name>] table, the entry agent among them",

@@ -30,7 +30,7 @@ var _ = register(&Rule{
 			}
 			table := config.TablePath([]string{"agents", f.Name, "tools"})
 			p.Report(Finding{
-				Span: tools.Span,
+				Span: tools.Span(),
 				Key:  config.KeyPath([]string{"agents", f.Name}, "tools"),
 				Message: fmt.Sprintf("agent %s writes tools as %s, the layout from before the tool-access split"+migrateHint,
 					q(f.Name), tools.Kind),

@@ -20,7 +20,7 @@ var _ = register(&Rule{
 	Check: func(p *Pass) {
 		root := p.Config.Root
 		report := func(n *tomlpos.Node, key, msg, fix string, more ...string) {
-			p.Report(Finding{Span: n.Key, Key: key, Message: msg + migrateHint, Suggestion: fix, Notes: more})
+			p.Report(Finding{Span: n.Key(), Key: key, Message: msg + migrateHint, Suggestion: fix, Notes: more})
 		}
 		if n := root.Lookup("security", "confirm_tools"); n != nil {
 			report(n, "[security].confirm_tools",

@@ -26,7 +26,7 @@ var _ = register(&Rule{
 				continue
 			}
 			table := []string{"reviewers", r.Name}
-			p.Report(Finding{Span: t.Span, Key: config.KeyPath(table, "thinking"),
+			p.Report(Finding{Span: t.Span(), Key: config.KeyPath(table, "thinking"),
 				Message:    fmt.Sprintf("%s sets thinking: an approval reviewer answers through a structured call that carries no reasoning", config.TablePath(table)),
 				Suggestion: "remove the thinking key from the reviewer's table"})
 		}

@@ -42,7 +42,7 @@ var _ = register(&Rule{
 					msg += fmt.Sprintf(" (did you mean %s.%s?)", other, name)
 				}
 			}
-			f := Finding{Span: v.Field.Value.Key, Key: config.KeyPath(table, name), Message: msg, Notes: more}
+			f := Finding{Span: v.Field.Value.Key(), Key: config.KeyPath(table, name), Message: msg, Notes: more}
 			if matches := similar.Suggest(name, accepted); len(matches) > 0 {
 				f.Suggestion = fmt.Sprintf("did you mean %s?", q(matches[0]))
 			}

@@ -29,7 +29,7 @@ var _ = register(&Rule{
 			if t == nil || len(t.Settings) == 0 || len(w.Loaders(t.Name)) > 0 {
 				continue
 			}
-			p.Report(Finding{Span: f.Value.Span, Key: "[" + f.Name + "]",
+			p.Report(Finding{Span: f.Value.Span(), Key: "[" + f.Name + "]",
 				Message:    fmt.Sprintf("section %s configures the %s toolset, which no agent declares, so nobody reads its settings", config.TablePath([]string{f.Name}), q(t.Name)),
 				Suggestion: fmt.Sprintf("add %s to an agent's available list, or drop the section", tomlName(t.Name))})
 		}

@@ -28,7 +28,7 @@ var _ = register(&Rule{
 			if f.Value.ArrayOfTables {
 				got = "an array of tables [" + key + "]"
 			}
-			p.Reportf(f.Value.Span, key, "%s must be a table, not %s", key, got)
+			p.Reportf(f.Value.Span(), key, "%s must be a table, not %s", key, got)
 		}
 		config.Walk(p.Config.Root, func(v config.Visit) {
 			ks, val := v.Schema, v.Field.Value
@@ -41,14 +41,14 @@ var _ = register(&Rule{
 			key := config.KeyPath(v.Node.Path(), v.Field.Name)
 			if ks.Name == "" { // a table of tables: [agents], [reviewers]
 				key = config.TablePath(append(v.Node.Path(), v.Field.Name))
-				p.Reportf(val.Span, key, "%s must be a table, not %s", key, val.Kind)
+				p.Reportf(val.Span(), key, "%s must be a table, not %s", key, val.Kind)
 				return
 			}
-			span, got := val.Span, val.Kind.String()
+			span, got := val.Span(), val.Kind.String()
 			if val.Kind == tomlpos.KindArray && (ks.Type == config.TypeStrings || ks.Type == config.TypeAvailable) {
 				for _, it := range val.Items {
 					if it.Kind != tomlpos.KindString {
-						span, got = it.Span, "a list holding "+it.Kind.String()
+						span, got = it.Span(), "a list holding "+it.Kind.String()
 						break
 					}
 				}

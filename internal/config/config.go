@@ -215,10 +215,10 @@ func (c *Config) decode() {
 
 	builtinAt := c.fileStart()
 	if assistant != nil {
-		builtinAt = assistant.Span
+		builtinAt = assistant.Span()
 	}
 	if t := table(assistant.Get("tools")); t != nil {
-		c.DefaultPair = Pair{Set: true, Span: t.Span,
+		c.DefaultPair = Pair{Set: true, Span: t.Span(),
 			Confirm: list(t, "confirm"), Review: list(t, "review")}
 	} else {
 		c.DefaultPair = Pair{Span: builtinAt,
@@ -249,9 +249,9 @@ func (c *Config) decode() {
 		if m := auto.Get("max_per_turn"); m != nil && m.Kind == tomlpos.KindInteger {
 			c.Auto.MaxPerTurn = int(m.Int)
 		}
-		c.Auto.Span = auto.Span
+		c.Auto.Span = auto.Span()
 		if e := auto.Get("enabled"); e != nil && e.Kind == tomlpos.KindBool {
-			c.Auto.Enabled, c.Auto.EnabledAt = e.Bool, e.Span
+			c.Auto.Enabled, c.Auto.EnabledAt = e.Bool, e.Span()
 		}
 		c.Auto.Reviewers = list(auto, "reviewers")
 	}
@@ -270,7 +270,7 @@ func (c *Config) decode() {
 			if t == nil {
 				continue
 			}
-			r := &Reviewer{Name: f.Name, Span: f.Value.Key, Model: str(t.Get("model")),
+			r := &Reviewer{Name: f.Name, Span: f.Value.Key(), Model: str(t.Get("model")),
 				SystemMessage: str(t.Get("system_message")), Thinking: t.Get("thinking")}
 			c.Reviews = append(c.Reviews, r)
 		}
@@ -291,7 +291,7 @@ func (c *Config) decodeMCP() {
 		return
 	}
 	for _, t := range tables {
-		s := &MCPServer{Span: t.Span, Name: str(t.Get("name")), URL: str(t.Get("url")),
+		s := &MCPServer{Span: t.Span(), Name: str(t.Get("name")), URL: str(t.Get("url")),
 			TokenEnv: str(t.Get("token_env")), Description: str(t.Get("description"))}
 		// A server without a usable url still registers its name, so that
 		// agents naming it are not also told the name is unknown (R204).
@@ -310,7 +310,7 @@ func decodeAgent(f tomlpos.Field) *Agent {
 	path := []string{"agents", f.Name}
 	a := &Agent{
 		Name:        f.Name,
-		Span:        f.Value.Key,
+		Span:        f.Value.Key(),
 		Path:        TablePath(path),
 		Description: str(t.Get("description")),
 		DelegatesTo: list(t, "delegates_to"),
@@ -319,7 +319,7 @@ func decodeAgent(f tomlpos.Field) *Agent {
 	a.OldTools = t.Get("tools") != nil && table(t.Get("tools")) == nil
 	if tt := table(t.Get("tools")); tt != nil {
 		a.Tools = &AgentTools{
-			Span:     tt.Span,
+			Span:     tt.Span(),
 			Resident: list(tt, "resident"),
 			Confirm:  list(tt, "confirm"),
 			Review:   list(tt, "review"),
@@ -338,7 +338,7 @@ func available(t *tomlpos.Node) Available {
 	}
 	switch {
 	case n.Kind == tomlpos.KindString:
-		av.Str = Str{Value: n.Str, Span: n.Span, State: Present}
+		av.Str = Str{Value: n.Str, Span: n.Span(), State: Present}
 		av.State = Present
 		av.All = n.Str == "all"
 		av.Usable = av.All
@@ -374,9 +374,9 @@ func str(n *tomlpos.Node) Str {
 	case n == nil:
 		return Str{}
 	case n.Kind != tomlpos.KindString:
-		return Str{Span: n.Span, State: WrongType}
+		return Str{Span: n.Span(), State: WrongType}
 	}
-	return Str{Value: n.Str, Span: n.Span, State: Present}
+	return Str{Value: n.Str, Span: n.Span(), State: Present}
 }
 
 func list(t *tomlpos.Node, key string) List {
@@ -388,7 +388,7 @@ func list(t *tomlpos.Node, key string) List {
 	if n == nil {
 		return l
 	}
-	l.Key, l.Span = n.Key, n.Span
+	l.Key, l.Span = n.Key(), n.Span()
 	if !isStrings(n) {
 		l.State = WrongType
 		return l
@@ -396,7 +396,7 @@ func list(t *tomlpos.Node, key string) List {
 	l.State = Present
 	l.Items = make([]Str, len(n.Items))
 	for i, it := range n.Items {
-		l.Items[i] = Str{Value: it.Str, Span: it.Span, State: Present}
+		l.Items[i] = Str{Value: it.Str, Span: it.Span(), State: Present}
 	}
 	return l
 }

@@ -42,6 +42,9 @@ const (
 	// their key path (an agent's name, say), so a longer key would make the
 	// output grow with the key times the number of findings.
 	MaxKeyBytes = 256
+	// MaxDocumentBytes bounds the document: a node keeps its place as
+	// 32-bit byte offsets, which halves the memory a large file costs.
+	MaxDocumentBytes = math.MaxInt32
 )
 
 // bom is a byte order mark in UTF-8.

@@ -41,24 +41,12 @@ func (k Kind) String() string { return kindNames[k] }
 
 // Node is one value of a TOML document with the span it was written at.
 // Tables keep their keys in the order the file writes them.
+//
+// A node holds its spans as byte offsets into the document and makes the
+// line:column positions when asked (Span, Key), which keeps a node small:
+// a large document is mostly nodes, and its cost to read follows their size.
 type Node struct {
 	Kind Kind
-	// Span covers the value as written: a string with its quotes, an array
-	// from [ to ], a table from its header (or the key that made it).
-	Span diag.Span
-	// Key is the span of the key that names this node in its table (the last
-	// segment of a dotted key); zero for the root and for array elements.
-	Key diag.Span
-
-	Str   string
-	Int   int64
-	Float float64
-	Bool  bool
-
-	// Items are an array's elements.
-	Items []*Node
-	// Fields are a table's keys, in file order.
-	Fields []Field
 	// ArrayOfTables marks an array built by [[header]] tables.
 	ArrayOfTables bool
 	// Header marks a table defined by its own [header].
@@ -67,16 +55,50 @@ type Node struct {
 	// the nearest 64-bit value) or a float too large for 64 bits (Float is
 	// infinite). TOML 1.0 lets a reader refuse them; Kokua's reader does not.
 	OutOfRange bool
+	Bool       bool
 
-	def   definition
+	def     definition
+	element bool
+
+	// from and to are the bytes of the value (Span); keyFrom and keyTo
+	// those of its key (Key), both zero when it has none.
+	from, to, keyFrom, keyTo int32
+	lines                    *lineindex.Index
+
+	Str   string
+	Int   int64
+	Float float64
+
+	// Items are an array's elements.
+	Items []*Node
+	// Fields are a table's keys, in file order.
+	Fields []Field
+
 	index map[string]int
 
 	// up is the node whose key path this node's extends (its table, or for
 	// an array element its array), and name the key that names it; Path
 	// joins them, so no node holds a copy of its parent's path.
-	up      *Node
-	name    string
-	element bool
+	up   *Node
+	name string
+}
+
+// Span covers the value as written: a string with its quotes, an array
+// from [ to ], a table from its header (or the key that made it).
+func (n *Node) Span() diag.Span {
+	if n.lines == nil {
+		return diag.Span{}
+	}
+	return n.lines.Span(int(n.from), int(n.to))
+}
+
+// Key is the span of the key that names this node in its table (the last
+// segment of a dotted key); zero for the root and for array elements.
+func (n *Node) Key() diag.Span {
+	if n.lines == nil || n.keyTo == 0 {
+		return diag.Span{}
+	}
+	return n.lines.Span(int(n.keyFrom), int(n.keyTo))
 }
 
 // Path is the key path of the node, one element per key segment; nil for
@@ -187,6 +209,10 @@ func (e *SyntaxError) Error() string { return e.Span.String() + ": " + e.Message
 // Parse reads a TOML 1.0 document into a positioned tree. Invalid TOML is
 // returned as a *SyntaxError at the parser's position.
 func Parse(file string, data []byte) (*Node, error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, &SyntaxError{Span: diag.Span{File: file}, Message: fmt.Sprintf("the document is %d bytes long; "+
+			"kokua-lint reads documents of at most %d bytes", len(data), MaxDocumentBytes)}
+	}
 	l := lineindex.New(file, data)
 	if off := lineindex.InvalidUTF8(data); off >= 0 {
 		return nil, &SyntaxError{Span: l.Span(off, off+1), Message: "invalid UTF-8: a TOML document is UTF-8 text"}
@@ -216,7 +242,7 @@ func Parse(file string, data []byte) (*Node, error) {
 // tables defined once, scalars as tomllib reads them), each at the key or
 // value at fault.
 func parseTree(l *lineindex.Index) (*Node, *SyntaxError) {
-	b := builder{lines: l, root: &Node{Kind: KindTable, Span: l.Span(0, 0), def: defHeader}}
+	b := builder{lines: l, root: &Node{Kind: KindTable, def: defHeader, lines: l}}
 	b.current = b.root
 	p := unstable.Parser{}
 	p.Reset(l.Data)
@@ -284,11 +310,15 @@ type builder struct {
 // slabSize is how many nodes one allocation of the slab holds.
 const slabSize = 64
 
-// node places n in the slab and returns where it lives.
-func (b *builder) node(n Node) *Node {
+// node places n, written at bytes from to to under the key at bytes key
+// (none when key[1] is zero), in the slab and returns where it lives.
+func (b *builder) node(n Node, from, to int, key [2]int) *Node {
 	if len(b.slab) == 0 {
 		b.slab = make([]Node, slabSize)
 	}
+	n.lines = b.lines
+	n.from, n.to = int32(from), int32(to)
+	n.keyFrom, n.keyTo = int32(key[0]), int32(key[1])
 	p := &b.slab[0]
 	*p = n
 	b.slab = b.slab[1:]
@@ -315,6 +345,8 @@ func (b *builder) offset(r unstable.Range) (int, int) {
 // keys collects the segments of a key and the byte range each covers,
 // refusing a segment longer than MaxKeyBytes.
 func (b *builder) keys(it unstable.Iterator) (names []string, ranges [][2]int, err error) {
+	n := count(it)
+	names, ranges = make([]string, 0, n), make([][2]int, 0, n)
 	for it.Next() {
 		k := it.Node()
 		from, to := b.offset(k.Raw)
@@ -326,6 +358,15 @@ func (b *builder) keys(it unstable.Iterator) (names []string, ranges [][2]int, e
 		ranges = append(ranges, [2]int{from, to})
 	}
 	return names, ranges, nil
+}
+
+// count is how many nodes an iterator has ahead of it; it moves a copy.
+func count(it unstable.Iterator) int {
+	n := 0
+	for it.Next() {
+		n++
+	}
+	return n
 }
 
 func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
@@ -341,7 +382,6 @@ func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
 			from = b.scanBack(from, '[')
 			to = b.scanForward(to, ']')
 		}
-		header := b.lines.Span(from, to)
 		if err := b.grow(from); err != nil {
 			return err
 		}
@@ -350,29 +390,31 @@ func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
 			return err
 		}
 		last := names[len(names)-1]
-		keySpan := b.lines.Span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
+		key := ranges[len(ranges)-1]
 		existing := parent.Get(last)
 		if e.Kind == unstable.ArrayTable {
 			switch {
 			case existing == nil:
-				existing = b.node(Node{Kind: KindArray, ArrayOfTables: true, Span: header, Key: keySpan}).keyed(parent, last)
+				existing = b.node(Node{Kind: KindArray, ArrayOfTables: true}, from, to, key).keyed(parent, last)
 				parent.add(last, existing)
 			case !existing.ArrayOfTables:
-				return b.redefined(keySpan, childPath(parent, last), existing)
+				return b.redefined(key, childPath(parent, last), existing)
 			}
-			t := b.node(Node{Kind: KindTable, Header: true, Span: header, Key: keySpan, def: defHeader, up: existing, element: true})
+			t := b.node(Node{Kind: KindTable, Header: true, def: defHeader, up: existing, element: true}, from, to, key)
 			existing.Items = append(existing.Items, t)
 			b.current = t
 			return nil
 		}
 		switch {
 		case existing == nil:
-			existing = b.node(Node{Kind: KindTable}).keyed(parent, last)
+			existing = b.node(Node{Kind: KindTable}, from, to, key).keyed(parent, last)
 			parent.add(last, existing)
 		case existing.Kind != KindTable || existing.def != defImplicit:
-			return b.redefined(keySpan, childPath(parent, last), existing)
+			return b.redefined(key, childPath(parent, last), existing)
 		}
-		existing.Header, existing.Span, existing.Key, existing.def = true, header, keySpan, defHeader
+		existing.Header, existing.def = true, defHeader
+		existing.from, existing.to = int32(from), int32(to)
+		existing.keyFrom, existing.keyTo = int32(key[0]), int32(key[1])
 		b.current = existing
 		return nil
 	case unstable.KeyValue:
@@ -382,7 +424,7 @@ func (b *builder) expression(p *unstable.Parser, e *unstable.Node) error {
 }
 
 // redefined is the error for a key or table written a second time.
-func (b *builder) redefined(at diag.Span, path []string, existing *Node) error {
+func (b *builder) redefined(at [2]int, path []string, existing *Node) error {
 	what := "key"
 	switch {
 	case existing.ArrayOfTables:
@@ -390,7 +432,7 @@ func (b *builder) redefined(at diag.Span, path []string, existing *Node) error {
 	case existing.Kind == KindTable:
 		what = "table"
 	}
-	return &SyntaxError{Span: at, Message: fmt.Sprintf("%s %s is already defined", what, DottedKey(path))}
+	return &SyntaxError{Span: b.lines.Span(at[0], at[1]), Message: fmt.Sprintf("%s %s is already defined", what, DottedKey(path))}
 }
 
 // walkHeader descends from the root along a [header]'s parent keys,
@@ -399,19 +441,19 @@ func (b *builder) redefined(at diag.Span, path []string, existing *Node) error {
 func (b *builder) walkHeader(names []string, ranges [][2]int) (*Node, error) {
 	t := b.root
 	for i, name := range names {
-		sp := b.lines.Span(ranges[i][0], ranges[i][1])
+		r := ranges[i]
 		next := t.Get(name)
 		switch {
 		case next == nil:
-			if err := b.grow(ranges[i][0]); err != nil {
+			if err := b.grow(r[0]); err != nil {
 				return nil, err
 			}
-			next = b.node(Node{Kind: KindTable, Span: sp, Key: sp, def: defImplicit}).keyed(t, name)
+			next = b.node(Node{Kind: KindTable, def: defImplicit}, r[0], r[1], r).keyed(t, name)
 			t.add(name, next)
 		case next.ArrayOfTables:
 			next = next.Items[len(next.Items)-1]
 		case next.Kind != KindTable || next.def == defInline:
-			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is a value, not a table a header can extend", DottedKey(childPath(t, name)))}
+			return nil, &SyntaxError{Span: b.lines.Span(r[0], r[1]), Message: fmt.Sprintf("%s is a value, not a table a header can extend", DottedKey(childPath(t, name)))}
 		}
 		t = next
 	}
@@ -423,17 +465,17 @@ func (b *builder) walkHeader(names []string, ranges [][2]int) (*Node, error) {
 // tables that dotted keys made.
 func (b *builder) walkDotted(t *Node, names []string, ranges [][2]int, def definition) (*Node, error) {
 	for i, name := range names {
-		sp := b.lines.Span(ranges[i][0], ranges[i][1])
+		r := ranges[i]
 		next := t.Get(name)
 		switch {
 		case next == nil:
-			if err := b.grow(ranges[i][0]); err != nil {
+			if err := b.grow(r[0]); err != nil {
 				return nil, err
 			}
-			next = b.node(Node{Kind: KindTable, Span: sp, Key: sp, def: def}).keyed(t, name)
+			next = b.node(Node{Kind: KindTable, def: def}, r[0], r[1], r).keyed(t, name)
 			t.add(name, next)
 		case next.Kind != KindTable || next.def != def:
-			return nil, &SyntaxError{Span: sp, Message: fmt.Sprintf("%s is already defined; dotted keys cannot add to it", DottedKey(next.Path()))}
+			return nil, &SyntaxError{Span: b.lines.Span(r[0], r[1]), Message: fmt.Sprintf("%s is already defined; dotted keys cannot add to it", DottedKey(next.Path()))}
 		}
 		t = next
 	}
@@ -456,11 +498,11 @@ func (b *builder) keyValue(p *unstable.Parser, t *Node, kv *unstable.Node, depth
 	_, kvEnd := b.offset(kv.Raw)
 	valueStart := b.skipSpace(b.scanForward(ranges[len(ranges)-1][1], '='))
 	last := names[len(names)-1]
-	keySpan := b.lines.Span(ranges[len(ranges)-1][0], ranges[len(ranges)-1][1])
+	key := ranges[len(ranges)-1]
 	if existing := parent.Get(last); existing != nil {
-		return b.redefined(keySpan, childPath(parent, last), existing)
+		return b.redefined(key, childPath(parent, last), existing)
 	}
-	v := b.node(Node{Key: keySpan}).keyed(parent, last)
+	v := b.node(Node{}, 0, 0, key).keyed(parent, last)
 	if err := b.value(p, v, kv.Value(), valueStart, kvEnd, depth); err != nil {
 		return err
 	}
@@ -498,14 +540,15 @@ func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to 
 		msg = checkDatetime(string(v.Data))
 	case unstable.Array:
 		n.Kind = KindArray
-		n.Span = b.lines.Span(from, to)
+		n.from, n.to = int32(from), int32(to)
 		at := from + 1
 		it := v.Children()
+		n.Items = make([]*Node, 0, count(it))
 		for it.Next() {
 			c := it.Node()
 			start := b.elementStart(at)
 			end := b.elementEnd(c, start)
-			item := b.node(Node{up: n, element: true})
+			item := b.node(Node{up: n, element: true}, 0, 0, [2]int{})
 			if err := b.value(p, item, c, start, end, depth+1); err != nil {
 				return err
 			}
@@ -515,7 +558,7 @@ func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to 
 		return nil
 	case unstable.InlineTable:
 		n.Kind, n.def = KindTable, defInline
-		n.Span = b.lines.Span(from, to)
+		n.from, n.to = int32(from), int32(to)
 		it := v.Children()
 		for it.Next() {
 			if err := b.keyValue(p, n, it.Node(), depth+1); err != nil {
@@ -527,9 +570,9 @@ func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to 
 		return &SyntaxError{Span: b.lines.Span(from, to), Message: fmt.Sprintf("unsupported TOML value %s", v.Kind)}
 	}
 	vf, vt := b.offset(v.Raw)
-	n.Span = b.lines.Span(vf, vt)
+	n.from, n.to = int32(vf), int32(vt)
 	if msg != "" {
-		return &SyntaxError{Span: n.Span, Message: msg}
+		return &SyntaxError{Span: n.Span(), Message: msg}
 	}
 	return nil
 }

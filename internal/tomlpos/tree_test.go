@@ -35,20 +35,20 @@ func TestPositions(t *testing.T) {
 		got        diag.Span
 		start, end diag.Position
 	}{
-		{"table header", root.Lookup("agents", "coder", "tools").Span, pos(2, 1), pos(2, 21)},
-		{"table key", root.Lookup("agents", "coder", "tools").Key, pos(2, 15), pos(2, 20)},
-		{"key", avail.Key, pos(3, 1), pos(3, 10)},
-		{"multi-line array", avail.Span, pos(3, 13), pos(4, 11)},
-		{"element", avail.Items[0].Span, pos(3, 14), pos(3, 18)},
-		{"literal string", avail.Items[1].Span, pos(3, 20), pos(3, 23)},
-		{"multi-line string on the next line", avail.Items[2].Span, pos(4, 3), pos(4, 10)},
-		{"empty array", root.Lookup("agents", "coder", "tools", "confirm").Span, pos(5, 11), pos(5, 14)},
-		{"dotted quoted key", root.Lookup("agents", "coder", "tools", "quoted.key", "sub").Key, pos(6, 14), pos(6, 17)},
-		{"inline table", root.Lookup("agents", "coder", "tools", "quoted.key", "sub").Span, pos(6, 20), pos(6, 46)},
-		{"nested array", root.Lookup("agents", "coder", "tools", "quoted.key", "sub", "b").Items[1].Span, pos(6, 40), pos(6, 43)},
-		{"array of tables header", server.Items[0].Span, pos(7, 1), pos(7, 15)},
-		{"non-ASCII value counts characters", server.Items[0].Get("name").Span, pos(8, 8), pos(8, 11)},
-		{"no spaces around =", server.Items[0].Get("url").Span, pos(9, 5), pos(9, 8)},
+		{"table header", root.Lookup("agents", "coder", "tools").Span(), pos(2, 1), pos(2, 21)},
+		{"table key", root.Lookup("agents", "coder", "tools").Key(), pos(2, 15), pos(2, 20)},
+		{"key", avail.Key(), pos(3, 1), pos(3, 10)},
+		{"multi-line array", avail.Span(), pos(3, 13), pos(4, 11)},
+		{"element", avail.Items[0].Span(), pos(3, 14), pos(3, 18)},
+		{"literal string", avail.Items[1].Span(), pos(3, 20), pos(3, 23)},
+		{"multi-line string on the next line", avail.Items[2].Span(), pos(4, 3), pos(4, 10)},
+		{"empty array", root.Lookup("agents", "coder", "tools", "confirm").Span(), pos(5, 11), pos(5, 14)},
+		{"dotted quoted key", root.Lookup("agents", "coder", "tools", "quoted.key", "sub").Key(), pos(6, 14), pos(6, 17)},
+		{"inline table", root.Lookup("agents", "coder", "tools", "quoted.key", "sub").Span(), pos(6, 20), pos(6, 46)},
+		{"nested array", root.Lookup("agents", "coder", "tools", "quoted.key", "sub", "b").Items[1].Span(), pos(6, 40), pos(6, 43)},
+		{"array of tables header", server.Items[0].Span(), pos(7, 1), pos(7, 15)},
+		{"non-ASCII value counts characters", server.Items[0].Get("name").Span(), pos(8, 8), pos(8, 11)},
+		{"no spaces around =", server.Items[0].Get("url").Span(), pos(9, 5), pos(9, 8)},
 	}
 	for _, tt := range tests {
 		if tt.got.Start != tt.start || tt.got.End != tt.end || tt.got.File != "c.toml" {
