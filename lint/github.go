@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -33,13 +34,12 @@ var githubCommands = map[diag.Severity]string{
 // command early (and forge another on the next line) nor reach the log
 // raw: there is exactly one line per diagnostic.
 func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
-	var b strings.Builder
+	b := bufio.NewWriterSize(w, writeBuffer)
 	for _, d := range ds {
 		b.WriteString(GitHubCommand(d))
 		b.WriteByte('\n')
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // GitHubCommand is the workflow command for one diagnostic, without the

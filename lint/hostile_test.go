@@ -154,3 +154,28 @@ func TestHumanEscapesThePathAndKeepsTheColours(t *testing.T) {
 		t.Errorf("human output\n got %q\nwant %q", out.String(), want)
 	}
 }
+
+// TestWriteJSONIsTheWholeReport holds the streaming JSON writer to the
+// document it stands for: ToJSON's report, indented by two spaces, with
+// diag.PrintableJSON applied, for hostile diagnostics, every format case
+// and none at all.
+func TestWriteJSONIsTheWholeReport(t *testing.T) {
+	hostile, _ := hostileDiagnostics(t)
+	sets := [][]diag.Diagnostic{nil, {}, hostile}
+	for _, dir := range formatCases(t) {
+		_, ds := renderCase(t, dir, "json")
+		sets = append(sets, ds)
+	}
+	for _, ds := range sets {
+		var got, want bytes.Buffer
+		if err := WriteJSON(&got, ds); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeIndentedJSON(&want, ToJSON(ds)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("WriteJSON of %d diagnostics:\n%s\nwant:\n%s", len(ds), got.Bytes(), want.Bytes())
+		}
+	}
+}

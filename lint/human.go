@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -60,7 +61,7 @@ func (st Style) severity(s diag.Severity, text string) string {
 //
 // sources maps a file name to its bytes, for the quoted source line.
 func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st Style) error {
-	var b bytes.Buffer
+	b := bufio.NewWriterSize(w, writeBuffer)
 	counts := map[diag.Severity]int{}
 	quoted := sourceLines{sources: sources, indexes: map[string]*lineindex.Index{}}
 	for _, d := range ds {
@@ -69,26 +70,25 @@ func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st
 		// notes that quote names, the suggestion) goes through
 		// diag.Printable: no control or bidirectional character reaches the
 		// terminal raw, and each part stays on its line.
-		fmt.Fprintf(&b, "%s %s %s [%s]\n", paint(st.Location, diag.Printable(d.Span.String())+":"), st.severity(d.Severity, d.Severity.String()+":"), diag.Printable(d.Message), diag.Printable(d.Rule))
+		fmt.Fprintf(b, "%s %s %s [%s]\n", paint(st.Location, diag.Printable(d.Span.String())+":"), st.severity(d.Severity, d.Severity.String()+":"), diag.Printable(d.Message), diag.Printable(d.Rule))
 		if line, ok := quoted.line(d.Span.File, d.Span.Start.Line); ok && !d.Span.IsZero() {
 			num := fmt.Sprint(d.Span.Start.Line)
 			pad := strings.Repeat(" ", len(num))
-			fmt.Fprintf(&b, "  %s %s\n", paint(st.Gutter, num+" |"), line)
+			fmt.Fprintf(b, "  %s %s\n", paint(st.Gutter, num+" |"), line)
 			indent, marks := underline(line, d.Span)
-			fmt.Fprintf(&b, "  %s %s%s\n", paint(st.Gutter, pad+" |"), indent, paint(st.Underline, marks))
+			fmt.Fprintf(b, "  %s %s%s\n", paint(st.Gutter, pad+" |"), indent, paint(st.Underline, marks))
 		}
 		for _, note := range d.Notes {
-			fmt.Fprintf(&b, "  %s %s\n", paint(st.Help, "note:"), diag.Printable(note))
+			fmt.Fprintf(b, "  %s %s\n", paint(st.Help, "note:"), diag.Printable(note))
 		}
 		if d.Suggestion != "" {
-			fmt.Fprintf(&b, "  %s %s\n", paint(st.Help, "help:"), diag.Printable(d.Suggestion))
+			fmt.Fprintf(b, "  %s %s\n", paint(st.Help, "help:"), diag.Printable(d.Suggestion))
 		}
 	}
 	if len(ds) > 0 {
-		fmt.Fprintf(&b, "%s\n", summary(counts))
+		fmt.Fprintf(b, "%s\n", summary(counts))
 	}
-	_, err := w.Write(b.Bytes())
-	return err
+	return b.Flush()
 }
 
 func summary(counts map[diag.Severity]int) string {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"io"
@@ -35,24 +36,57 @@ type JSONReport struct {
 func ToJSON(ds []diag.Diagnostic) JSONReport {
 	out := JSONReport{Diagnostics: make([]JSONDiagnostic, 0, len(ds))}
 	for _, d := range ds {
-		refs := d.Refs
-		if refs == nil {
-			refs = []string{}
-		}
-		out.Diagnostics = append(out.Diagnostics, JSONDiagnostic{
-			Rule: d.Rule, Severity: d.Severity.String(), Phase: string(d.Phase), Message: d.Text(),
-			File: d.Span.File, Line: d.Span.Start.Line, Column: d.Span.Start.Column,
-			EndLine: d.Span.End.Line, EndColumn: d.Span.End.Column,
-			Key: d.Key, Suggestion: d.Suggestion, Refs: refs,
-		})
+		out.Diagnostics = append(out.Diagnostics, toJSON(d))
 	}
 	return out
 }
 
-// WriteJSON writes diagnostics as one indented JSON object.
-func WriteJSON(w io.Writer, ds []diag.Diagnostic) error {
-	return writeIndentedJSON(w, ToJSON(ds))
+func toJSON(d diag.Diagnostic) JSONDiagnostic {
+	refs := d.Refs
+	if refs == nil {
+		refs = []string{}
+	}
+	return JSONDiagnostic{
+		Rule: d.Rule, Severity: d.Severity.String(), Phase: string(d.Phase), Message: d.Text(),
+		File: d.Span.File, Line: d.Span.Start.Line, Column: d.Span.Start.Column,
+		EndLine: d.Span.End.Line, EndColumn: d.Span.End.Column,
+		Key: d.Key, Suggestion: d.Suggestion, Refs: refs,
+	}
 }
+
+// WriteJSON writes diagnostics as one indented JSON object: the bytes
+// json.MarshalIndent gives for ToJSON(ds) with two spaces, and a line
+// feed. It encodes one diagnostic at a time, so that its memory does not
+// grow with the number of findings, with diag.PrintableJSON applied to
+// each.
+func WriteJSON(w io.Writer, ds []diag.Diagnostic) error {
+	bw := bufio.NewWriterSize(w, writeBuffer)
+	if len(ds) == 0 {
+		bw.WriteString("{\n  \"diagnostics\": []\n}\n")
+		return bw.Flush()
+	}
+	bw.WriteString("{\n  \"diagnostics\": [\n")
+	var one bytes.Buffer
+	enc := json.NewEncoder(&one)
+	enc.SetIndent("    ", "  ")
+	enc.SetEscapeHTML(false)
+	for i, d := range ds {
+		one.Reset()
+		if err := enc.Encode(toJSON(d)); err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteString(",\n")
+		}
+		bw.WriteString("    ")
+		bw.Write(diag.PrintableJSON(bytes.TrimSuffix(one.Bytes(), []byte{'\n'})))
+	}
+	bw.WriteString("\n  ]\n}\n")
+	return bw.Flush()
+}
+
+// writeBuffer is the size of the buffer the formats write through.
+const writeBuffer = 64 << 10
 
 // writeIndentedJSON writes v as indented JSON and a line feed, with
 // diag.PrintableJSON applied: the values are the same, and no control or
