@@ -59,22 +59,33 @@ func Load(path string) (*Policy, error) {
 
 // read reads a policy file, and no more than one byte over MaxBytes.
 func read(path string) ([]byte, error) {
-	// What is not a regular file (a named pipe, a device, a directory) is
-	// refused by its status, without being opened: opening a named pipe
-	// would block until something writes to it.
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		return nil, &LoadError{Source: path, Reason: "it is not a regular file (a named pipe, a device or a directory), so it is not read", Err: &fs.PathError{Op: "open", Path: path, Err: fs.ErrInvalid}}
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, &LoadError{Source: path, Reason: unwrapPath(err).Error(), Err: err}
-	}
-	defer func() { _ = f.Close() }()
-	data, err := io.ReadAll(io.LimitReader(f, MaxBytes+1))
-	if err != nil {
+	data, err := readRegular(path, MaxBytes)
+	switch {
+	case errors.Is(err, errNotRegular):
+		return nil, &LoadError{Source: path, Reason: errNotRegular.Error() + ", so it is not read", Err: err}
+	case err != nil:
 		return nil, &LoadError{Source: path, Reason: unwrapPath(err).Error(), Err: err}
 	}
 	return data, nil
+}
+
+// errNotRegular is what readRegular refuses a named pipe, a device or a
+// directory with.
+var errNotRegular = errors.New("it is not a regular file (a named pipe, a device or a directory)")
+
+// readRegular reads a file, and no more than one byte over limit. What is
+// not a regular file is refused by its status, without being opened:
+// opening a named pipe would block until something writes to it.
+func readRegular(path string, limit int64) ([]byte, error) {
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: errNotRegular}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }()
+	return io.ReadAll(io.LimitReader(f, limit+1))
 }
 
 func unwrapPath(err error) error {

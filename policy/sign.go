@@ -11,8 +11,7 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"io"
-	"os"
+	"io/fs"
 )
 
 // ErrSignature is the refusal of LoadVerified and ParseVerified for a
@@ -220,16 +219,14 @@ func ReadPrivateKey(path string) (ed25519.PrivateKey, error) {
 }
 
 func readKey(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = f.Close() }()
-	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, unwrapPath(err))
-	}
-	if len(data) > maxKeyFile {
+	data, err := readRegular(path, maxKeyFile)
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe) && pe.Path == path:
+		return nil, fmt.Errorf("%s: %w", path, pe.Err)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case len(data) > maxKeyFile:
 		return nil, fmt.Errorf("%s: larger than a key file", path)
 	}
 	return data, nil

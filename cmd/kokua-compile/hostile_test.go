@@ -119,6 +119,7 @@ func TestSpecialFileInputsAreRefused(t *testing.T) {
 		{[]string{"--check", "-o", "/dev/zero", config}, "character device, not a regular file"},
 		{[]string{"diff", config, pipe}, "named pipe (FIFO), not a regular file"},
 		{[]string{"graph", pipe}, "named pipe (FIFO), not a regular file"},
+		{[]string{"--sign", pipe, config}, "named pipe (FIFO)"},
 	} {
 		type result struct {
 			code           int

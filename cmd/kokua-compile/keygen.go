@@ -14,6 +14,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -97,6 +98,9 @@ func writeNew(path string, data []byte, mode fs.FileMode) error {
 func seal(o compileOptions, doc *policy.Document) ([]byte, error) {
 	var key ed25519.PrivateKey
 	if o.sign != "" {
+		if err := regular.Stat(o.sign); errors.Is(err, regular.ErrNotRegular) {
+			return nil, usage("--sign: cannot read %s: %v", o.sign, err)
+		}
 		k, err := policy.ReadPrivateKey(o.sign)
 		if err != nil {
 			return nil, usage("--sign: %v", err)

@@ -151,17 +151,22 @@ func TestSpecialFilePoliciesAreRefused(t *testing.T) {
 			t.Fatalf("kokua-run %q blocked", c.args)
 		}
 	}
-	// policy.Load refuses one by itself too, for hosts and for the server's
-	// reloads, without blocking.
-	done := make(chan error, 1)
-	go func() { _, err := policy.Load(pipe); done <- err }()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
-			t.Errorf("policy.Load(a named pipe) = %v", err)
+	// policy.Load and policy.ReadPublicKey refuse one by themselves too, for
+	// hosts and for the server's reloads, without blocking.
+	for name, read := range map[string]func() error{
+		"policy.Load":          func() error { _, err := policy.Load(pipe); return err },
+		"policy.ReadPublicKey": func() error { _, err := policy.ReadPublicKey(pipe); return err },
+	} {
+		done := make(chan error, 1)
+		go func() { done <- read() }()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+				t.Errorf("%s(a named pipe) = %v", name, err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s blocked on a named pipe", name)
 		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("policy.Load blocked on a named pipe")
 	}
 }
 
