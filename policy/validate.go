@@ -13,7 +13,9 @@ import (
 
 // MaxSpecBytes bounds a tool's spec_bytes. A tool's spec is a few
 // kilobytes of JSON; the bound keeps every sum over the tools of a policy
-// no larger than MaxBytes far from overflowing an int.
+// no larger than MaxBytes far from overflowing an int. The manifest reader
+// (internal/manifest) holds a manifest's spec_bytes to the same bound, so
+// kokua-lint reports a larger one where it is written.
 const MaxSpecBytes = 1 << 30
 
 // Validate checks what the document's types cannot: that every reference

@@ -81,27 +81,45 @@ func TestKeygenAndSign(t *testing.T) {
 
 // TestRefusesWhatNoRuntimeLoads: a manifest whose spec_bytes is near 2^63
 // (issue 13, Why 5: the tool-block sums overflowed to a saved_percent of
-// 2.56e19) gives no policy: kokua-compile exits 1, says why, and writes
-// nothing.
+// 2.56e19) gives no policy: kokua-compile exits 1 with the invalid-manifest
+// finding at the value, naming the bound compile.Write names when it
+// refuses the same size (1073741824, policy.MaxSpecBytes), and writes
+// nothing. A size at the bound compiles, and the runtime loads it.
 func TestRefusesWhatNoRuntimeLoads(t *testing.T) {
-	dir := t.TempDir()
-	manifest := filepath.Join(dir, "manifest.json")
-	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "compile", "tool-block", "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data = bytes.Replace(data, []byte(`"spec_bytes": 500`), []byte(`"spec_bytes": 9223372036854775000`), 1)
-	if err := os.WriteFile(manifest, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "policy.json")
-	config := filepath.Join("..", "..", "testdata", "compile", "tool-block", "config.toml")
-	code, stdout, errs := runArgs(t, "", "--manifest", manifest, "-o", out, config)
-	if code != cli.ExitFindings || !strings.Contains(errs, "no runtime would load its policy") ||
-		!strings.Contains(errs, "spec_bytes: 9223372036854775000 is not between 0 and 1073741824") || stdout != "" {
-		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, errs)
-	}
-	if _, err := os.Stat(out); err == nil {
-		t.Error("a policy was written")
+	for _, c := range []struct {
+		size string
+		code int
+		want string // in stderr
+	}{
+		{"9223372036854775000", cli.ExitFindings, "manifest.json:12:25: error: manifest: " +
+			`toolset "aimu_agents".tools[0].spec_bytes 9223372036854775000 is not between 0 and 1073741824`},
+		{"1073741825", cli.ExitFindings, "spec_bytes 1073741825 is not between 0 and 1073741824"},
+		{"1073741824", cli.ExitOK, ""},
+	} {
+		dir := t.TempDir()
+		manifest := filepath.Join(dir, "manifest.json")
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "compile", "tool-block", "manifest.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = bytes.Replace(data, []byte(`"spec_bytes": 500`), []byte(`"spec_bytes": `+c.size), 1)
+		if err := os.WriteFile(manifest, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "policy.json")
+		config := filepath.Join("..", "..", "testdata", "compile", "tool-block", "config.toml")
+		code, stdout, errs := runArgs(t, "", "--manifest", manifest, "-o", out, config)
+		if code != c.code || !strings.Contains(errs, c.want) || stdout != "" {
+			t.Errorf("spec_bytes %s: exit %d, stdout %q, stderr %q; want exit %d and %q", c.size, code, stdout, errs, c.code, c.want)
+		}
+		_, err = os.Stat(out)
+		switch {
+		case c.code != cli.ExitOK && err == nil:
+			t.Errorf("spec_bytes %s: a policy was written", c.size)
+		case c.code == cli.ExitOK:
+			if _, err := policy.Load(out); err != nil {
+				t.Errorf("spec_bytes %s: the runtime refuses what kokua-compile wrote: %v", c.size, err)
+			}
+		}
 	}
 }

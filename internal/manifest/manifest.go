@@ -18,6 +18,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/jsonpos"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/kokua"
+	"github.com/kokua-policy/kokua-policy/policy"
 )
 
 // DefaultManifestName is how diagnostics and notes name the embedded
@@ -368,12 +369,54 @@ func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
 		}
 	}
 	if bv := v.Get("spec_bytes"); bv != nil {
-		n, err := strconv.Atoi(bv.Num.String())
-		if bv.Kind != jsonpos.Number || err != nil || n < 0 {
-			r.fail(bv, "%s.spec_bytes must be a whole number of bytes", where)
-		} else {
+		if n, ok := r.specBytes(bv, where); ok {
 			t.SpecBytes = n
 		}
 	}
 	return t
+}
+
+// specBytes reads a tool's spec_bytes: a whole number of bytes from 0 to
+// policy.MaxSpecBytes, the most a compiled policy carries (no install has
+// a spec of a gigabyte; a value near 2^63 would only overflow the sums of
+// the tool block). Anything else is reported at the value, naming the
+// range as policy.Document.Validate's refusal of the same value does.
+func (r *manifestReader) specBytes(bv *jsonpos.Value, where string) (int, bool) {
+	if bv.Kind != jsonpos.Number {
+		r.fail(bv, "%s.spec_bytes must be a whole number of bytes, not %s", where, bv.Kind)
+		return 0, false
+	}
+	lit := bv.Num.String()
+	if !wholeNumber(lit) {
+		r.fail(bv, "%s.spec_bytes %s is not a whole number of bytes", where, clip(lit))
+		return 0, false
+	}
+	// Atoi fails only on a literal too long for an int: outside the range
+	// as well.
+	n, err := strconv.Atoi(lit)
+	if err != nil || n < 0 || n > policy.MaxSpecBytes {
+		r.fail(bv, "%s.spec_bytes %s is not between 0 and %d, the largest spec size a compiled policy carries",
+			where, clip(lit), policy.MaxSpecBytes)
+		return 0, false
+	}
+	return n, true
+}
+
+// wholeNumber reports whether a JSON number literal is written as an
+// integer: an optional minus sign and digits, with no fraction or
+// exponent (Python's json, like most readers, reads 1.0 and 1e3 as
+// floats).
+func wholeNumber(lit string) bool {
+	digits := strings.TrimPrefix(lit, "-")
+	return digits != "" && strings.Trim(digits, "0123456789") == ""
+}
+
+// clip shortens a number literal for a message: a manifest may hold one
+// of millions of digits, which a message has no use for.
+func clip(lit string) string {
+	const most = 40
+	if len(lit) <= most {
+		return lit
+	}
+	return fmt.Sprintf("%s... (%d characters)", lit[:most-10], len(lit))
 }
