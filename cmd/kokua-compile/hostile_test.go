@@ -14,17 +14,18 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
+	"github.com/kokua-policy/kokua-policy/policy"
 )
 
-// hostileAgents are agent names that lint clean (no ':' or '[', which
-// reserved-agent-name refuses) and carry what no output may print raw:
-// ESC, BEL, CR, LF, the
-// right-to-left override, DEL and a C1 control.
+// hostileAgents are agent names that lint without errors (no ':' or '[',
+// which reserved-agent-name refuses; unprintable-name warns about each,
+// which does not stop a compile) and carry what no output may print raw:
+// ESC, BEL, CR, LF, the right-to-left override, DEL and a C1 control.
 var hostileAgents = []string{"e\x1b7x", "b\a", "c\r", "l\nforged", "r\u202e", "d\x7f", "k\u009b"}
 
-// hostileCompileConfig is a clean config whose entry agent delegates to
-// every hostile agent; review gates fs.read_file when widen is false and
-// nothing when it is true, so that the two differ for diff.
+// hostileCompileConfig is a config without errors whose entry agent
+// delegates to every hostile agent; review gates fs.read_file when widen
+// is false and nothing when it is true, so that the two differ for diff.
 func hostileCompileConfig(widen bool) string {
 	var b strings.Builder
 	review := `"fs.read_file"`
@@ -45,14 +46,30 @@ func hostileCompileConfig(widen bool) string {
 	return b.String()
 }
 
-// TestHostileNamesReachNoOutputRaw (issue 13, "Why" 3): config paths and
-// agent names holding ESC, BEL, CR, LF, the right-to-left override, DEL,
-// a C1 control and invalid UTF-8 (the paths), through agents (human and
-// json), diff (human, markdown and json), graph (dot and mermaid) and the
-// refusals: nothing but the format's own line feeds reaches stdout or
-// stderr raw, and no name starts a line of its own.
+// TestHostileNamesReachNoOutputRaw (issue 13, "Why" 3, Must 3): config
+// paths and agent names holding ESC, BEL, CR, LF, the right-to-left
+// override, DEL, a C1 control and invalid UTF-8 (the paths), through the
+// policy itself (on stdout, signed or not, and in the file -o writes),
+// agents (human and json), diff (human, markdown and json), graph (dot
+// and mermaid) and the refusals: nothing but the format's own line feeds
+// reaches stdout, stderr or a policy file raw, and no name starts a line
+// of its own. --check, signed or not, finds the policy files -o wrote up
+// to date.
 func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 	dir := t.TempDir()
+	key := filepath.Join(dir, "policy.key")
+	if code, _, stderr := run(t, "keygen", key); code != cli.ExitOK {
+		t.Fatalf("keygen: exit %d: %s", code, stderr)
+	}
+	clean := func(what string, out []byte) {
+		t.Helper()
+		if raw := hostile.Raw(out); raw != "" {
+			t.Errorf("%s carries %s", what, raw)
+		}
+		if hostile.Forged(out) {
+			t.Errorf("a name started a line of its own in %s:\n%s", what, out)
+		}
+	}
 	for i, n := range hostile.Names {
 		sub := filepath.Join(dir, fmt.Sprint(i))
 		if err := os.Mkdir(sub, 0o755); err != nil {
@@ -66,7 +83,15 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 		if err := os.WriteFile(newPath, []byte(hostileCompileConfig(true)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, args := range [][]string{
+		policyPath, signedPath := newPath+".policy.json", newPath+".signed.json"
+		// The first runs write the policy itself, and must succeed.
+		policies := [][]string{
+			{newPath},
+			{"--sign", key, newPath},
+			{"-o", policyPath, newPath},
+			{"--sign", key, "-o", signedPath, newPath},
+		}
+		for k, args := range append(policies, [][]string{
 			{"agents", "--format", "human", newPath},
 			{"agents", "--format", "json", newPath},
 			{"diff", "--format", "human", oldPath, newPath},
@@ -77,19 +102,52 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 			{"--check", "-o", newPath + ".missing.json", newPath},
 			{"agents", newPath + ".missing"},
 			{"--manifest", newPath + ".missing", newPath},
-		} {
+		}...) {
 			code, stdout, stderr := run(t, args...)
 			if code > cli.ExitUsage {
 				t.Errorf("kokua-compile %q: exit %d: %s", args, code, stderr)
 			}
 			for stream, out := range map[string]string{"stdout": stdout, "stderr": stderr} {
-				if raw := hostile.Raw([]byte(out)); raw != "" {
-					t.Errorf("kokua-compile %q: %s carries %s", args, stream, raw)
-				}
-				if hostile.Forged([]byte(out)) {
-					t.Errorf("kokua-compile %q: a name started a line of its own on %s:\n%s", args, stream, out)
-				}
+				clean(fmt.Sprintf("kokua-compile %q: %s", args, stream), []byte(out))
 			}
+			if k < len(policies) && code != cli.ExitOK {
+				t.Errorf("kokua-compile %q: exit %d: %s", args, code, stderr)
+			}
+			if len(args) == 1 {
+				hasEveryAgent(t, fmt.Sprintf("kokua-compile %q: stdout", args), []byte(stdout))
+			}
+		}
+		for _, c := range []struct {
+			path string
+			sign []string
+		}{{policyPath, nil}, {signedPath, []string{"--sign", key}}} {
+			data, err := os.ReadFile(c.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			clean("the policy file -o wrote ("+c.path+")", data)
+			hasEveryAgent(t, c.path, data)
+			args := append(append([]string{"--check"}, c.sign...), "-o", c.path, newPath)
+			if code, _, stderr := run(t, args...); code != cli.ExitOK {
+				t.Errorf("kokua-compile %q of the policy -o wrote: exit %d: %s", args, code, stderr)
+			}
+		}
+	}
+}
+
+// hasEveryAgent fails unless data is a policy that loads and holds every
+// one of hostileAgents, as itself: the escapes that keep a policy
+// printable decode to the names.
+func hasEveryAgent(t *testing.T, what string, data []byte) {
+	t.Helper()
+	p, err := policy.Parse(what, data)
+	if err != nil {
+		t.Errorf("%s is not a policy that loads: %v", what, err)
+		return
+	}
+	for _, n := range hostileAgents {
+		if _, ok := p.Document().Agents[n]; !ok {
+			t.Errorf("%s has no agent %q", what, n)
 		}
 	}
 }
@@ -104,8 +162,10 @@ func TestSpecialFileInputsAreRefused(t *testing.T) {
 	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
 		t.Skipf("no named pipes here: %v", err)
 	}
+	// A config without warnings: --sign reads its key after the lint has
+	// printed the config's findings, and the refusal must be the one line.
 	config := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(config, []byte(hostileCompileConfig(false)), 0o644); err != nil {
+	if err := os.WriteFile(config, []byte("[assistant.tools]\nconfirm = []\nreview = []\n\n[agents.assistant.tools]\navailable = [\"time\", \"fs\"]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
