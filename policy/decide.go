@@ -87,6 +87,9 @@ type Policy struct {
 	// few lists the views when there are few enough agents that comparing
 	// labels beats hashing one; nil otherwise.
 	few []*view
+	// qualified are the names toolset.tool of every toolset's tools, in
+	// its order, by toolset: the keys of every agent's answers share them.
+	qualified map[string][]string
 }
 
 // Document returns the compiled document the policy was loaded from.
@@ -120,17 +123,44 @@ type view struct {
 	pending map[string][]*gate // toolset -> entries its build resolves
 }
 
-// stored is a precomputed answer, small enough to sit in the map itself.
+// stored is a precomputed answer, small enough to sit in the map itself:
+// 40 bytes, for there is one for every tool every agent can reach. The
+// tool's name is not kept but found in the question, from byte name on
+// (after the toolset of a qualified name, as locate reads it); the
+// decisions are kept by their place in decisions.
 type stored struct {
-	decision, unattended     Decision
-	tool, toolset            string
+	toolset                  string
 	reason, unattendedReason *Reason
+	name                     uint32
+	decision, unattended     uint8
+}
+
+// decisions are the decisions by the number stored keeps for them.
+var decisions = [...]Decision{Unavailable, NotLoaded, Run, Confirm, Review, Denied}
+
+// decisionNumber is the place of a decision in decisions.
+func decisionNumber(d Decision) uint8 {
+	for i, x := range decisions {
+		if x == d {
+			return uint8(i)
+		}
+	}
+	panic(fmt.Sprintf("policy: no decision %q", d)) // cannot happen: decide answers with the constants
 }
 
 func index(d *Document) (*Policy, error) {
-	p := &Policy{doc: d, agents: make(map[string]*view, len(d.Agents)), floor: map[string]bool{}, refused: map[string]*Reason{}}
+	p := &Policy{doc: d, agents: make(map[string]*view, len(d.Agents)), floor: map[string]bool{}, refused: map[string]*Reason{},
+		qualified: make(map[string][]string, len(d.Toolsets))}
 	for name, ts := range d.Toolsets {
-		if ts != nil && ts.LoadRefusal != "" {
+		if ts == nil {
+			continue
+		}
+		q := make([]string, len(ts.Tools))
+		for i, t := range ts.Tools {
+			q[i] = name + "." + t.Name
+		}
+		p.qualified[name] = q
+		if ts.LoadRefusal != "" {
 			p.refused[name] = &Reason{Summary: fmt.Sprintf("its toolset '%s' is deferred and not loaded, and a load is refused now: %s; "+
 				"the toolset stays loadable, so load_tools would load it once that is fixed", name, ts.LoadRefusal)}
 		}
@@ -172,42 +202,98 @@ func index(d *Document) (*Policy, error) {
 }
 
 // precompute answers, once, every question Decide can be asked about a
-// label that has loaded nothing, so that Decide is one map lookup.
+// label that has loaded nothing, so that Decide is one map lookup. Each
+// question is decided once: an unattended turn only denies what an
+// attended one gates.
 func (p *Policy) precompute(v *view) {
-	v.answers = make(map[string]stored, 2*(len(v.held)+len(v.loadable)))
+	toolsets := p.qualifying(v)
+	size := len(v.held) + len(v.loadable)
+	for _, name := range toolsets {
+		size += len(p.doc.Toolsets[name].Tools)
+	}
+	v.answers = make(map[string]stored, size)
 	add := func(tool string) {
-		if _, done := v.answers[tool]; done {
+		a, r, g := p.answer(v, v.label, tool, nil)
+		if a.Decision == Unavailable {
 			return
 		}
-		a, ar := p.decide(v, v.label, tool, Turn{}, nil)
-		u, ur := p.decide(v, v.label, tool, Turn{Unattended: true}, nil)
-		if a.Decision != Unavailable {
-			v.answers[tool] = stored{decision: a.Decision, tool: a.Tool, toolset: a.Toolset, reason: ar,
-				unattended: u.Decision, unattendedReason: ur}
+		// locate answers with the question or its part after the first
+		// dot: the name is the question's end. A question is a name of
+		// the document, shorter than MaxBytes.
+		st := stored{toolset: a.Toolset, reason: r, unattendedReason: r, name: uint32(len(tool) - len(a.Tool)),
+			decision: decisionNumber(a.Decision)}
+		st.unattended = st.decision
+		if g != nil {
+			st.unattended, st.unattendedReason = decisionNumber(Denied), g.reasons[1]
+		}
+		v.answers[tool] = st
+	}
+	// Every tool of a toolset the label holds or defers, by its qualified
+	// name (which can reach a tool another toolset holds first), written
+	// once for the whole policy.
+	for _, name := range toolsets {
+		for _, q := range p.qualified[name] {
+			if _, done := v.answers[q]; !done {
+				add(q)
+			}
 		}
 	}
-	for tool, ts := range v.held {
-		add(tool)
-		add(ts + "." + tool)
-	}
-	for tool, ts := range v.loadable {
-		add(tool)
-		add(ts + "." + tool)
-	}
-	// A qualified name can also reach a tool another toolset holds first.
-	for _, name := range p.doc.TrustOrder {
-		if !v.deferred[name] && !v.heldToolset(name) {
-			continue
-		}
-		for _, t := range p.doc.Toolsets[name].Tools {
-			add(name + "." + t.Name)
+	// Then every tool by the bare name the model calls, and the qualified
+	// names of tools held from elsewhere (core). The qualified name is
+	// looked up from a buffer, so that one answered above costs no string.
+	var buf []byte
+	for _, names := range []map[string]string{v.held, v.loadable} {
+		for tool, ts := range names {
+			if _, done := v.answers[tool]; !done {
+				add(tool)
+			}
+			buf = append(append(append(buf[:0], ts...), '.'), tool...)
+			if _, done := v.answers[string(buf)]; !done {
+				add(string(buf))
+			}
 		}
 	}
 }
 
+// qualifying lists the toolsets whose tools a label can call by their
+// qualified names: those it holds at turn start or defers (heldToolset,
+// deferred). For an agent they come from its own lists, so that indexing
+// every agent costs the sum of their sizes, not the number of agents times
+// the number of toolsets in the trust order; a composed worker holds the
+// whole registry, so its list is the trust order's. A name may appear
+// twice (resident and a skill); precompute answers each question once.
+func (p *Policy) qualifying(v *view) []string {
+	var out []string
+	if v.agent == nil {
+		for _, name := range p.doc.TrustOrder {
+			if v.deferred[name] || v.heldToolset(name) {
+				out = append(out, name)
+			}
+		}
+		return out
+	}
+	for _, lists := range [][]string{v.agent.Resident, v.agent.Skills, v.agent.Deferred} {
+		for _, name := range lists {
+			if p.doc.Toolsets[name] != nil {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
 func (p *Policy) agentView(name string, a *Agent) (*view, error) {
-	v := &view{doc: p.doc, label: name, agent: a, held: map[string]string{}, deferred: map[string]bool{},
-		loadable: map[string]string{}, gates: map[string]*gate{}, pending: map[string][]*gate{},
+	// The maps are sized before they are filled: an index holds one view
+	// for every agent, and a map grown step by step allocates and copies.
+	loadable := 0
+	for _, ts := range a.Deferred {
+		if t := p.doc.Toolsets[ts]; t != nil {
+			loadable += len(t.Tools)
+		}
+	}
+	v := &view{doc: p.doc, label: name, agent: a, held: make(map[string]string, len(a.Tools)),
+		deferred: make(map[string]bool, len(a.Deferred)), loadable: make(map[string]string, loadable),
+		gates: map[string]*gate{}, pending: map[string][]*gate{},
 		holds: make(map[string]bool, len(a.Resident)+len(a.Skills))}
 	for _, ts := range a.Resident {
 		v.holds[ts] = true
@@ -343,9 +429,9 @@ func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
 		return Answer{Decision: Unavailable, Agent: agent, Tool: name, Reason: unavailableReason}
 	}
 	if turn.Unattended {
-		return Answer{Decision: st.unattended, Agent: agent, Tool: st.tool, Toolset: st.toolset, Reason: *st.unattendedReason}
+		return Answer{Decision: decisions[st.unattended], Agent: agent, Tool: tool[st.name:], Toolset: st.toolset, Reason: *st.unattendedReason}
 	}
-	return Answer{Decision: st.decision, Agent: agent, Tool: st.tool, Toolset: st.toolset, Reason: *st.reason}
+	return Answer{Decision: decisions[st.decision], Agent: agent, Tool: tool[st.name:], Toolset: st.toolset, Reason: *st.reason}
 }
 
 // Reasons shared by every answer of their kind; answers carry copies.
@@ -380,19 +466,29 @@ func (p *Policy) view(label string) *view {
 // answer comes without its reason, which is returned apart, as a pointer
 // into the index that the caller copies into the answer it hands out.
 func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string) (Answer, *Reason) {
+	ans, r, g := p.answer(v, label, tool, loaded)
+	if g != nil && turn.Unattended {
+		ans.Decision, r = Denied, g.reasons[1]
+	}
+	return ans, r
+}
+
+// answer is decide for an attended turn, with the gate that decided, or
+// nil when none did: an unattended turn denies the call if there is one.
+func (p *Policy) answer(v *view, label, tool string, loaded []string) (Answer, *Reason, *gate) {
 	ans := Answer{Agent: label}
 	name, toolset, ok := p.locate(v, tool, loaded)
 	ans.Tool, ans.Toolset = name, toolset
 	switch {
 	case !ok && toolset == "":
 		ans.Decision = Unavailable
-		return ans, &unavailableReason
+		return ans, &unavailableReason, nil
 	case !ok:
 		ans.Decision = NotLoaded
 		if r := p.refused[toolset]; r != nil {
-			return ans, r
+			return ans, r, nil
 		}
-		return ans, &notLoadedReason
+		return ans, &notLoadedReason, nil
 	}
 	g := v.gates[name]
 	if g == nil {
@@ -401,14 +497,12 @@ func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string)
 	if g == nil {
 		ans.Decision = Run
 		if v.agent == nil || v.agent.Approval.Source != kokua.Declared {
-			return ans, &runInherited
+			return ans, &runInherited, nil
 		}
-		return ans, &runDeclared
+		return ans, &runDeclared, nil
 	}
 	r := g.reasons[0]
 	switch {
-	case turn.Unattended:
-		ans.Decision, r = Denied, g.reasons[1]
 	case g.list == "confirm":
 		ans.Decision = Confirm
 	case p.doc.AutoApproval.Enabled && !p.floor[name]:
@@ -416,7 +510,7 @@ func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string)
 	default:
 		ans.Decision = Review
 	}
-	return ans, r
+	return ans, r, g
 }
 
 var (

@@ -76,6 +76,11 @@ var errNotRegular = errors.New("it is not a regular file (a named pipe, a device
 // readRegular reads a file, and no more than one byte over limit. What is
 // not a regular file is refused by its status, without being opened:
 // opening a named pipe would block until something writes to it.
+//
+// The buffer is sized from the file's status, so a file of 60 MB is read
+// into one allocation of its size; io.ReadAll would grow its buffer step
+// by step, allocating and copying about twice the file. A file that grows
+// while it is read still stops one byte over limit.
 func readRegular(path string, limit int64) ([]byte, error) {
 	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: errNotRegular}
@@ -85,7 +90,13 @@ func readRegular(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }()
-	return io.ReadAll(io.LimitReader(f, limit+1))
+	var buf bytes.Buffer
+	if info, err := f.Stat(); err == nil {
+		// One byte more than the file, to read its end without growing.
+		buf.Grow(int(min(max(info.Size(), 0), limit) + bytes.MinRead))
+	}
+	_, err = buf.ReadFrom(io.LimitReader(f, limit+1))
+	return buf.Bytes(), err
 }
 
 func unwrapPath(err error) error {
@@ -143,21 +154,33 @@ func parse(source string, data []byte, key ed25519.PublicKey) (p *Policy, err er
 			return nil, refuse(ErrSignature, "%s", why)
 		}
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	// json.Unmarshal decodes in place; a json.Decoder, which alone can
+	// refuse unknown members, first copies the whole input into a buffer
+	// it grows by doubling (twice the size of a large policy, allocated
+	// and copied). The canonical form written back, below, refuses unknown
+	// members anyway, and strict names the first one when it does. The
+	// signature member is outside the canonical form, so strict reads it.
 	var doc Document
-	if err := dec.Decode(&doc); err != nil {
+	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, refuse(ErrShape, "it does not have the policy's shape (%v)", err)
 	}
+	if s.signature != nil {
+		if err := strict(s.signature, new(*Signature)); err != nil {
+			return nil, refuse(ErrShape, "it does not have the policy's shape (%v)", err)
+		}
+	}
 	// Go's decoder forgives what a policy must not have: a missing member,
-	// null for an object or a string, a name in another case. Written back
-	// and sealed again, such a document has another canonical form; a
-	// complete one has the same.
+	// null for an object or a string, a name in another case, a member it
+	// does not know. Written back and sealed again, such a document has
+	// another canonical form; a complete one has the same.
 	raw, err := json.Marshal(&doc)
 	if err != nil {
 		return nil, refuse(ErrShape, "it does not have the policy's shape (%v)", err)
 	}
 	if back, err := seal(raw); err != nil || !bytes.Equal(back.canonical, s.canonical) {
+		if err := strict(data, new(Document)); err != nil {
+			return nil, refuse(ErrShape, "it does not have the policy's shape (%v)", err)
+		}
 		return nil, refuse(ErrShape, "it does not have the policy's shape: a member is missing, null, or named otherwise than policy.schema.json says")
 	}
 	if why := checkSignatureShape(s, doc.Signature); why != "" {
@@ -170,4 +193,12 @@ func parse(source string, data []byte, key ed25519.PublicKey) (p *Policy, err er
 		return nil, refuse(ErrShape, "%v", err)
 	}
 	return p, nil
+}
+
+// strict decodes JSON into v refusing unknown members, to name the first
+// one in the reason of a refusal.
+func strict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
 }
