@@ -85,10 +85,17 @@ if [[ -z "${SKIP_GO:-}" ]]; then
 	# base size for each shape a hostile file can take; ten times the input
 	# may cost at most twelve times the time. One core (-cpu 1), and the
 	# fastest run of each, so that other work on the machine and the
-	# garbage collector's second thread move the ratios least.
-	echo "== linear growth: go test ./lint -bench Scale, ./internal/tomlpos -bench Parse (-cpu 1 -count $count)"
-	go test ./lint -run '^$' -bench Scale -benchmem -cpu 1 -count "$count" | tee "$tmp/scale.txt"
-	go test ./internal/tomlpos -run '^$' -bench Parse -benchmem -cpu 1 -count "$count" | tee -a "$tmp/scale.txt"
+	# garbage collector's second thread move the ratios least. Each round
+	# runs every size once, so that the sizes are timed side by side: the
+	# speed of a shared machine drifts over minutes.
+	echo "== linear growth: ./lint -bench Scale, ./internal/tomlpos -bench Parse ($count rounds, -cpu 1)"
+	go test -c -o "$tmp/lint.test" ./lint
+	go test -c -o "$tmp/tomlpos.test" ./internal/tomlpos
+	: >"$tmp/scale.txt"
+	for ((round = 1; round <= count; round++)); do
+		"$tmp/lint.test" -test.run '^$' -test.bench Scale -test.benchmem -test.cpu 1 | tee -a "$tmp/scale.txt"
+		"$tmp/tomlpos.test" -test.run '^$' -test.bench Parse -test.benchmem -test.cpu 1 | tee -a "$tmp/scale.txt"
+	done
 	echo
 	awk '
 		/^Benchmark.*\/x=[0-9]+/ {
