@@ -5,16 +5,13 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
-	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -30,19 +27,8 @@ var unsafeAgents = []string{"d\x7f", "k\u009b", "r\u202e", "i\u2066", "n\u00a0b"
 // unsafeAgents, each holding fs with fs.read_file under review.
 func unsafeDoc(t *testing.T) *policy.Document {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("[assistant.tools]\nconfirm = []\nreview = [\"fs.read_file\"]\n\n[agents.assistant]\ndelegates_to = [")
-	for i, n := range unsafeAgents {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(tomlpos.BasicString(n))
-	}
-	b.WriteString("]\n\n[agents.assistant.tools]\navailable = [\"time\", \"fs\"]\n")
-	for _, n := range unsafeAgents {
-		fmt.Fprintf(&b, "\n[agents.%s.tools]\navailable = [\"fs\"]\n", tomlpos.BasicString(n))
-	}
-	src := lint.Source{Name: "config\u202e.toml", Data: []byte(b.String())}
+	config := hostile.DelegatingConfig(unsafeAgents, "confirm = []\nreview = [\"fs.read_file\"]", `available = ["fs"]`)
+	src := lint.Source{Name: "config\u202e.toml", Data: []byte(config)}
 	m := lint.DefaultManifest()
 	res := lint.Lint(src, m)
 	if res.HasErrors() || res.World == nil {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
-	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -27,23 +26,11 @@ var hostileAgents = []string{"e\x1b7x", "b\a", "c\r", "l\nforged", "r\u202e", "d
 // delegates to every hostile agent; review gates fs.read_file when widen
 // is false and nothing when it is true, so that the two differ for diff.
 func hostileCompileConfig(widen bool) string {
-	var b strings.Builder
 	review := `"fs.read_file"`
 	if widen {
 		review = ""
 	}
-	fmt.Fprintf(&b, "[assistant.tools]\nconfirm = []\nreview = [%s]\n\n[agents.assistant]\ndelegates_to = [", review)
-	for i, n := range hostileAgents {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(tomlpos.BasicString(n))
-	}
-	b.WriteString("]\n\n[agents.assistant.tools]\navailable = [\"time\", \"fs\"]\n")
-	for _, n := range hostileAgents {
-		fmt.Fprintf(&b, "\n[agents.%s.tools]\navailable = [\"fs\"]\n", tomlpos.BasicString(n))
-	}
-	return b.String()
+	return hostile.DelegatingConfig(hostileAgents, "confirm = []\nreview = ["+review+"]", `available = ["fs"]`)
 }
 
 // TestHostileNamesReachNoOutputRaw (issue 13, "Why" 3, Must 3): config

@@ -21,7 +21,6 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
-	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/server"
@@ -37,19 +36,9 @@ var hostileAgents = []string{"e\x1b7x", "b\a", "c\r", "l\nforged", "r\u202e", "d
 // fs.read_file under review and fs_write.write_file under confirm.
 func hostilePolicy(t *testing.T) []byte {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("[assistant.tools]\nconfirm = [\"fs_write.write_file\"]\nreview = [\"fs.read_file\"]\n\n[agents.assistant]\ndelegates_to = [")
-	for i, n := range hostileAgents {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(tomlpos.BasicString(n))
-	}
-	b.WriteString("]\n\n[agents.assistant.tools]\navailable = [\"time\", \"fs\"]\n")
-	for _, n := range hostileAgents {
-		fmt.Fprintf(&b, "\n[agents.%s.tools]\navailable = [\"fs\", \"fs_write\", \"time\"]\nresident = [\"time\"]\n", tomlpos.BasicString(n))
-	}
-	src := lint.Source{Name: "config.toml", Data: []byte(b.String())}
+	config := hostile.DelegatingConfig(hostileAgents, "confirm = [\"fs_write.write_file\"]\nreview = [\"fs.read_file\"]",
+		"available = [\"fs\", \"fs_write\", \"time\"]\nresident = [\"time\"]")
+	src := lint.Source{Name: "config.toml", Data: []byte(config)}
 	m := lint.DefaultManifest()
 	res := lint.Lint(src, m)
 	if res.HasErrors() || res.World == nil {

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // Names are strings from outside (a path, a config name, a manifest name,
@@ -86,4 +87,24 @@ func FileName(s string) string { return strings.ReplaceAll(s, "/", "_") }
 // the workflow command one of Names forges.
 func Forged(out []byte) bool {
 	return strings.Contains("\n"+string(out), "\n::error file=x::forged")
+}
+
+// DelegatingConfig is a config whose entry agent holds time and fs and
+// delegates to an agent of each of names. approval is the body of
+// [assistant.tools] (the confirm and review lists every agent inherits),
+// and agentTools the body of each named agent's tools table.
+func DelegatingConfig(names []string, approval, agentTools string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[assistant.tools]\n%s\n\n[agents.assistant]\ndelegates_to = [", approval)
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(tomlpos.BasicString(n))
+	}
+	b.WriteString("]\n\n[agents.assistant.tools]\navailable = [\"time\", \"fs\"]\n")
+	for _, n := range names {
+		fmt.Fprintf(&b, "\n[agents.%s.tools]\n%s\n", tomlpos.BasicString(n), agentTools)
+	}
+	return b.String()
 }
