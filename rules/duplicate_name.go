@@ -22,13 +22,14 @@ var _ = register(&Rule{
 				continue
 			}
 			for _, l := range []config.List{a.Tools.Available.List, a.Tools.Resident} {
-				seen := map[string]config.Str{}
-				for _, it := range l.Items {
-					first, dup := seen[it.Value]
+				seen := make(map[string]int, len(l.Items)) // a name's first item
+				for i, it := range l.Items {
+					at, dup := seen[it.Value]
 					if !dup {
-						seen[it.Value] = it
+						seen[it.Value] = i
 						continue
 					}
+					first := l.Items[at]
 					where := fmt.Sprintf("line %d", first.Span.Start.Line)
 					if first.Span.Start.Line == it.Span.Start.Line {
 						where = fmt.Sprintf("column %d of the same line", first.Span.Start.Column)

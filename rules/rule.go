@@ -159,9 +159,9 @@ func Run(in *Input) []diag.Diagnostic {
 		if r.Check == nil || !r.Needs.met(in) {
 			continue
 		}
-		p := &Pass{Input: in, Rule: r}
+		p := &Pass{Input: in, Rule: r, out: out} // one list, added to by every rule
 		r.Check(p)
-		out = append(out, p.out...)
+		out = p.out
 	}
 	return suppress(in, out)
 }

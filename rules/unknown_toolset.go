@@ -26,7 +26,7 @@ var _ = register(&Rule{
 		for _, t := range w.Toolsets {
 			names = append(names, t.Name)
 		}
-		sorted := slices.Sorted(slices.Values(names))
+		available := "Available toolsets: " + strings.Join(slices.Sorted(slices.Values(names)), ", ") + "."
 		for _, a := range w.Agents {
 			if a.Tools == nil || a.Tools.Available.All {
 				continue
@@ -37,7 +37,7 @@ var _ = register(&Rule{
 				}
 				matches := similar.Suggest(it.Value, names)
 				msg := fmt.Sprintf("agent %s declares unknown toolset %s%s.", q(a.Name), q(it.Value), didYouMean(matches))
-				notes := []string{"Available toolsets: " + strings.Join(sorted, ", ") + "."}
+				notes := []string{available}
 				if it.Value == kokua.Core {
 					notes = append(notes, "The core tools belong to no toolset: spawn_subagent comes from delegates_to, available_tools and load_tools from deferring a toolset, activate_skill from an installed skill.")
 				}

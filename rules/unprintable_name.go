@@ -73,10 +73,10 @@ func checkUnprintableNames(p *Pass) {
 	}
 	var order []group
 	uses := map[group][]nameUse{}
-	refs := nameReferences(p.Config)
+	refs := unprintableReferences(p.Config)
 	slices.SortStableFunc(refs, func(a, b nameUse) int { return a.span.Start.Compare(b.span.Start) })
 	for _, r := range refs {
-		if !strings.ContainsFunc(r.name, diag.Unsafe) || definedElsewhere(r, defined) {
+		if definedElsewhere(r, defined) {
 			continue
 		}
 		g := group{r.kind, r.name}
@@ -123,21 +123,27 @@ func nameDefinitions(c *config.Config) []nameUse {
 	return out
 }
 
-// nameReferences lists every name the config writes to refer to an agent,
-// a reviewer or a toolset. Kokua's built-in lists are left out: the file
-// does not write them.
-func nameReferences(c *config.Config) []nameUse {
+// unprintableReferences lists the names the config writes to refer to an
+// agent, a reviewer or a toolset that hold a rune diag.Unsafe reports (a
+// config of 40,000 clean references costs no list). Kokua's built-in
+// lists are left out: the file does not write them.
+func unprintableReferences(c *config.Config) []nameUse {
 	var out []nameUse
+	add := func(u nameUse) {
+		if strings.ContainsFunc(u.name, diag.Unsafe) {
+			out = append(out, u)
+		}
+	}
 	list := func(kind nameKind, what string, l config.List) {
 		if l.Builtin {
 			return
 		}
 		for _, it := range l.Items {
-			out = append(out, nameUse{kind, what, it.Value, it.Span, l.Path})
+			add(nameUse{kind, what, it.Value, it.Span, l.Path})
 		}
 	}
 	if c.EntryAgent.State == config.Present {
-		out = append(out, nameUse{nameAgent, "agent name", c.EntryAgent.Value, c.EntryAgent.Span, "[assistant].agent"})
+		add(nameUse{nameAgent, "agent name", c.EntryAgent.Value, c.EntryAgent.Span, "[assistant].agent"})
 	}
 	list(nameEntry, "approval entry", c.DefaultPair.Confirm)
 	list(nameEntry, "approval entry", c.DefaultPair.Review)
@@ -149,7 +155,7 @@ func nameReferences(c *config.Config) []nameUse {
 		}
 		list(nameToolset, "toolset name", t.Available.List)
 		if s := t.Available.Str; s.State == config.Present && !t.Available.All {
-			out = append(out, nameUse{nameToolset, "toolset name", s.Value, s.Span, t.Available.Path})
+			add(nameUse{nameToolset, "toolset name", s.Value, s.Span, t.Available.Path})
 		}
 		list(nameToolset, "toolset name", t.Resident)
 		list(nameEntry, "approval entry", t.Confirm)

@@ -157,13 +157,17 @@ func (r *manifestReader) object(v *jsonpos.Value, where string, fields ...string
 		seen[v.Members[i].Name] = true
 		return dup
 	}
+	accepted := "" // the list of fields, written once for all unknown members
 	for i, m := range v.Members {
 		switch {
 		case twice(i):
 			r.problems = append(r.problems, Problem{Span: r.lines.Span(m.From, m.To), Message: fmt.Sprintf("%s has %q twice", where, m.Name)})
 		case !slices.Contains(fields, m.Name):
+			if accepted == "" {
+				accepted = strings.Join(fields, ", ")
+			}
 			r.problems = append(r.problems, Problem{Span: r.lines.Span(m.From, m.To),
-				Message: fmt.Sprintf("%s has unknown field %q (accepted: %s)", where, m.Name, strings.Join(fields, ", "))})
+				Message: fmt.Sprintf("%s has unknown field %q (accepted: %s)", where, m.Name, accepted)})
 		}
 	}
 	return true
