@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,15 +51,19 @@ func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) 
 	if o.check && o.output == "" {
 		return usage("--check needs -o FILE, the committed policy to compare with")
 	}
+	key, err := signingKey(o.sign)
+	if err != nil {
+		return err
+	}
 	l, err := lintConfig(o.lintOptions, src, m, stderr, o.check)
 	if err != nil {
 		return err
 	}
 	doc := compile.Compile(l.res.World, l.cfg, l.manifest)
 	if o.check {
-		return check(o, doc)
+		return check(o, key, doc)
 	}
-	out, err := seal(o, doc)
+	out, err := seal(o, key, doc)
 	if err != nil {
 		return err
 	}
@@ -81,7 +86,7 @@ func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) 
 // were base names, is not called stale for that alone. What does
 // matter is said when it differs: the config changed, the manifest did,
 // both, or neither (the policy was edited, or compiles differently now).
-func check(o compileOptions, doc *policy.Document) error {
+func check(o compileOptions, key ed25519.PrivateKey, doc *policy.Document) error {
 	rerun := "run " + rerunCommand(o)
 	// A named pipe or a device at -o is refused without being opened, so
 	// that --check never blocks on one.
@@ -115,7 +120,7 @@ func check(o compileOptions, doc *policy.Document) error {
 			*keep.to = keep.from
 		}
 	}
-	want, err := seal(o, doc)
+	want, err := seal(o, key, doc)
 	if err != nil {
 		return err
 	}

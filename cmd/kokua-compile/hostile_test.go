@@ -149,8 +149,7 @@ func TestSpecialFileInputsAreRefused(t *testing.T) {
 	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
 		t.Skipf("no named pipes here: %v", err)
 	}
-	// A config without warnings: --sign reads its key after the lint has
-	// printed the config's findings, and the refusal must be the one line.
+	// A config without findings, so that the refusal is all stderr says.
 	config := filepath.Join(dir, "config.toml")
 	if err := os.WriteFile(config, []byte("[assistant.tools]\nconfirm = []\nreview = []\n\n[agents.assistant.tools]\navailable = [\"time\", \"fs\"]\n"), 0o644); err != nil {
 		t.Fatal(err)

@@ -93,20 +93,26 @@ func writeNew(path string, data []byte, mode fs.FileMode) error {
 	return f.Close()
 }
 
-// seal writes the compiled document as -o and --check want it, signed
-// when --sign names a key, and refuses one no runtime would load.
-func seal(o compileOptions, doc *policy.Document) ([]byte, error) {
-	var key ed25519.PrivateKey
-	if o.sign != "" {
-		if err := regular.Stat(o.sign); errors.Is(err, regular.ErrNotRegular) {
-			return nil, usage("--sign: cannot read %s: %v", o.sign, err)
-		}
-		k, err := policy.ReadPrivateKey(o.sign)
-		if err != nil {
-			return nil, usage("--sign: %v", err)
-		}
-		key = k
+// signingKey reads the private key file of --sign, or gives nil without
+// one. kokua-compile reads it before it lints the config, so that a key
+// it cannot use ends the command at once, before any finding is printed.
+func signingKey(path string) (ed25519.PrivateKey, error) {
+	if path == "" {
+		return nil, nil
 	}
+	if err := regular.Stat(path); errors.Is(err, regular.ErrNotRegular) {
+		return nil, usage("--sign: cannot read %s: %v", path, err)
+	}
+	k, err := policy.ReadPrivateKey(path)
+	if err != nil {
+		return nil, usage("--sign: %v", err)
+	}
+	return k, nil
+}
+
+// seal writes the compiled document as -o and --check want it, signed
+// with key when it is not nil, and refuses one no runtime would load.
+func seal(o compileOptions, key ed25519.PrivateKey, doc *policy.Document) ([]byte, error) {
 	out, err := compile.Write(doc, key)
 	if err != nil {
 		return nil, cli.Fail(cli.ExitFindings, "kokua-compile: %s: %v; nothing was written", o.config, err)

@@ -77,6 +77,20 @@ func TestKeygenAndSign(t *testing.T) {
 			t.Errorf("--sign %s: exit %d, %q", bad, code, errs)
 		}
 	}
+	// The key is read before the config is linted: a key that cannot be
+	// used is the one line on stderr, before any finding of a config that
+	// has some (hostileCompileConfig's names each get a warning).
+	warned := filepath.Join(dir, "warned.toml")
+	if err := os.WriteFile(warned, []byte(hostileCompileConfig(false)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runArgs(t, "", warned); code != cli.ExitOK || !strings.Contains(errs, "unprintable-name") {
+		t.Fatalf("the config was meant to compile with warnings: exit %d, %q", code, errs)
+	}
+	code, _, errs = runArgs(t, "", "--sign", key+".pub", warned)
+	if code != cli.ExitUsage || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "--sign") {
+		t.Errorf("--sign with a public key, on a config with warnings: exit %d, stderr %q; want exit 2 and one line", code, errs)
+	}
 }
 
 // TestRefusesWhatNoRuntimeLoads: a manifest whose spec_bytes is near 2^63
