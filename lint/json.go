@@ -54,11 +54,10 @@ func toJSON(d diag.Diagnostic) JSONDiagnostic {
 	}
 }
 
-// WriteJSON writes diagnostics as one indented JSON object: the bytes
-// json.MarshalIndent gives for ToJSON(ds) with two spaces, and a line
-// feed. It encodes one diagnostic at a time, so that its memory does not
-// grow with the number of findings, with diag.PrintableJSON applied to
-// each.
+// WriteJSON writes diagnostics as one JSON object, ToJSON(ds) indented by
+// two spaces with HTML characters left as they are, and a line feed. It
+// encodes one diagnostic at a time, so that its memory does not grow with
+// the number of findings, with diag.PrintableJSON applied to each.
 func WriteJSON(w io.Writer, ds []diag.Diagnostic) error {
 	bw := bufio.NewWriterSize(w, writeBuffer)
 	if len(ds) == 0 {

@@ -30,11 +30,13 @@ func DigestOf(doc []byte) (string, error) {
 	return s.digest, err
 }
 
-// Marshal writes the document the way kokua-compile does and sets its
-// Digest: the canonical form with the digest added as the last member,
-// indented two spaces a level, one member or element a line, so that a
-// committed policy diffs line by line. Neither the bytes nor the digest
-// depend on the order in which the document's types declare their fields.
+// Marshal writes the document and sets its Digest: the canonical form
+// with the digest added as the last member, indented two spaces a level,
+// one member or element a line, so that a committed policy diffs line by
+// line. Neither the bytes nor the digest depend on the order in which the
+// document's types declare their fields. kokua-compile writes these bytes
+// with the characters a terminal acts on escaped (compile.Write), which
+// changes neither the values nor the digest.
 func Marshal(d *Document) ([]byte, error) {
 	d.Signature = nil
 	return marshal(d, nil)

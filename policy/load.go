@@ -92,7 +92,7 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	defer func() { _ = f.Close() }()
 	var buf bytes.Buffer
 	if info, err := f.Stat(); err == nil {
-		// One byte more than the file, to read its end without growing.
+		// Room past the file's size, to read its end without growing.
 		buf.Grow(int(min(max(info.Size(), 0), limit) + bytes.MinRead))
 	}
 	_, err = buf.ReadFrom(io.LimitReader(f, limit+1))

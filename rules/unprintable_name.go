@@ -60,7 +60,7 @@ func checkUnprintableNames(p *Pass) {
 			continue // an MCP server name given twice: duplicate-toolset reports it
 		}
 		defined[d.kind][d.name] = true
-		if strings.ContainsFunc(d.name, diag.Unsafe) {
+		if len(unseen(d.name)) > 0 {
 			p.Report(unprintableFinding(d, nil))
 		}
 	}
@@ -103,7 +103,7 @@ func definedElsewhere(r nameUse, defined map[nameKind]map[string]bool) bool {
 	if e.Fault == kokua.TooManyDots || !defined[nameToolset][e.Toolset] {
 		return false
 	}
-	return !strings.ContainsFunc(r.name[len(e.Toolset):], diag.Unsafe)
+	return len(unseen(r.name[len(e.Toolset):])) == 0
 }
 
 // nameDefinitions lists, in file order by kind, the names the config
@@ -130,7 +130,7 @@ func nameDefinitions(c *config.Config) []nameUse {
 func unprintableReferences(c *config.Config) []nameUse {
 	var out []nameUse
 	add := func(u nameUse) {
-		if strings.ContainsFunc(u.name, diag.Unsafe) {
+		if len(unseen(u.name)) > 0 {
 			out = append(out, u)
 		}
 	}
@@ -170,12 +170,7 @@ func unprintableReferences(c *config.Config) []nameUse {
 // rune; why that rune matters, the others, and the further places a
 // reference is written go to notes.
 func unprintableFinding(u nameUse, more []nameUse) Finding {
-	var runes []rune
-	for _, r := range u.name {
-		if diag.Unsafe(r) && !slices.Contains(runes, r) {
-			runes = append(runes, r)
-		}
-	}
+	runes := unseen(u.name)
 	noun := "name"
 	if u.kind == nameEntry {
 		noun = "entry"
@@ -236,4 +231,48 @@ func otherLines(u nameUse, more []nameUse) string {
 		return "lines " + strings.Join(lines[:10], ", ") + " and " + strconv.Itoa(len(lines)-10) + " more"
 	}
 	return "lines " + andJoin(lines)
+}
+
+// unseen lists, once each and in order, the runes of a name that
+// diag.Unsafe reports, but for a zero-width joiner or non-joiner (U+200D,
+// U+200C) inside a word of a script that writes them: Persian, Arabic and
+// the Indic scripts use them to spell words, as RFC 5892 allows them in
+// domain names. A joiner is kept there when the letters (or marks) on both
+// sides are of one script other than Latin, Greek, Cyrillic and Common; in
+// a Latin name it only hides a difference.
+func unseen(name string) []rune {
+	var out []rune
+	runes := []rune(name)
+	for i, r := range runes {
+		if !diag.Unsafe(r) || slices.Contains(out, r) {
+			continue
+		}
+		if (r == '\u200c' || r == '\u200d') && i > 0 && i+1 < len(runes) && joiningScript(runes[i-1], runes[i+1]) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// joiningScript reports whether two runes are letters or marks of one
+// script that spells words with joiners.
+func joiningScript(before, after rune) bool {
+	wordRune := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) }
+	if !wordRune(before) || !wordRune(after) {
+		return false
+	}
+	for _, script := range joinerScripts {
+		if unicode.Is(script, before) && unicode.Is(script, after) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinerScripts are the scripts whose words are written with joiners.
+var joinerScripts = []*unicode.RangeTable{
+	unicode.Arabic, unicode.Syriac, unicode.Devanagari, unicode.Bengali, unicode.Gurmukhi,
+	unicode.Gujarati, unicode.Oriya, unicode.Tamil, unicode.Telugu, unicode.Kannada,
+	unicode.Malayalam, unicode.Sinhala, unicode.Khmer, unicode.Myanmar, unicode.Tibetan,
 }

@@ -111,7 +111,10 @@ func TestUnprintableNameEveryPlace(t *testing.T) {
 // raw, composed or as a combining mark, symbols and the ASCII space print
 // as themselves and are never reported, in any place.
 func TestUnprintableNamePrintable(t *testing.T) {
-	for _, name := range []string{"café", "cafe\u0301", "日本語", "données", "naïve", "δοκιμή", "emoji😀", "two words", `back\slash`, "it's"} {
+	// The joiners inside a Persian and a Devanagari word spell the word
+	// (unseen): they are not reported.
+	for _, name := range []string{"café", "cafe\u0301", "日本語", "données", "naïve", "δοκιμή", "emoji😀", "two words", `back\slash`, "it's",
+		"\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0915\u094d\u200d\u0937"} {
 		for _, place := range namePlaces {
 			doc := fmt.Sprintf(place.doc, tomlpos.BasicString(place.prefix+name))
 			if got := runUnprintable(t, doc); len(got) != 0 {
@@ -149,5 +152,30 @@ available = ["x\u202ey\u0007", "x\u202ey\u0007"]
 	}
 	if strings.Join(d.Notes, "\n") != strings.Join(want, "\n") {
 		t.Errorf("notes:\n%s\nwant:\n%s", strings.Join(d.Notes, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestUnprintableNameJoiners: a zero-width joiner or non-joiner is part of
+// a word only between letters of a script that writes them; anywhere else
+// (a Latin name, the start or the end of a name, between two scripts) it
+// hides a difference and is reported.
+func TestUnprintableNameJoiners(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		report bool
+	}{
+		{"\u0645\u06cc\u200c\u062e\u0648", false}, // Persian, ZWNJ between letters
+		{"\u0915\u094d\u200d\u0937", false},       // Devanagari, ZWJ after a virama
+		{"ad\u200dmin", true},                     // Latin
+		{"ad\u200cmin", true},
+		{"\u200c\u0645\u06cc", true},       // at the start
+		{"\u0645\u06cc\u200c", true},       // at the end
+		{"\u0645\u200ca", true},            // between two scripts
+		{"\u0645\u200c\u200c\u06cc", true}, // two in a row
+	} {
+		got := unseen(tt.name)
+		if (len(got) > 0) != tt.report {
+			t.Errorf("unseen(%+q) = %U, want reported: %v", tt.name, got, tt.report)
+		}
 	}
 }
