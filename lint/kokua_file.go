@@ -2,6 +2,7 @@ package lint
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
@@ -18,8 +19,12 @@ var kokuaSecurityKeys = []string{"never_auto_approve", "auto_approval", "locked_
 
 // kokuaHeader finds, in a file that is not valid TOML, a line that
 // starts one of Kokua's tables: [assistant...], [[mcp.server]],
-// agents.x = ..., [security.auto_approval] and the like.
-var kokuaHeader = regexp.MustCompile(`(?m)^[ \t]*(?:\[\[?[ \t]*"?(?:assistant|agents|reviewers|mcp|tools|security[ \t]*\.[ \t]*"?(?:auto_approval|never_auto_approve|locked_config_keys|confirm_tools))"?[ \t]*[.\]]|(?:assistant|agents|reviewers|mcp|tools)[ \t]*[.=])`)
+// agents.x = ..., [security.auto_approval] and the like. It is compiled
+// when first needed: most runs read valid TOML, and compiling it costs a
+// tenth of a millisecond of every start.
+var kokuaHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*(?:\[\[?[ \t]*"?(?:assistant|agents|reviewers|mcp|tools|security[ \t]*\.[ \t]*"?(?:auto_approval|never_auto_approve|locked_config_keys|confirm_tools))"?[ \t]*[.\]]|(?:assistant|agents|reviewers|mcp|tools)[ \t]*[.=])`)
+})
 
 // IsKokuaConfig reports whether src is Kokua's config.toml rather than
 // another program's file of the same name (Cargo's .cargo/config.toml,
@@ -33,7 +38,7 @@ var kokuaHeader = regexp.MustCompile(`(?m)^[ \t]*(?:\[\[?[ \t]*"?(?:assistant|ag
 func IsKokuaConfig(src Source) bool {
 	root, err := tomlpos.Parse(src.Name, src.Data)
 	if err != nil || root == nil {
-		return kokuaHeader.Match(src.Data)
+		return kokuaHeader().Match(src.Data)
 	}
 	return holdsKokuaTable(root)
 }

@@ -95,7 +95,7 @@ func Lint(cfg Source, m *Manifest) *Result {
 	if c != nil {
 		res.Kokua = holdsKokuaTable(c.Root)
 	} else {
-		res.Kokua = kokuaHeader.Match(cfg.Data)
+		res.Kokua = kokuaHeader().Match(cfg.Data)
 	}
 	return res
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -240,7 +241,10 @@ func removedFix(c *config.Config, t text, sp spot) (fix, bool) {
 }
 
 // suppressionLine matches a suppression comment alone on its line.
-var suppressionLine = regexp.MustCompile(`^(\s*#\s*kokua-lint\s*:\s*ignore\[)([^\]]*)(\].*)$`)
+// It is compiled when first needed, not at every start of kokua-lint.
+var suppressionLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*#\s*kokua-lint\s*:\s*ignore\[)([^\]]*)(\].*)$`)
+})
 
 // suppression writes "# kokua-lint: ignore[<rule>] " alone on the line
 // above the finding, indented as that line is; or, when a suppression is
@@ -253,7 +257,7 @@ func suppression(t text, f diag.Diagnostic) fix {
 	title := fmt.Sprintf("Suppress %s on this line (then write the reason after the brackets)", f.Rule)
 	if line > 0 {
 		above := t.s[t.starts[line-1]:t.lineEnd(line-1)]
-		if m := suppressionLine.FindStringSubmatchIndex(above); m != nil {
+		if m := suppressionLine().FindStringSubmatchIndex(above); m != nil {
 			at := t.starts[line-1] + m[5]
 			return fix{title: title, edits: []edit{{at, at, "," + f.Rule}}}
 		}
