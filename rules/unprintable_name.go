@@ -241,6 +241,9 @@ func otherLines(u nameUse, more []nameUse) string {
 // sides are of one script other than Latin, Greek, Cyrillic and Common; in
 // a Latin name it only hides a difference.
 func unseen(name string) []rune {
+	if !strings.ContainsFunc(name, diag.Unsafe) {
+		return nil // almost every name: no list of its runes is made
+	}
 	var out []rune
 	runes := []rune(name)
 	for i, r := range runes {
