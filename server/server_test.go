@@ -9,40 +9,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/policytest"
 
-	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
-
-// questions are agent, tool pairs worth asking of a policy: every agent,
-// a composed worker and an unknown agent, about a tool of every toolset
-// (qualified and bare), a core tool, and tools that do not exist.
-func questions(p *policy.Policy) [][2]string {
-	doc := p.Document()
-	agents := []string{"nobody", kokua.ComposedPrefix + "worker"}
-	for name := range doc.Agents {
-		agents = append(agents, name)
-	}
-	sort.Strings(agents)
-	tools := []string{"no_such_tool", "fs.no_such_tool", "core." + kokua.LoadTools, kokua.SpawnSubagent, "x<y>&z", "caf\u00e9.\u2028"}
-	for _, ts := range doc.TrustOrder {
-		if t := doc.Toolsets[ts]; t != nil && len(t.Tools) > 0 {
-			tools = append(tools, ts+"."+t.Tools[0].Name, t.Tools[len(t.Tools)-1].Name)
-		}
-	}
-	var qs [][2]string
-	for _, a := range agents {
-		for _, t := range tools {
-			qs = append(qs, [2]string{a, t})
-		}
-	}
-	return qs
-}
 
 // TestDecideIsPolicyDecide checks that POST /v1/decide answers exactly the
 // policy's own answer, one line of JSON, for every compiled policy of the
@@ -64,7 +37,7 @@ func TestDecideIsPolicyDecide(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range questions(s.Policy()) {
+		for _, q := range policytest.Questions(s.Policy()) {
 			for _, unattended := range []bool{false, true} {
 				w := do(t, h, "POST", "/v1/decide", decideBody(q[0], q[1], unattended))
 				var a policy.Answer
@@ -189,7 +162,7 @@ func TestMethodsAndPaths(t *testing.T) {
 func TestBatch(t *testing.T) {
 	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	h := s.Handler()
-	qs := questions(s.Policy())
+	qs := policytest.Questions(s.Policy())
 	var reqs []string
 	var want []string
 	for i, q := range qs {

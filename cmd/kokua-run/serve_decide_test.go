@@ -5,11 +5,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/golden"
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
 	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/server"
 )
@@ -32,7 +32,7 @@ func TestServeIsDecide(t *testing.T) {
 		}
 		h := s.Handler()
 		checked := map[policy.Decision]bool{}
-		for i, q := range questions(s.Policy()) {
+		for i, q := range policytest.Questions(s.Policy()) {
 			for _, unattended := range []bool{false, true} {
 				body, _ := json.Marshal(map[string]any{"agent": q[0], "tool": q[1], "unattended": unattended})
 				w := httptest.NewRecorder()
@@ -64,29 +64,4 @@ func TestServeIsDecide(t *testing.T) {
 			t.Errorf("no question answered %s: the comparison does not cover it", d)
 		}
 	}
-}
-
-// questions are agent, tool pairs worth asking of a policy: every agent
-// and an unknown one, about a tool of every toolset (qualified and bare),
-// and tools that do not exist.
-func questions(p *policy.Policy) [][2]string {
-	doc := p.Document()
-	agents := []string{"nobody"}
-	for name := range doc.Agents {
-		agents = append(agents, name)
-	}
-	sort.Strings(agents)
-	tools := []string{"no_such_tool", "fs.no_such_tool", "x<y>&z"}
-	for _, ts := range doc.TrustOrder {
-		if t := doc.Toolsets[ts]; t != nil && len(t.Tools) > 0 {
-			tools = append(tools, ts+"."+t.Tools[0].Name, t.Tools[len(t.Tools)-1].Name)
-		}
-	}
-	var qs [][2]string
-	for _, a := range agents {
-		for _, t := range tools {
-			qs = append(qs, [2]string{a, t})
-		}
-	}
-	return qs
 }

@@ -1,18 +1,20 @@
 // Package policytest holds what the tests of the server and of kokua-run
 // share: two versions of one config, compiled in process as kokua-compile
-// compiles them, and the small file helpers around a policy. Only tests
-// import it.
+// compiles them, the questions worth asking of a policy, and the small
+// file helpers around a policy. Only tests import it.
 package policytest
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -124,4 +126,29 @@ func WaitFor(t testing.TB, what string, cond func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+// Questions are agent, tool pairs worth asking of a policy: every agent,
+// a composed worker and an unknown agent, about a tool of every toolset
+// (qualified and bare), a core tool, and tools that do not exist.
+func Questions(p *policy.Policy) [][2]string {
+	doc := p.Document()
+	agents := []string{"nobody", kokua.ComposedPrefix + "worker"}
+	for name := range doc.Agents {
+		agents = append(agents, name)
+	}
+	sort.Strings(agents)
+	tools := []string{"no_such_tool", "fs.no_such_tool", "core." + kokua.LoadTools, kokua.SpawnSubagent, "x<y>&z", "caf\u00e9.\u2028"}
+	for _, ts := range doc.TrustOrder {
+		if t := doc.Toolsets[ts]; t != nil && len(t.Tools) > 0 {
+			tools = append(tools, ts+"."+t.Tools[0].Name, t.Tools[len(t.Tools)-1].Name)
+		}
+	}
+	var qs [][2]string
+	for _, a := range agents {
+		for _, t := range tools {
+			qs = append(qs, [2]string{a, t})
+		}
+	}
+	return qs
 }
