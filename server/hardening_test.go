@@ -3,7 +3,6 @@ package server
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
@@ -61,15 +60,7 @@ func TestReloadTamperedCorpus(t *testing.T) {
 	cases, base := corpus(t)
 	s, path := newServer(t, base)
 	s.debounce = 5 * time.Millisecond
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := s.Watch(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cancel()
-		<-done
-	}()
+	watch(t, s)
 	want := do(t, s.Handler(), "POST", "/v1/decide", `{"agent":"assistant","tool":"memory.store_memory"}`).Body.String()
 
 	var stop atomic.Bool

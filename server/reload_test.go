@@ -94,15 +94,7 @@ func TestWatch(t *testing.T) {
 	a, b := policytest.Compile(t, policytest.ConfigA), policytest.Compile(t, policytest.ConfigB)
 	s, path := newServer(t, a)
 	s.debounce = 20 * time.Millisecond
-	ctx, cancel := context.WithCancel(context.Background())
-	done, err := s.Watch(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cancel()
-		<-done
-	}()
+	watch(t, s)
 
 	// kokua-compile replaces the file by renaming a new one over it.
 	replace(t, path, b)
@@ -240,4 +232,18 @@ func TestReloadUnderLoad(t *testing.T) {
 	if seen[digestOf(t, a)] == 0 || seen[digestOf(t, b)] == 0 {
 		t.Errorf("answers by policy %v: both policies should have answered", seen)
 	}
+}
+
+// watch starts s watching its policy file until the test ends.
+func watch(t *testing.T, s *Server) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done, err := s.Watch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
 }
