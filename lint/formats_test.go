@@ -42,17 +42,8 @@ func formatCases(t *testing.T) []string {
 // the case folder, and writes the diagnostics in format through Write.
 func renderCase(t *testing.T, dir, format string) ([]byte, []diag.Diagnostic) {
 	t.Helper()
-	cfg, err := os.ReadFile(filepath.Join(dir, "config.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := DefaultManifest()
-	if data, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err == nil {
-		m = LoadManifest(Source{Name: "manifest.json", Data: data})
-	}
-	ds := Lint(Source{Name: "config.toml", Data: cfg}, m).Diagnostics
+	ds, sources := lintCaseFiles(t, dir)
 	var out bytes.Buffer
-	sources := map[string][]byte{"config.toml": cfg, m.Source.Name: m.Source.Data}
 	if err := Write(&out, format, ds, WriteOptions{Sources: sources}); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
@@ -33,6 +34,22 @@ func goldenCases(t *testing.T) []goldenCase {
 // the repository is.
 func lintCase(t testing.TB, dir string) (human, js []byte) {
 	t.Helper()
+	ds, sources := lintCaseFiles(t, dir)
+	var h, j bytes.Buffer
+	if err := Write(&h, "human", ds, WriteOptions{Sources: sources}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&j, ds); err != nil {
+		t.Fatal(err)
+	}
+	return h.Bytes(), j.Bytes()
+}
+
+// lintCaseFiles lints the config.toml of a case folder against its
+// manifest.json, or the embedded default when it has none, and returns
+// the findings and the two files by the names the findings give them.
+func lintCaseFiles(t testing.TB, dir string) ([]diag.Diagnostic, map[string][]byte) {
+	t.Helper()
 	cfg, err := os.ReadFile(filepath.Join(dir, "config.toml"))
 	if err != nil {
 		t.Fatal(err)
@@ -41,16 +58,8 @@ func lintCase(t testing.TB, dir string) (human, js []byte) {
 	if data, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err == nil {
 		m = LoadManifest(Source{Name: "manifest.json", Data: data})
 	}
-	res := Lint(Source{Name: "config.toml", Data: cfg}, m)
-	var h, j bytes.Buffer
-	sources := map[string][]byte{"config.toml": cfg, m.Source.Name: m.Source.Data}
-	if err := Write(&h, "human", res.Diagnostics, WriteOptions{Sources: sources}); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteJSON(&j, res.Diagnostics); err != nil {
-		t.Fatal(err)
-	}
-	return h.Bytes(), j.Bytes()
+	ds := Lint(Source{Name: "config.toml", Data: cfg}, m).Diagnostics
+	return ds, map[string][]byte{"config.toml": cfg, m.Source.Name: m.Source.Data}
 }
 
 // TestGolden lints every case of testdata/lint and compares the output with

@@ -1,15 +1,11 @@
 package lint
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/kokua-policy/kokua-policy/diag"
 )
 
 // firstLineMax is how long a message, the first line of a human finding,
@@ -68,7 +64,8 @@ func TestFirstLineLength(t *testing.T) {
 	}
 	seen := 0
 	for _, c := range cases {
-		for _, d := range goldenDiagnostics(t, c.dir) {
+		ds, _ := lintCaseFiles(t, c.dir)
+		for _, d := range ds {
 			seen++
 			if n := messageLength(d.Message); n > firstLineMax {
 				t.Errorf("%s: %s: the message is %d characters, more than %d; keep it to what and why, and move lists and further consequences to notes:\n%s",
@@ -93,21 +90,6 @@ func TestFirstLineLength(t *testing.T) {
 	if seen == 0 {
 		t.Fatal("the golden cases report nothing")
 	}
-}
-
-// goldenDiagnostics lints a golden case as lintCase does and returns the
-// findings.
-func goldenDiagnostics(t *testing.T, dir string) []diag.Diagnostic {
-	t.Helper()
-	cfg, err := os.ReadFile(filepath.Join(dir, "config.toml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := DefaultManifest()
-	if data, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err == nil {
-		m = LoadManifest(Source{Name: "manifest.json", Data: data})
-	}
-	return Lint(Source{Name: "config.toml", Data: cfg}, m).Diagnostics
 }
 
 func startsSentence(s string) bool {
