@@ -9,6 +9,7 @@ package hostile
 import (
 	"fmt"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/kokua-policy/kokua-policy/diag"
@@ -69,6 +70,9 @@ func JSONString(s string) string {
 		case r == '"' || r == '\\':
 			b.WriteByte('\\')
 			b.WriteRune(r)
+		case r > 0xffff: // JSON writes it as a UTF-16 surrogate pair
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
 		case r < 0x20 || r >= 0x7f:
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
