@@ -126,6 +126,9 @@ func TestLimits(t *testing.T) {
 		if se.Span.Start.Line != tt.line || se.Span.Start.Column != tt.column || !strings.Contains(se.Message, tt.message) {
 			t.Errorf("%s: %v: %s; want %d:%d and %q", tt.name, se.Span.Start, se.Message, tt.line, tt.column, tt.message)
 		}
+		if !se.Limit {
+			t.Errorf("%s: the error does not say it is the reader's own limit", tt.name)
+		}
 	}
 	accepted := []string{
 		"[agents]\n" + long[1:] + " = 1\n",

@@ -202,6 +202,10 @@ func (n *Node) add(name string, v *Node) {
 type SyntaxError struct {
 	Span    diag.Span
 	Message string
+	// Limit is set when the text is valid TOML that passes one of the
+	// reader's own limits (MaxNodes, MaxKeyBytes, MaxDocumentBytes, the
+	// nesting depth) rather than breaking the grammar.
+	Limit bool
 }
 
 func (e *SyntaxError) Error() string { return e.Span.String() + ": " + e.Message }
@@ -210,7 +214,7 @@ func (e *SyntaxError) Error() string { return e.Span.String() + ": " + e.Message
 // returned as a *SyntaxError at the parser's position.
 func Parse(file string, data []byte) (*Node, error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, &SyntaxError{Span: diag.Span{File: file}, Message: fmt.Sprintf("the document is %d bytes long; "+
+		return nil, &SyntaxError{Span: diag.Span{File: file}, Limit: true, Message: fmt.Sprintf("the document is %d bytes long; "+
 			"kokua-lint reads documents of at most %d bytes", len(data), MaxDocumentBytes)}
 	}
 	l := lineindex.New(file, data)
@@ -329,7 +333,7 @@ func (b *builder) node(n Node, from, to int, key [2]int) *Node {
 // document once it holds more than MaxNodes.
 func (b *builder) grow(from int) error {
 	if b.nodes++; b.nodes > nodeLimit {
-		return &SyntaxError{Span: b.lines.Span(from, from+1), Message: fmt.Sprintf("the document holds more than %d "+
+		return &SyntaxError{Span: b.lines.Span(from, from+1), Limit: true, Message: fmt.Sprintf("the document holds more than %d "+
 			"keys, tables and array elements by here; kokua-lint reads no more than that (a config holds a few hundred)", nodeLimit)}
 	}
 	return nil
@@ -351,7 +355,7 @@ func (b *builder) keys(it unstable.Iterator) (names []string, ranges [][2]int, e
 		k := it.Node()
 		from, to := b.offset(k.Raw)
 		if len(k.Data) > MaxKeyBytes {
-			return nil, nil, &SyntaxError{Span: b.lines.Span(from, to), Message: fmt.Sprintf("this key is %d bytes long; "+
+			return nil, nil, &SyntaxError{Span: b.lines.Span(from, to), Limit: true, Message: fmt.Sprintf("this key is %d bytes long; "+
 				"kokua-lint reads keys of at most %d bytes, since each finding repeats the names in its path", len(k.Data), MaxKeyBytes)}
 		}
 		names = append(names, string(k.Data))
@@ -518,7 +522,7 @@ func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to 
 		return err
 	}
 	if (v.Kind == unstable.Array || v.Kind == unstable.InlineTable) && depth >= maxDepth {
-		return &SyntaxError{Span: b.lines.Span(from, from+1), Message: fmt.Sprintf("arrays and inline tables nest "+
+		return &SyntaxError{Span: b.lines.Span(from, from+1), Limit: true, Message: fmt.Sprintf("arrays and inline tables nest "+
 			"more than %d deep here; Kokua's TOML reader runs out of stack on deep nesting", maxDepth)}
 	}
 	var msg string

@@ -88,6 +88,9 @@ func TestSyntaxErrors(t *testing.T) {
 		if se.Span.File != "bad.toml" || se.Message == "" {
 			t.Errorf("%s: %+v lacks a file or a message", tt.name, se)
 		}
+		if se.Limit {
+			t.Errorf("%s: invalid TOML is reported as passing a limit of the reader", tt.name)
+		}
 		if se.Span.Start.Line != tt.at.Line {
 			t.Errorf("%s: error at %v, want line %d", tt.name, se.Span.Start, tt.at.Line)
 		}
