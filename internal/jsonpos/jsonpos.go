@@ -30,15 +30,23 @@ func (k Kind) String() string { return kindNames[k] }
 
 // Value is a JSON value with the byte range it was written at. Objects
 // keep their members in file order.
+//
+// A tree is made in a few allocations, whatever its size: Parse counts the
+// values and the children of each container first, then places every
+// value, member and item in a block of its kind, and every string it can
+// in one copy of the document.
 type Value struct {
 	Kind     Kind
-	From, To int
-	Str      string
-	Num      json.Number
 	Bool     bool
-	Items    []*Value
-	Members  []Member
+	From, To int
+	// Str is a string's text, unescaped, or a number's as written.
+	Str     string
+	Items   []*Value
+	Members []Member
 }
+
+// Num is a number's text, as written.
+func (v *Value) Num() json.Number { return json.Number(v.Str) }
 
 // Member is one member of an object: its name, where the name is written,
 // and its value.
@@ -80,7 +88,9 @@ func (e *LimitError) Error() string { return e.Msg }
 
 // Parse reads one JSON document into a positioned tree. The standard
 // library checks that it is JSON (and says where it is not); a plain walk
-// over the valid bytes then records where each value is.
+// over the valid bytes then records where each value is. The document is
+// taken to be UTF-8, as callers check first: a string keeps what bytes it
+// holds.
 func Parse(data []byte) (*Value, error) {
 	if !json.Valid(data) {
 		var v any
@@ -95,20 +105,19 @@ func Parse(data []byte) (*Value, error) {
 		}
 		return nil, &SyntaxError{Offset: len(data), Msg: "unexpected end of JSON input"}
 	}
-	w := walker{data: data}
-	v, err := w.value()
+	c, err := count(data)
 	if err != nil {
 		return nil, err
 	}
-	return v, nil
-}
-
-// walker walks JSON already known to be valid.
-type walker struct {
-	data   []byte
-	at     int
-	depth  int
-	values int
+	w := walker{
+		data:     data,
+		text:     string(data),
+		children: c.children,
+		values:   make([]Value, c.values),
+		items:    make([]*Value, c.items),
+		members:  make([]Member, c.members),
+	}
+	return w.value()
 }
 
 // MaxDepth bounds how deeply arrays and objects may nest; a deeper
@@ -127,6 +136,102 @@ const MaxValues = 1_000_000
 // valueLimit is MaxValues; tests lower it to reach it with small documents.
 var valueLimit = MaxValues
 
+// counts is what the first pass over a document finds: how many values,
+// array items and object members it holds, and how many children each
+// array and object has, in the order they open.
+type counts struct {
+	values, items, members int
+	children               []int
+}
+
+// count makes the first pass over valid JSON, refusing a document past
+// MaxValues or MaxDepth at the value that passes the limit.
+func count(data []byte) (counts, error) {
+	var c counts
+	// open holds, for each container the pass is in, its place in
+	// c.children and whether it is an object.
+	type container struct {
+		at     int
+		object bool
+	}
+	var open []container
+	// key is set where an object's member name comes next: after { and ,
+	// inside an object.
+	key := false
+	for i := 0; i < len(data); i++ {
+		b := data[i]
+		switch b {
+		case ' ', '\t', '\n', '\r', ':':
+			continue
+		case ',':
+			key = len(open) > 0 && open[len(open)-1].object
+			continue
+		case '}', ']':
+			open = open[:len(open)-1]
+			key = false
+			continue
+		}
+		if b == '"' && key {
+			i = stringEnd(data, i) - 1
+			key = false
+			continue
+		}
+		// A value starts at i.
+		if c.values++; c.values > valueLimit {
+			return c, &LimitError{Offset: i, Msg: fmt.Sprintf("more than %d values by here; the reader reads no more than that", valueLimit)}
+		}
+		if len(open) > 0 {
+			in := open[len(open)-1]
+			c.children[in.at]++
+			if in.object {
+				c.members++
+			} else {
+				c.items++
+			}
+		}
+		switch b {
+		case '{', '[':
+			if len(open) == MaxDepth {
+				return c, &LimitError{Offset: i, Msg: depthMessage}
+			}
+			open = append(open, container{at: len(c.children), object: b == '{'})
+			c.children = append(c.children, 0)
+			key = b == '{'
+		case '"':
+			i = stringEnd(data, i) - 1
+		default: // true, false, null or a number
+			for i+1 < len(data) && strings.IndexByte("+-0123456789.eEtruefalsn", data[i+1]) >= 0 {
+				i++
+			}
+		}
+	}
+	return c, nil
+}
+
+// stringEnd returns the offset just past the string that starts at i.
+func stringEnd(data []byte, i int) int {
+	for i++; data[i] != '"'; i++ {
+		if data[i] == '\\' {
+			i++
+		}
+	}
+	return i + 1
+}
+
+// walker walks JSON already known to be valid and counted, taking each
+// value, item and member from the blocks made for them.
+type walker struct {
+	data []byte
+	// text is the document as a string, which strings without escapes are
+	// cut from.
+	text     string
+	at       int
+	children []int
+	values   []Value
+	items    []*Value
+	members  []Member
+}
+
 func (w *walker) space() {
 	for w.at < len(w.data) {
 		switch w.data[w.at] {
@@ -138,23 +243,24 @@ func (w *walker) space() {
 	}
 }
 
+// value walks the value at w.at.
 func (w *walker) value() (*Value, error) {
 	w.space()
-	if w.values++; w.values > valueLimit {
-		return nil, &LimitError{Offset: w.at, Msg: fmt.Sprintf("more than %d values by here; the reader reads no more than that", valueLimit)}
-	}
-	v := &Value{From: w.at}
+	v := &w.values[0]
+	w.values = w.values[1:]
+	v.From = w.at
 	switch c := w.data[w.at]; c {
 	case '{', '[':
-		if w.depth++; w.depth > MaxDepth {
-			return nil, &LimitError{Offset: w.at, Msg: depthMessage}
-		}
-		w.at++
+		n := w.children[0]
+		w.children = w.children[1:]
 		if c == '{' {
 			v.Kind = Object
+			v.Members, w.members = w.members[:0:n], w.members[n:]
 		} else {
 			v.Kind = Array
+			v.Items, w.items = w.items[:0:n], w.items[n:]
 		}
+		w.at++
 		for {
 			w.space()
 			if w.data[w.at] == '}' || w.data[w.at] == ']' {
@@ -187,7 +293,12 @@ func (w *walker) value() (*Value, error) {
 			}
 			v.Members = append(v.Members, Member{Name: name, From: kfrom, To: kto, Value: val})
 		}
-		w.depth--
+		if len(v.Items) == 0 {
+			v.Items = nil
+		}
+		if len(v.Members) == 0 {
+			v.Members = nil
+		}
 	case '"':
 		v.Kind = String
 		str, err := w.str()
@@ -211,32 +322,24 @@ func (w *walker) value() (*Value, error) {
 		for end < len(w.data) && strings.IndexByte("+-0123456789.eE", w.data[end]) >= 0 {
 			end++
 		}
-		v.Num = json.Number(w.data[w.at:end])
+		v.Str = w.text[w.at:end]
 		w.at = end
 	}
 	v.To = w.at
 	return v, nil
 }
 
-// str reads a string at w.at, unescaping it when it holds escapes.
+// str reads the string at w.at: a cut of the document when it holds no
+// escape, else the string unescaped.
 func (w *walker) str() (string, error) {
 	start := w.at
-	w.at++
-	escaped := false
-	for w.data[w.at] != '"' {
-		if w.data[w.at] == '\\' {
-			escaped = true
-			w.at++
-		}
-		w.at++
-	}
-	w.at++
-	raw := w.data[start:w.at]
-	if !escaped {
-		return string(raw[1 : len(raw)-1]), nil
+	w.at = stringEnd(w.data, start)
+	raw := w.text[start:w.at]
+	if strings.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1], nil
 	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := json.Unmarshal(w.data[start:w.at], &s); err != nil {
 		return "", &SyntaxError{Offset: start, Msg: err.Error()}
 	}
 	return s, nil

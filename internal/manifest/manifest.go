@@ -157,6 +157,11 @@ func (r *manifestReader) object(v *jsonpos.Value, where string, fields ...string
 		seen[v.Members[i].Name] = true
 		return dup
 	}
+	// At most len(fields) members are neither unknown nor repeated, so the
+	// rest are problems, and their room is made at once.
+	if extra := len(v.Members) - len(fields); extra > 0 {
+		r.problems = slices.Grow(r.problems, extra)
+	}
 	accepted := "" // the list of fields, written once for all unknown members
 	for i, m := range v.Members {
 		switch {
@@ -223,18 +228,22 @@ func (r *manifestReader) manifest(root *jsonpos.Value) *Manifest {
 	switch v := root.Get("manifest_version"); {
 	case v == nil:
 		r.fail(root, "the manifest is missing \"manifest_version\" (this linter reads version 1)")
-	case v.Kind != jsonpos.Number || v.Num.String() != "1":
+	case v.Kind != jsonpos.Number || v.Num().String() != "1":
 		r.fail(v, "manifest_version %s is not supported (this linter reads version 1)", strings.TrimSpace(string(r.lines.Data[v.From:v.To])))
 	default:
 		m.Version = 1
 	}
 	m.About, _ = r.str(root, "the manifest", "source", false)
-	for i, tv := range r.array(root, "the manifest", "toolsets", true) {
+	toolsets := r.array(root, "the manifest", "toolsets", true)
+	m.Toolsets = slices.Grow(m.Toolsets, len(toolsets))
+	for i, tv := range toolsets {
 		if ts := r.toolset(tv, "toolsets["+strconv.Itoa(i)+"]"); ts != nil {
 			m.Toolsets = append(m.Toolsets, ts)
 		}
 	}
-	for i, cv := range r.array(root, "the manifest", "core_tools", false) {
+	cores := r.array(root, "the manifest", "core_tools", false)
+	m.CoreTools = slices.Grow(m.CoreTools, len(cores))
+	for i, cv := range cores {
 		if t := r.tool(cv, fmt.Sprintf("core_tools[%d]", i)); t != nil {
 			m.CoreTools = append(m.CoreTools, t)
 		}
@@ -301,7 +310,9 @@ func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 			ts.Settings = append(ts.Settings, Setting{Key: key, Type: typ, Hot: r.boolean(sv, sw, "hot", false)})
 		}
 	}
-	for i, tv := range r.array(v, where, "tools", true) {
+	tools := r.array(v, where, "tools", true)
+	ts.Tools = slices.Grow(ts.Tools, len(tools))
+	for i, tv := range tools {
 		if t := r.tool(tv, where+".tools["+strconv.Itoa(i)+"]"); t != nil {
 			ts.Tools = append(ts.Tools, t)
 		}
@@ -390,7 +401,7 @@ func (r *manifestReader) specBytes(bv *jsonpos.Value, where string) (int, bool) 
 		r.fail(bv, "%s.spec_bytes must be a whole number of bytes, not %s", where, bv.Kind)
 		return 0, false
 	}
-	lit := bv.Num.String()
+	lit := bv.Num().String()
 	if !wholeNumber(lit) {
 		r.fail(bv, "%s.spec_bytes %s is not a whole number of bytes", where, clip(lit))
 		return 0, false
