@@ -246,7 +246,7 @@ func Parse(file string, data []byte) (*Node, error) {
 // tables defined once, scalars as tomllib reads them), each at the key or
 // value at fault.
 func parseTree(l *lineindex.Index) (*Node, *SyntaxError) {
-	b := builder{lines: l, root: &Node{Kind: KindTable, def: defHeader, lines: l}}
+	b := builder{lines: l, text: string(l.Data), root: &Node{Kind: KindTable, def: defHeader, lines: l}}
 	b.current = b.root
 	p := unstable.Parser{}
 	p.Reset(l.Data)
@@ -300,7 +300,10 @@ func trimTOMLPrefix(msg string) string {
 }
 
 type builder struct {
-	lines   *lineindex.Index
+	lines *lineindex.Index
+	// text is the document as a string, which keys and strings written
+	// as they read are cut from (see str).
+	text    string
 	root    *Node
 	current *Node
 	// nodes counts the tables, arrays and values made so far (MaxNodes).
@@ -327,6 +330,37 @@ func (b *builder) node(n Node, from, to int, key [2]int) *Node {
 	*p = n
 	b.slab = b.slab[1:]
 	return p
+}
+
+// str returns data, a key or a string value written at bytes from to
+// to, as a string: a cut of the document when data is written there as it
+// reads (a bare key, or a string without escapes between its quotes), so
+// that most names and strings cost no copy of their own.
+func (b *builder) str(data []byte, from, to int) string {
+	switch {
+	case bytes.Equal(b.lines.Data[from:to], data):
+		return b.text[from:to]
+	case to-from >= 2 && bytes.Equal(b.lines.Data[from+1:to-1], data):
+		return b.text[from+1 : to-1]
+	}
+	return string(data)
+}
+
+var crlf = []byte("\r\n")
+
+// multilineLF reads a multi-line string written with CRLF line ends as
+// tomllib does: each line end in the text is a \n (an escaped \r stays a
+// \r). It reads the string again with its CRLFs written as LF, which can
+// only be a CR that is part of a line end: TOML allows no other bare CR.
+func multilineLF(raw []byte) string {
+	var p unstable.Parser
+	p.Reset(append([]byte("s = "), bytes.ReplaceAll(raw, crlf, []byte("\n"))...))
+	if p.NextExpression() {
+		if v := p.Expression().Value(); v != nil && v.Kind == unstable.String {
+			return string(v.Data)
+		}
+	}
+	return string(raw) // not reached: the text has been read once already
 }
 
 // grow counts one more node, made for the text at from, and refuses the
@@ -358,7 +392,7 @@ func (b *builder) keys(it unstable.Iterator) (names []string, ranges [][2]int, e
 			return nil, nil, &SyntaxError{Span: b.lines.Span(from, to), Limit: true, Message: fmt.Sprintf("this key is %d bytes long; "+
 				"kokua-lint reads keys of at most %d bytes, since each finding repeats the names in its path", len(k.Data), MaxKeyBytes)}
 		}
-		names = append(names, string(k.Data))
+		names = append(names, b.str(k.Data, from, to))
 		ranges = append(ranges, [2]int{from, to})
 	}
 	return names, ranges, nil
@@ -528,7 +562,10 @@ func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to 
 	var msg string
 	switch v.Kind {
 	case unstable.String:
-		n.Kind, n.Str = KindString, string(v.Data)
+		n.Kind, n.Str = KindString, b.str(v.Data, from, to)
+		if bytes.IndexByte(v.Data, '\r') >= 0 && bytes.Contains(b.lines.Data[from:to], crlf) {
+			n.Str = multilineLF(b.lines.Data[from:to])
+		}
 	case unstable.Bool:
 		n.Kind, n.Bool = KindBool, len(v.Data) == 4 // "true"
 	case unstable.Integer, unstable.Float:
