@@ -9,7 +9,8 @@
 #      language server (./lsp) on the shipped config within 2 ms;
 #   2b. linear growth (./lint -bench Scale, ./internal/tomlpos -bench
 #      Parse): each input at 10x costs at most 12 times its 1x, and its
-#      100x at most 12 times its 10x;
+#      100x at most 12 times its 10x; beside them, go-toml's own parser on
+#      the reader's inputs (-bench GoTOML), the floor the reader stands on;
 #   3. as whole processes (hyperfine): kokua-lint on the shipped config
 #      within 3 times the time of an empty Go program, and kokua-compile
 #      within 1.3 times the time of kokua-lint.
@@ -88,13 +89,13 @@ if [[ -z "${SKIP_GO:-}" ]]; then
 	# garbage collector's second thread move the ratios least. Each round
 	# runs every size once, so that the sizes are timed side by side: the
 	# speed of a shared machine drifts over minutes.
-	echo "== linear growth: ./lint -bench Scale, ./internal/tomlpos -bench Parse ($count rounds, -cpu 1)"
+	echo "== linear growth: ./lint -bench Scale, ./internal/tomlpos -bench 'Parse|GoTOML' ($count rounds, -cpu 1)"
 	go test -c -o "$tmp/lint.test" ./lint
 	go test -c -o "$tmp/tomlpos.test" ./internal/tomlpos
 	: >"$tmp/scale.txt"
 	for ((round = 1; round <= count; round++)); do
 		"$tmp/lint.test" -test.run '^$' -test.bench Scale -test.benchmem -test.cpu 1 | tee -a "$tmp/scale.txt"
-		"$tmp/tomlpos.test" -test.run '^$' -test.bench Parse -test.benchmem -test.cpu 1 | tee -a "$tmp/scale.txt"
+		"$tmp/tomlpos.test" -test.run '^$' -test.bench 'Parse|GoTOML' -test.benchmem -test.cpu 1 | tee -a "$tmp/scale.txt"
 	done
 	echo
 	awk '
@@ -111,8 +112,10 @@ if [[ -z "${SKIP_GO:-}" ]]; then
 				a = low[f, 1]; b = low[f, 10]; c = low[f, 100]
 				if (a == "" || b == "" || c == "") continue
 				ok = (b / a <= 12 && c / b <= 12)
-				if (!ok) bad++
-				printf "%-40s %12.0f %12.0f %14.0f ns/op   10x: %5.1fx  100x/10x: %5.1fx  %s\n", f, a, b, c, b / a, c / b, (ok ? "linear" : "MISSED")
+				# go-toml alone, under the reader: a reference, not ours to meet.
+				verdict = (f ~ /GoTOML/) ? "go-toml alone, for reference" : (ok ? "linear" : "MISSED")
+				if (!ok && f !~ /GoTOML/) bad++
+				printf "%-40s %12.0f %12.0f %14.0f ns/op   10x: %5.1fx  100x/10x: %5.1fx  %s\n", f, a, b, c, b / a, c / b, verdict
 			}
 			printf "linear growth (at most 12x per 10x, fastest runs): %s\n", (bad ? "MISSED" : "met")
 		}' "$tmp/scale.txt" | sort
