@@ -202,9 +202,9 @@ func (n *Node) add(name string, v *Node) {
 type SyntaxError struct {
 	Span    diag.Span
 	Message string
-	// Limit is set when the text is valid TOML that passes one of the
-	// reader's own limits (MaxNodes, MaxKeyBytes, MaxDocumentBytes, the
-	// nesting depth) rather than breaking the grammar.
+	// Limit is set when the reader stops at one of its own limits
+	// (MaxNodes, MaxKeyBytes, MaxDocumentBytes, the nesting depth), which
+	// tomllib does not have, rather than at a break of the grammar.
 	Limit bool
 }
 
@@ -562,9 +562,11 @@ func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to 
 	var msg string
 	switch v.Kind {
 	case unstable.String:
-		n.Kind, n.Str = KindString, b.str(v.Data, from, to)
+		n.Kind = KindString
 		if bytes.IndexByte(v.Data, '\r') >= 0 && bytes.Contains(b.lines.Data[from:to], crlf) {
 			n.Str = multilineLF(b.lines.Data[from:to])
+		} else {
+			n.Str = b.str(v.Data, from, to)
 		}
 	case unstable.Bool:
 		n.Kind, n.Bool = KindBool, len(v.Data) == 4 // "true"
