@@ -87,10 +87,10 @@ type LimitError struct {
 func (e *LimitError) Error() string { return e.Msg }
 
 // Parse reads one JSON document into a positioned tree. The standard
-// library checks that it is JSON (and says where it is not); a plain walk
-// over the valid bytes then records where each value is. The document is
-// taken to be UTF-8, as callers check first: a string keeps what bytes it
-// holds.
+// library checks that it is JSON (and says where it is not); two plain
+// passes over the valid bytes then count the values and record where each
+// is. The document is taken to be UTF-8, as callers check first: a string
+// keeps what bytes it holds.
 func Parse(data []byte) (*Value, error) {
 	if !json.Valid(data) {
 		var v any
