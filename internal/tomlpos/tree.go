@@ -348,11 +348,12 @@ func (b *builder) str(data []byte, from, to int) string {
 
 var crlf = []byte("\r\n")
 
-// multilineLF reads a multi-line string written with CRLF line ends as
-// tomllib does: each line end in the text is a \n (an escaped \r stays a
-// \r). It reads the string again with its CRLFs written as LF, which can
-// only be a CR that is part of a line end: TOML allows no other bare CR.
-func multilineLF(raw []byte) string {
+// multilineLF reads a multi-line string written as raw with CRLF line
+// ends, which go-toml read as data, as tomllib does: each line end in the
+// text is a \n (an escaped \r stays a \r). It reads the string again with
+// its CRLFs written as LF, which can only be a CR that is part of a line
+// end: TOML allows no other bare CR. Should that fail, data stands.
+func multilineLF(raw, data []byte) string {
 	var p unstable.Parser
 	p.Reset(append([]byte("s = "), bytes.ReplaceAll(raw, crlf, []byte("\n"))...))
 	if p.NextExpression() {
@@ -360,7 +361,7 @@ func multilineLF(raw []byte) string {
 			return string(v.Data)
 		}
 	}
-	return string(raw) // not reached: the text has been read once already
+	return string(data)
 }
 
 // grow counts one more node, made for the text at from, and refuses the
@@ -564,7 +565,7 @@ func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to 
 	case unstable.String:
 		n.Kind = KindString
 		if bytes.IndexByte(v.Data, '\r') >= 0 && bytes.Contains(b.lines.Data[from:to], crlf) {
-			n.Str = multilineLF(b.lines.Data[from:to])
+			n.Str = multilineLF(b.lines.Data[from:to], v.Data)
 		} else {
 			n.Str = b.str(v.Data, from, to)
 		}
