@@ -1,12 +1,6 @@
 package rules
 
-import (
-	"fmt"
-	"strings"
-	"unicode/utf8"
-
-	"github.com/kokua-policy/kokua-policy/diag"
-)
+import "github.com/kokua-policy/kokua-policy/diag"
 
 // invalid-toml: config.toml is not valid TOML 1.0 (R100). Kokua refuses to
 // start; nothing else can be checked until the file parses.
@@ -18,22 +12,9 @@ var _ = register(&Rule{
 	Summary:  "config.toml is not valid TOML 1.0",
 	Needs:    NeedsInput,
 	Check: func(p *Pass) {
-		if p.Syntax == nil {
+		if p.Syntax == nil || p.Syntax.Limit {
 			return
 		}
-		msg := fmt.Sprintf("%s is not valid TOML: %s", p.ConfigFile, p.Syntax.Message)
-		var more []string
-		// A reader's message too long for a first line is cut after its
-		// cause, at its first ": ", and the rest (the escapes TOML allows,
-		// say) becomes a note.
-		if head, rest, ok := strings.Cut(p.Syntax.Message, ": "); ok && utf8.RuneCountInString(msg) > firstLine {
-			msg = fmt.Sprintf("%s is not valid TOML: %s", p.ConfigFile, head)
-			more = notes(rest)
-		}
-		p.Report(Finding{Span: p.Syntax.Span, Message: msg, Notes: more})
+		p.Report(syntaxFinding(p, "is not valid TOML"))
 	},
 })
-
-// firstLine is the length a message should keep to, for realistic names:
-// the first line of the human format.
-const firstLine = 160

@@ -203,6 +203,9 @@ func TestConfigSchemaGolden(t *testing.T) {
 			if hasRule(res, "invalid-toml") {
 				return // no document for an editor to validate
 			}
+			if hasRule(res, "beyond-limits") {
+				return // the linter's own reading limits, not the config's shape
+			}
 			if err != nil {
 				// go-toml reads TOML 1.1 and 64-bit numbers only, so it is no
 				// judge of which files are TOML: internal/tomlpos holds that

@@ -109,8 +109,8 @@ func TestLimits(t *testing.T) {
 		column  int
 		message string
 	}{
-		{"a key one byte too long", "[agents]\n" + long + " = 1\n", 2, 1, fmt.Sprintf("kokua-lint reads keys of at most %d bytes", MaxKeyBytes)},
-		{"a quoted header segment too long", "[agents.\"" + long + "\"]\n", 1, 9, fmt.Sprintf("this key is %d bytes long", MaxKeyBytes+1)},
+		{"a key one byte too long", "[agents]\n" + long + " = 1\n", 2, 1, fmt.Sprintf("longer than the %d kokua-lint reads", MaxKeyBytes)},
+		{"a quoted header segment too long", "[agents.\"" + long + "\"]\n", 1, 9, fmt.Sprintf("this key is %d bytes, longer", MaxKeyBytes+1)},
 		{"nesting one deeper than the limit", "x = " + strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1) + "\n", 1, 5 + maxDepth, fmt.Sprintf("nest more than %d deep", maxDepth)},
 		{"one element more than the document may hold", "x = [" + strings.Repeat("1,", limit) + "]\n", 1, 6 + 2*(limit-1), fmt.Sprintf("more than %d keys, tables and array elements", limit)},
 		{"one dotted segment more than the document may hold", "[" + strings.Repeat("a.", limit) + "a]\n", 1, 2 * limit, fmt.Sprintf("more than %d keys", limit)},

@@ -214,8 +214,8 @@ func (e *SyntaxError) Error() string { return e.Span.String() + ": " + e.Message
 // returned as a *SyntaxError at the parser's position.
 func Parse(file string, data []byte) (*Node, error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, &SyntaxError{Span: diag.Span{File: file}, Limit: true, Message: fmt.Sprintf("the document is %d bytes long; "+
-			"kokua-lint reads documents of at most %d bytes", len(data), MaxDocumentBytes)}
+		return nil, &SyntaxError{Span: diag.Span{File: file}, Limit: true, Message: fmt.Sprintf("the document is %d bytes, longer "+
+			"than the %d kokua-lint reads", len(data), MaxDocumentBytes)}
 	}
 	l := lineindex.New(file, data)
 	if off := lineindex.InvalidUTF8(data); off >= 0 {
@@ -369,7 +369,7 @@ func multilineLF(raw, data []byte) string {
 func (b *builder) grow(from int) error {
 	if b.nodes++; b.nodes > nodeLimit {
 		return &SyntaxError{Span: b.lines.Span(from, from+1), Limit: true, Message: fmt.Sprintf("the document holds more than %d "+
-			"keys, tables and array elements by here; kokua-lint reads no more than that (a config holds a few hundred)", nodeLimit)}
+			"keys, tables and array elements by here, more than kokua-lint reads: a config holds a few hundred", nodeLimit)}
 	}
 	return nil
 }
@@ -390,8 +390,8 @@ func (b *builder) keys(it unstable.Iterator) (names []string, ranges [][2]int, e
 		k := it.Node()
 		from, to := b.offset(k.Raw)
 		if len(k.Data) > MaxKeyBytes {
-			return nil, nil, &SyntaxError{Span: b.lines.Span(from, to), Limit: true, Message: fmt.Sprintf("this key is %d bytes long; "+
-				"kokua-lint reads keys of at most %d bytes, since each finding repeats the names in its path", len(k.Data), MaxKeyBytes)}
+			return nil, nil, &SyntaxError{Span: b.lines.Span(from, to), Limit: true, Message: fmt.Sprintf("this key is %d bytes, longer "+
+				"than the %d kokua-lint reads: each finding repeats the names in its path", len(k.Data), MaxKeyBytes)}
 		}
 		names = append(names, b.str(k.Data, from, to))
 		ranges = append(ranges, [2]int{from, to})
@@ -558,7 +558,7 @@ func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to 
 	}
 	if (v.Kind == unstable.Array || v.Kind == unstable.InlineTable) && depth >= maxDepth {
 		return &SyntaxError{Span: b.lines.Span(from, from+1), Limit: true, Message: fmt.Sprintf("arrays and inline tables nest "+
-			"more than %d deep here; Kokua's TOML reader runs out of stack on deep nesting", maxDepth)}
+			"more than %d deep here, deeper than kokua-lint reads: Kokua's TOML reader runs out of stack not far beyond", maxDepth)}
 	}
 	var msg string
 	switch v.Kind {
