@@ -78,7 +78,7 @@ func TestNameLimit(t *testing.T) {
 func TestReaderLimits(t *testing.T) {
 	deep := `{"manifest_version": 1, "toolsets": ` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + "}"
 	got := problemsOf(t, deep) // the object is the first level: the 10,000th [ passes the limit
-	want := "1:10036: the manifest is beyond what kokua-lint reads: arrays and objects nest more than 10000 deep here; the reader goes no deeper"
+	want := "1:10036: the manifest is beyond kokua-lint's limits: arrays and objects nest more than 10000 deep here; the reader goes no deeper"
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("%q, want [%q]", got, want)
 	}

@@ -114,7 +114,7 @@ func Load(file string, data []byte) (*Manifest, []Problem) {
 		case errors.As(err, &se):
 			off, msg = se.Offset, "not valid JSON: "+se.Msg
 		case errors.As(err, &le):
-			off, msg = le.Offset, "the manifest is beyond what kokua-lint reads: "+le.Msg
+			off, msg = le.Offset, "the manifest is beyond kokua-lint's limits: "+le.Msg
 		}
 		return nil, []Problem{{Span: l.Span(off, off), Message: msg}}
 	}
