@@ -79,18 +79,20 @@ type Result struct {
 // error and carries no marker comment.
 func (r *Result) Clean() bool { return len(r.Places) == 0 && !r.Lint.HasErrors() }
 
-// NotTOML is the error of an input that is not valid TOML: where the
-// reader stopped, and why.
-type NotTOML struct {
+// Unreadable is the error of an input the reader could not read: where it
+// stopped, and why. Limit is set when the input passed one of the reader's
+// own limits (tomlpos.SyntaxError.Limit) rather than being invalid TOML.
+type Unreadable struct {
 	Span    diag.Span
 	Message string
+	Limit   bool
 }
 
-func (e *NotTOML) Error() string { return e.Span.String() + ": " + e.Message }
+func (e *Unreadable) Error() string { return e.Span.String() + ": " + e.Message }
 
-// Migrate rewrites one config against a manifest. The error is a *NotTOML
-// for input that is not valid TOML, or says why the manifest cannot be
-// used; nothing can be migrated then.
+// Migrate rewrites one config against a manifest. The error is an
+// *Unreadable for input the reader cannot read, or says why the manifest
+// cannot be used; nothing can be migrated then.
 func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	if m.Manifest == nil {
 		msg := "the manifest cannot be read"
@@ -103,7 +105,7 @@ func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	var syntax *tomlpos.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
-		return nil, &NotTOML{Span: syntax.Span, Message: syntax.Message}
+		return nil, &Unreadable{Span: syntax.Span, Message: syntax.Message, Limit: syntax.Limit}
 	case err != nil:
 		return nil, err
 	}

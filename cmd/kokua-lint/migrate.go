@@ -72,10 +72,14 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 		say(stderr, "kokua-lint: no --manifest given: migrating against the embedded default Kokua install (%d toolsets)", len(m.Manifest.Toolsets))
 	}
 	res, err := migrate.Migrate(src, m, migrate.Options{Fix: o.fix})
-	var syntax *migrate.NotTOML
+	var unread *migrate.Unreadable
 	switch {
-	case errors.As(err, &syntax):
-		say(stderr, "%s: error: not valid TOML, so nothing was migrated: %s", syntax.Span, syntax.Message)
+	case errors.As(err, &unread):
+		what := "not valid TOML"
+		if unread.Limit {
+			what = "beyond kokua-lint's limits"
+		}
+		say(stderr, "%s: error: %s, so nothing was migrated: %s", unread.Span, what, unread.Message)
 		return cli.Code(cli.ExitFindings)
 	case err != nil:
 		return cli.Fail(cli.ExitFindings, "kokua-lint migrate: %v", err)
