@@ -4,8 +4,7 @@ import "github.com/kokua-policy/kokua-policy/diag"
 
 // beyond-limits: config.toml passes one of the reader's own limits (a key
 // over tomlpos.MaxKeyBytes, nesting over 200 deep, more than
-// tomlpos.MaxNodes keys and elements, a document over 2 GiB), which Kokua
-// does not have. The linter stops there and can check nothing, so the run
+// tomlpos.MaxNodes keys and elements), which Kokua does not have. The linter stops there and can check nothing, so the run
 // fails (R201), where invalid-toml would say the file is not TOML.
 var _ = register(&Rule{
 	ID:       "beyond-limits",

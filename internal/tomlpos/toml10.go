@@ -32,10 +32,10 @@ const maxDepth = 200
 
 // The reader's own limits, which tomllib does not have. Each keeps the
 // cost of a hostile file in proportion to its size; a document over one is
-// refused at the place it is passed, as invalid TOML would be.
+// refused at the place it is passed, with a SyntaxError whose Limit is set.
 const (
 	// MaxNodes bounds the keys, tables and array elements of a document:
-	// each costs a node of a few hundred bytes, so an array of 1s written
+	// each costs a few hundred bytes (its node and go-toml's), so an array of 1s written
 	// over 16 MiB would otherwise cost gigabytes.
 	MaxNodes = 1_000_000
 	// MaxKeyBytes bounds one key segment: findings repeat the names of

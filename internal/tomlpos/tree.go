@@ -198,7 +198,8 @@ func (n *Node) add(name string, v *Node) {
 	}
 }
 
-// SyntaxError is invalid TOML, at the place the parser stopped.
+// SyntaxError is a document the reader could not read, at the place it
+// stopped: invalid TOML, or one past the reader's own limits (Limit).
 type SyntaxError struct {
 	Span    diag.Span
 	Message string
@@ -210,12 +211,13 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return e.Span.String() + ": " + e.Message }
 
-// Parse reads a TOML 1.0 document into a positioned tree. Invalid TOML is
-// returned as a *SyntaxError at the parser's position.
+// Parse reads a TOML 1.0 document into a positioned tree. Invalid TOML, and
+// a document past the reader's limits, is returned as a *SyntaxError at the
+// place the reader stopped.
 func Parse(file string, data []byte) (*Node, error) {
 	if len(data) > MaxDocumentBytes {
 		return nil, &SyntaxError{Span: diag.Span{File: file}, Limit: true, Message: fmt.Sprintf("the document is %d bytes, longer "+
-			"than the %d kokua-lint reads", len(data), MaxDocumentBytes)}
+			"than the %d bytes kokua-lint reads", len(data), MaxDocumentBytes)}
 	}
 	l := lineindex.New(file, data)
 	if off := lineindex.InvalidUTF8(data); off >= 0 {
@@ -558,7 +560,7 @@ func (b *builder) value(p *unstable.Parser, n *Node, v *unstable.Node, from, to 
 	}
 	if (v.Kind == unstable.Array || v.Kind == unstable.InlineTable) && depth >= maxDepth {
 		return &SyntaxError{Span: b.lines.Span(from, from+1), Limit: true, Message: fmt.Sprintf("arrays and inline tables nest "+
-			"more than %d deep here, deeper than kokua-lint reads: Kokua's TOML reader runs out of stack not far beyond", maxDepth)}
+			"more than %d deep here, deeper than kokua-lint reads: Kokua's TOML reader (tomllib) fails somewhere past 300 levels", maxDepth)}
 	}
 	var msg string
 	switch v.Kind {
