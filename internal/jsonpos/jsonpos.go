@@ -117,7 +117,7 @@ func Parse(data []byte) (*Value, error) {
 		items:    make([]*Value, c.items),
 		members:  make([]Member, c.members),
 	}
-	return w.value()
+	return w.value(), nil
 }
 
 // MaxDepth bounds how deeply arrays and objects may nest; a deeper
@@ -145,7 +145,8 @@ type counts struct {
 }
 
 // count makes the first pass over valid JSON, refusing a document past
-// MaxValues or MaxDepth at the value that passes the limit.
+// MaxValues at the value that passes the limit. (json.Valid has refused
+// one past MaxDepth already.)
 func count(data []byte) (counts, error) {
 	var c counts
 	// open holds, for each container the pass is in, its place in
@@ -191,9 +192,6 @@ func count(data []byte) (counts, error) {
 		}
 		switch b {
 		case '{', '[':
-			if len(open) == MaxDepth {
-				return c, &LimitError{Offset: i, Msg: depthMessage}
-			}
 			open = append(open, container{at: len(c.children), object: b == '{'})
 			c.children = append(c.children, 0)
 			key = b == '{'
@@ -243,8 +241,9 @@ func (w *walker) space() {
 	}
 }
 
-// value walks the value at w.at.
-func (w *walker) value() (*Value, error) {
+// value walks the value at w.at. It cannot fail: the document is valid,
+// and count has found it within the limits.
+func (w *walker) value() *Value {
 	w.space()
 	v := &w.values[0]
 	w.values = w.values[1:]
@@ -272,26 +271,15 @@ func (w *walker) value() (*Value, error) {
 				w.space()
 			}
 			if v.Kind == Array {
-				item, err := w.value()
-				if err != nil {
-					return nil, err
-				}
-				v.Items = append(v.Items, item)
+				v.Items = append(v.Items, w.value())
 				continue
 			}
 			kfrom := w.at
-			name, err := w.str()
-			if err != nil {
-				return nil, err
-			}
+			name := w.str()
 			kto := w.at
 			w.space()
 			w.at++ // the colon
-			val, err := w.value()
-			if err != nil {
-				return nil, err
-			}
-			v.Members = append(v.Members, Member{Name: name, From: kfrom, To: kto, Value: val})
+			v.Members = append(v.Members, Member{Name: name, From: kfrom, To: kto, Value: w.value()})
 		}
 		if len(v.Items) == 0 {
 			v.Items = nil
@@ -301,11 +289,7 @@ func (w *walker) value() (*Value, error) {
 		}
 	case '"':
 		v.Kind = String
-		str, err := w.str()
-		if err != nil {
-			return nil, err
-		}
-		v.Str = str
+		v.Str = w.str()
 	case 't', 'f':
 		v.Kind, v.Bool = Bool, c == 't'
 		if v.Bool {
@@ -326,21 +310,22 @@ func (w *walker) value() (*Value, error) {
 		w.at = end
 	}
 	v.To = w.at
-	return v, nil
+	return v
 }
 
 // str reads the string at w.at: a cut of the document when it holds no
-// escape, else the string unescaped.
-func (w *walker) str() (string, error) {
+// escape, else the string unescaped by encoding/json (which cannot fail on
+// a string json.Valid has passed; were it to, the text as written stands).
+func (w *walker) str() string {
 	start := w.at
 	w.at = stringEnd(w.data, start)
 	raw := w.text[start:w.at]
 	if strings.IndexByte(raw, '\\') < 0 {
-		return raw[1 : len(raw)-1], nil
+		return raw[1 : len(raw)-1]
 	}
 	var s string
-	if err := json.Unmarshal(w.data[start:w.at], &s); err != nil {
-		return "", &SyntaxError{Offset: start, Msg: err.Error()}
+	if json.Unmarshal(w.data[start:w.at], &s) != nil {
+		return raw[1 : len(raw)-1]
 	}
-	return s, nil
+	return s
 }
