@@ -4,8 +4,9 @@ import "github.com/kokua-policy/kokua-policy/diag"
 
 // beyond-limits: config.toml passes one of the reader's own limits (a key
 // over tomlpos.MaxKeyBytes, nesting over 200 deep, more than
-// tomlpos.MaxNodes keys and elements), which Kokua does not have. The linter stops there and can check nothing, so the run
-// fails (R201), where invalid-toml would say the file is not TOML.
+// tomlpos.MaxNodes keys and elements), which Kokua does not have. The
+// linter stops there and can check nothing, so the run fails (R201), where
+// invalid-toml would say the file is not TOML.
 var _ = register(&Rule{
 	ID:       "beyond-limits",
 	Severity: diag.Error,
