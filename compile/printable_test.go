@@ -3,7 +3,6 @@ package compile_test
 import (
 	"bytes"
 	"crypto/ed25519"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -35,18 +35,6 @@ func unsafeDoc(t *testing.T) *policy.Document {
 		t.Fatalf("the config has errors: %v", res.Diagnostics)
 	}
 	return compile.Compile(res.World, compile.Input{Name: src.Name, Data: src.Data}, compile.Input{Name: m.Source.Name, Data: m.Source.Data})
-}
-
-// decoded is a JSON text decoded to Go values, numbers kept as written.
-func decoded(t *testing.T, data []byte) any {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		t.Fatal(err)
-	}
-	return v
 }
 
 // TestWriteEscapesWhatATerminalActsOn (issue 13, Must 3 "nothing raw"):
@@ -106,7 +94,7 @@ func TestWriteEscapesWhatATerminalActsOn(t *testing.T) {
 					t.Errorf("Write does not write %s", esc)
 				}
 			}
-			if !reflect.DeepEqual(decoded(t, out), decoded(t, plain)) {
+			if !reflect.DeepEqual(policytest.Decoded(t, out), policytest.Decoded(t, plain)) {
 				t.Error("the escaped policy does not decode to the values of the unescaped one")
 			}
 			canonOut, err := policy.Canonical(out)

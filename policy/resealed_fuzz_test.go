@@ -1,7 +1,6 @@
 package policy_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/policytest"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -33,7 +33,7 @@ func FuzzResealed(f *testing.F) {
 			return
 		}
 		base := bases[int(script[0])%len(bases)]
-		doc := decode(t, base)
+		doc := policytest.Decoded(t, base)
 		m := mutator{names: namesOf(doc)}
 		m.nodes = m.collect(doc, nil)
 		for i := 1; i+2 < len(script) && i < 64; i += 3 {
@@ -70,16 +70,6 @@ func goldenPolicies(t testing.TB) [][]byte {
 		t.Fatal("no golden policies")
 	}
 	return out
-}
-
-func decode(t *testing.T, data []byte) any {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		t.Fatal(err)
-	}
-	return v
 }
 
 // seal writes a tree with the digest of its content.

@@ -1,11 +1,12 @@
 // Package policytest holds what the tests of the server and of kokua-run
 // share: two versions of one config, compiled in process as kokua-compile
 // compiles them, the questions worth asking of a policy, and the small
-// file helpers around a policy. Only tests import it.
+// file and JSON helpers around a policy. Only tests import it.
 package policytest
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
@@ -151,4 +152,17 @@ func Questions(p *policy.Policy) [][2]string {
 		}
 	}
 	return qs
+}
+
+// Decoded is a JSON text decoded to Go values, numbers kept as written, for
+// comparing two texts by what they hold.
+func Decoded(t testing.TB, data []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
