@@ -22,7 +22,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Standard error carries only lines of text: whatever a message quotes
 	// (a path, a name), no control or bidirectional character reaches it raw.
 	stderr = diag.PrintableWriter{W: stderr}
-	root := &urfave.Command{
+	return cli.Run(command(stdin, stdout, stderr), args, stdin, stdout, stderr)
+}
+
+// command is kokua-compile's command tree, reading and writing the streams it is
+// given.
+func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
+	return &urfave.Command{
 		Name:      "kokua-compile",
 		Usage:     "write the resolved tool-access policy of a Kokua config.toml",
 		UsageText: "kokua-compile [--manifest FILE] [--format human|json|sarif|github] [-o FILE] CONFIG\nkokua-compile --check -o FILE [--manifest FILE] [--only-kokua] CONFIG\nkokua-compile agents [--manifest FILE] [--format human|json] CONFIG",
@@ -48,7 +54,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			keygenCommand(stdout),
 		},
 	}
-	return cli.Run(root, args, stdin, stdout, stderr)
 }
 
 // oneConfig is the usage error of a command line with no config or more

@@ -26,7 +26,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Standard error carries only lines of text: whatever a message quotes
 	// (a path, a name), no control or bidirectional character reaches it raw.
 	stderr = diag.PrintableWriter{W: stderr}
-	root := &urfave.Command{
+	return cli.Run(command(stdin, stdout, stderr), args, stdin, stdout, stderr)
+}
+
+// command is kokua-lint's command tree, reading and writing the streams it is
+// given.
+func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
+	return &urfave.Command{
 		Name:      "kokua-lint",
 		Usage:     "check Kokua's config.toml tool access offline",
 		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format human|json|sarif]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
@@ -60,7 +66,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			migrateCommand(stdout, stderr),
 		},
 	}
-	return cli.Run(root, args, stdin, stdout, stderr)
 }
 
 // options are kokua-lint's flags and arguments.

@@ -22,7 +22,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Standard error carries only lines of text: whatever a message quotes
 	// (a path, a name), no control or bidirectional character reaches it raw.
 	stderr = diag.PrintableWriter{W: stderr}
-	root := &urfave.Command{
+	return cli.Run(command(stdin, stdout, stderr), args, stdin, stdout, stderr)
+}
+
+// command is kokua-run's command tree, reading and writing the streams it is
+// given.
+func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
+	return &urfave.Command{
 		Name:      "kokua-run",
 		Usage:     "decide tool calls from a compiled Kokua policy",
 		UsageText: "kokua-run decide [--format human|json] [--unattended] POLICY AGENT TOOL\nkokua-run session [--preload TOOLSET,...] POLICY AGENT < script\nkokua-run serve [--addr 127.0.0.1:8181] POLICY",
@@ -33,7 +39,6 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			serveCommand(stderr),
 		},
 	}
-	return cli.Run(root, args, stdin, stdout, stderr)
 }
 
 // load loads and verifies a policy, and, given a verify key file, its

@@ -162,14 +162,41 @@ func helpWord(root *urfave.Command, args []string) []string {
 
 // setup gives c and its subcommands the usage-error handler; a command
 // that has subcommands and no action of its own gets one that refuses a
-// missing or an unknown subcommand.
+// missing or an unknown subcommand; and every string flag refuses an
+// empty value.
 func setup(c *urfave.Command, usage urfave.OnUsageErrorFunc) {
 	c.OnUsageError = usage
 	if c.Action == nil && len(c.Commands) > 0 {
 		c.Action = unknownCommand
 	}
+	for _, f := range c.Flags {
+		if s, ok := f.(*urfave.StringFlag); ok {
+			s.Validator = nonEmpty(s.Validator)
+		}
+	}
 	for _, sub := range c.Commands {
 		setup(sub, usage)
+	}
+}
+
+// ErrEmptyValue is the usage error of a string flag given an empty
+// value. Every string flag of the three commands names a file, a key, an
+// address, a format or a list, and none of them means "off" when empty:
+// `--verify-key "$KEY"` with KEY unset must refuse, not load an unsigned
+// policy.
+var ErrEmptyValue = errors.New("an empty value names nothing (leave the flag out instead)")
+
+// nonEmpty is a flag validator that refuses the empty string, then runs
+// next, if any.
+func nonEmpty(next func(string) error) func(string) error {
+	return func(v string) error {
+		if v == "" {
+			return ErrEmptyValue
+		}
+		if next != nil {
+			return next(v)
+		}
+		return nil
 	}
 }
 
