@@ -40,6 +40,13 @@ type compileOptions struct {
 // with errors is not compiled, and an existing output file is then left
 // as it was.
 func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	if !o.check {
+		// Under --check, -o is read, never written.
+		if err := cli.NotAnInput("kokua-compile", "-o", o.output, stdin, cli.Input{What: "the config", Path: o.config},
+			cli.Input{What: "the manifest", Path: o.manifest}, cli.Input{What: "the signing key", Path: o.sign}); err != nil {
+			return err
+		}
+	}
 	src, m, err := readInputs(o.lintOptions, stdin)
 	if err != nil {
 		return err

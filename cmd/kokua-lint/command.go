@@ -111,6 +111,13 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := cli.CheckStdin(o.configs, o.stdinName); err != nil {
 		return usage("%v", err)
 	}
+	inputs := []cli.Input{{What: "the manifest", Path: o.manifest}}
+	for _, c := range o.configs {
+		inputs = append(inputs, cli.Input{What: "a config", Path: c})
+	}
+	if err := cli.NotAnInput("kokua-lint", "--sarif-file", o.sarifFile, stdin, inputs...); err != nil {
+		return err
+	}
 
 	m, err := cli.Manifest(o.manifest)
 	if err != nil {

@@ -27,8 +27,14 @@ type Result struct {
 // Run runs main in process on args (without the program name, which is
 // name), with stdin as standard input.
 func Run(main Main, name, stdin string, args ...string) Result {
+	return RunFrom(main, name, strings.NewReader(stdin), args...)
+}
+
+// RunFrom is Run with standard input read from stdin, which may be a
+// file, as a shell's redirection gives a command.
+func RunFrom(main Main, name string, stdin io.Reader, args ...string) Result {
 	var stdout, stderr bytes.Buffer
-	code := main(append([]string{name}, args...), strings.NewReader(stdin), &stdout, &stderr)
+	code := main(append([]string{name}, args...), stdin, &stdout, &stderr)
 	return Result{Code: code, Stdout: stdout.String(), Stderr: stderr.String()}
 }
 
