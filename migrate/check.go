@@ -148,15 +148,33 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 }
 
 // markedAbove reports whether one of the marker comments right above the
-// line at offset at is head, or starts with head and a colon.
+// line at offset at is head, or starts with head and a colon. When that
+// line is itself a marker comment, as the first line is for a finding of
+// the whole file once marked, the marker comments right below it count
+// too: the block of markers the line is in is the one to look through.
 func markedAbove(data []byte, at int, head string) bool {
+	is := func(line string) bool { return line == head || strings.HasPrefix(line, head+":") }
+	for from := at; from < len(data); {
+		end := bytes.IndexByte(data[from:], '\n')
+		if end < 0 {
+			end = len(data) - from
+		}
+		line := strings.TrimSpace(string(data[from : from+end]))
+		if !strings.HasPrefix(line, Marker) {
+			break
+		}
+		if is(line) {
+			return true
+		}
+		from += end + 1
+	}
 	for at > 0 {
 		start := bytes.LastIndexByte(data[:at-1], '\n') + 1
 		line := strings.TrimSpace(string(data[start : at-1]))
 		if !strings.HasPrefix(line, Marker) {
 			return false
 		}
-		if line == head || strings.HasPrefix(line, head+":") {
+		if is(line) {
 			return true
 		}
 		at = start

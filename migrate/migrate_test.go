@@ -146,8 +146,14 @@ func checkMarked(t *testing.T, name string, res *migrate.Result) {
 		if d.Severity != diag.Error || d.Span.File != "config.toml" {
 			continue
 		}
+		// The markers right above the line, and, for a finding of the
+		// whole file at line 1, the block of markers that line starts.
+		marker := func(i int) bool { return strings.HasPrefix(strings.TrimSpace(lines[i]), migrate.Marker) }
 		found := false
-		for i := d.Span.Start.Line - 2; i >= 0 && strings.HasPrefix(strings.TrimSpace(lines[i]), migrate.Marker); i-- {
+		for i := d.Span.Start.Line - 2; i >= 0 && marker(i); i-- {
+			found = found || strings.Contains(lines[i], migrate.Marker+" "+d.Rule)
+		}
+		for i := d.Span.Start.Line - 1; i < len(lines) && marker(i); i++ {
 			found = found || strings.Contains(lines[i], migrate.Marker+" "+d.Rule)
 		}
 		if !found {
