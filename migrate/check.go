@@ -125,6 +125,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		byHead[fmt.Sprint(at, head)] = mk
 		marks = append(marks, mk)
 	}
+	ends := crlf(data)
 	for _, mk := range marks {
 		if markedAbove(data, mk.at, mk.head) {
 			continue
@@ -135,7 +136,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		}
 		indent := data[mk.at:]
 		indent = indent[:len(indent)-len(bytes.TrimLeft(indent, " \t"))]
-		edits = append(edits, udiff.Edit{Start: mk.at, End: mk.at, New: lineEnds(data, string(indent)+commentSafe(text)+"\n")})
+		edits = append(edits, udiff.Edit{Start: mk.at, End: mk.at, New: lineEnds(ends, string(indent)+commentSafe(text)+"\n")})
 	}
 	out, err := udiff.ApplyBytes(data, edits)
 	if err != nil {

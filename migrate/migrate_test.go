@@ -70,10 +70,43 @@ func commentLines(data []byte) map[string]int {
 	return out
 }
 
-// checkKept holds a migration to "nothing else moves" (R19, R20; issue
-// item 4): every comment of the input is in the output, and every line
-// the diff takes away either holds an old key, a header the migration
-// renames or empties, or comes back verbatim elsewhere (a moved list).
+// oldKeys are the keys the migration rewrites or removes (R19, R20).
+var oldKeys = []string{"tools", "groups", "tool_packs", "mcp_servers", "confirm_tools", "memory", "concurrent", "subagents"}
+
+// oldSpans are the byte ranges, key to value's end, of every old key of a
+// config, wherever it is written.
+func oldSpans(t *testing.T, data []byte) [][2]int {
+	t.Helper()
+	root, err := tomlpos.Parse("config.toml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := lineindex.New("config.toml", data)
+	var out [][2]int
+	var walk func(n *tomlpos.Node)
+	walk = func(n *tomlpos.Node) {
+		for _, f := range n.Fields {
+			v := f.Value
+			switch {
+			case v.ArrayOfTables:
+				for _, it := range v.Items {
+					walk(it)
+				}
+			case v.Kind == tomlpos.KindTable:
+				walk(v)
+			case slices.Contains(oldKeys, f.Name):
+				out = append(out, [2]int{lines.OffsetOf(v.Key().Start), lines.OffsetOf(v.Span().End)})
+			}
+		}
+	}
+	walk(root)
+	return out
+}
+
+// checkKept holds a migration to "nothing else moves" (R19, R20): every
+// comment of the input is in the output, and every line the diff takes
+// away is part of an old key (its line, or a line of its list), a header
+// the migration renames or empties, or comes back verbatim elsewhere.
 func checkKept(t *testing.T, name string, before, after []byte) {
 	t.Helper()
 	have := commentLines(after)
@@ -82,21 +115,34 @@ func checkKept(t *testing.T, name string, before, after []byte) {
 			t.Errorf("%s: the comment %q is lost", name, text)
 		}
 	}
-	var removed, added []string
+	spans := oldSpans(t, before)
+	inOld := func(from, to int) bool {
+		return slices.ContainsFunc(spans, func(s [2]int) bool { return from < s[1] && to > s[0] })
+	}
+	type line struct {
+		text     string
+		from, to int
+	}
+	var removed []line
+	var added []string
 	for _, e := range udiff.Lines(string(before), string(after)) {
-		removed = append(removed, strings.SplitAfter(string(before[e.Start:e.End]), "\n")...)
+		at := e.Start
+		for _, l := range strings.SplitAfter(string(before[e.Start:e.End]), "\n") {
+			removed = append(removed, line{l, at, at + len(l)})
+			at += len(l)
+		}
 		added = append(added, strings.SplitAfter(e.New, "\n")...)
 	}
-	old := []string{"tools =", "tools=", "groups =", "tool_packs =", "mcp_servers =", "confirm_tools =",
-		"memory =", "concurrent =", "subagents =", "[tools]", "[subagents", `"mcp-admin"`}
-	for _, line := range removed {
-		trimmed := strings.TrimSpace(line)
+	headers := []string{"[tools]", "[subagents", `"mcp-admin"`}
+	for _, l := range removed {
+		trimmed := strings.TrimSpace(l.text)
 		switch {
 		case trimmed == "":
-		case slices.ContainsFunc(old, func(o string) bool { return strings.HasPrefix(trimmed, o) || strings.Contains(trimmed, `"mcp-admin"`) }):
+		case inOld(l.from, l.to):
+		case slices.ContainsFunc(headers, func(o string) bool { return strings.HasPrefix(trimmed, o) || strings.Contains(trimmed, `"mcp-admin"`) }):
 		case slices.ContainsFunc(added, func(a string) bool { return strings.TrimSpace(a) == trimmed }):
 		default:
-			t.Errorf("%s: the migration changed a line that holds no old key: %q", name, line)
+			t.Errorf("%s: the migration changed a line that holds no old key: %q", name, l.text)
 		}
 	}
 }
