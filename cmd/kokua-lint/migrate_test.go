@@ -166,25 +166,41 @@ func readOr(path string) string {
 // TestMigrateWriteKeepsEveryOriginal: --write never replaces a backup.
 // CONFIG.bak is written when there is none, left alone when it holds the
 // very bytes that would be kept, and otherwise the original goes to
-// CONFIG.bak.1, then .2, each with the config's mode.
+// CONFIG.bak.1, then .2, each with the config's mode; a second --write on
+// its own output writes nothing. The steps and what --write says of each
+// are the transcript docs/migrate.md shows.
 func TestMigrateWriteKeepsEveryOriginal(t *testing.T) {
-	dir := files(t, map[string]string{"config.toml": oldConfig})
+	third := strings.Replace(oldConfig, "# keep me", "# keep me too", 1)
+	dir := files(t, map[string]string{"config.toml": oldConfig, "first.toml": oldConfig, "other.toml": otherConfig, "third.toml": third})
 	path := filepath.Join(dir, "config.toml")
-	if err := os.Chmod(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	write := func(text string) result {
+	var transcript strings.Builder
+	// step copies a config over config.toml, as cp would, unless from is
+	// "", then runs --write and writes both to the transcript with what
+	// it says of the write.
+	step := func(from string) result {
 		t.Helper()
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		if from != "" {
+			if err := os.WriteFile(path, []byte(readOr(filepath.Join(dir, from))), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&transcript, "$ cp %s config.toml\n", from)
+		}
+		if err := os.Chmod(path, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		r := run(t, dir, nil, "migrate", "--write", "config.toml")
 		wantCode(t, r, cli.ExitOK)
+		transcript.WriteString("$ kokua-lint migrate --write config.toml\n")
+		for _, line := range strings.SplitAfter(r.stderr, "\n") {
+			if strings.Contains(line, "wrote") || strings.Contains(line, "needs no migration") {
+				transcript.WriteString(line)
+			}
+		}
 		return r
 	}
 	wantKept := func(r result, name string, backups map[string]string) {
 		t.Helper()
-		if !strings.Contains(r.stderr, "the original is "+name+"\n") {
+		if name != "" && !strings.Contains(r.stderr, "the original is "+name+"\n") {
 			t.Errorf("--write should name %s as the original:\n%s", name, r.stderr)
 		}
 		for n, want := range backups {
@@ -204,15 +220,21 @@ func TestMigrateWriteKeepsEveryOriginal(t *testing.T) {
 		}
 	}
 
-	r := write(oldConfig)
+	r := step("")
 	wantKept(r, "config.toml.bak", map[string]string{"config.toml.bak": oldConfig})
-	r = write(otherConfig) // another original: the first backup stays
+	migrated := readOr(path)
+	r = step("") // its own output: nothing to do
+	wantKept(r, "", map[string]string{"config.toml.bak": oldConfig})
+	if got := readOr(path); got != migrated {
+		t.Errorf("a second --write changed the config:\n%s", diffOf(migrated, got))
+	}
+	r = step("other.toml") // another original: the first backup stays
 	wantKept(r, "config.toml.bak.1", map[string]string{"config.toml.bak": oldConfig, "config.toml.bak.1": otherConfig})
-	r = write(oldConfig) // the same original again: its backup is there already
+	r = step("first.toml") // the first original again: its backup is there already
 	wantKept(r, "config.toml.bak", map[string]string{"config.toml.bak": oldConfig, "config.toml.bak.1": otherConfig})
-	third := strings.Replace(oldConfig, "# keep me", "# keep me too", 1)
-	r = write(third)
+	r = step("third.toml")
 	wantKept(r, "config.toml.bak.2", map[string]string{"config.toml.bak": oldConfig, "config.toml.bak.1": otherConfig, "config.toml.bak.2": third})
+	golden.Check(t, filepath.Join(root, "cmd", "kokua-lint", "testdata", "migrate-backups.txt"), []byte(transcript.String()))
 }
 
 // TestMigrateWriteTwiceUnfinished: a config the migration cannot finish
