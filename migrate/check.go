@@ -98,6 +98,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		return nil, fmt.Errorf("internal error: the migrated config is not valid TOML (%w); please report it", err)
 	}
 	lines := lineindex.New(name, data)
+	within := stringLines(res.Config.Root)
 	var edits []udiff.Edit
 	// One marker per line, rule and key: the first finding's message, and
 	// how many more the linter has there.
@@ -112,7 +113,11 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		if d.Severity != diag.Error || d.Span.File != name || d.Span.Start.Line < 1 {
 			continue
 		}
-		at := lines.Offset(d.Span.Start.Line, 1)
+		line := d.Span.Start.Line
+		if first, ok := within[line]; ok {
+			line = first // a line inside a string: above the string's first
+		}
+		at := lines.Offset(line, 1)
 		head := Marker + " " + d.Rule
 		if d.Key != "" {
 			head += " at " + d.Key
@@ -146,6 +151,29 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		return nil, fmt.Errorf("internal error: the migrated config is not valid TOML (%w); please report it", err)
 	}
 	return out, nil
+}
+
+// stringLines maps each line that starts inside a multi-line string of
+// the document to the line the string starts on: a comment cannot be put
+// on such a line, which is part of the string.
+func stringLines(root *tomlpos.Node) map[int]int {
+	out := map[int]int{}
+	var walk func(n *tomlpos.Node)
+	walk = func(n *tomlpos.Node) {
+		if sp := n.Span(); n.Kind == tomlpos.KindString && sp.End.Line > sp.Start.Line {
+			for l := sp.Start.Line + 1; l <= sp.End.Line; l++ {
+				out[l] = sp.Start.Line
+			}
+		}
+		for _, f := range n.Fields {
+			walk(f.Value)
+		}
+		for _, it := range n.Items {
+			walk(it)
+		}
+	}
+	walk(root)
+	return out
 }
 
 // markedAbove reports whether one of the marker comments right above the

@@ -148,8 +148,9 @@ type migration struct {
 	kvs     [][2]int            // key start and value end of every key = value
 	edits   []udiff.Edit
 	changes []Change
-	crlf    bool   // the input's lines end in CRLF
-	entry   string // the entry agent's name
+	crlf    bool        // the input's lines end in CRLF
+	within  map[int]int // lines inside a multi-line string -> its first; see stringLines
+	entry   string      // the entry agent's name
 }
 
 func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migration {
@@ -260,6 +261,12 @@ func flag(indent, format string, args ...any) string {
 // flagAt inserts a marker comment above the line holding off, unless an
 // earlier migration left the same one there.
 func (mg *migration) flagAt(off int, format string, args ...any) {
+	if mg.within == nil {
+		mg.within = stringLines(mg.root)
+	}
+	if first, ok := mg.within[mg.lines.Pos(off).Line]; ok {
+		off = mg.lines.Offset(first, 1) // a line inside a string: above the string's first
+	}
 	text := flag(mg.indent(off), format, args...)
 	at := mg.lineStart(off)
 	if markedAbove(mg.src.Data, at, strings.TrimSpace(text)) {

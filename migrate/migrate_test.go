@@ -177,21 +177,47 @@ func TestIdempotent(t *testing.T) {
 }
 
 // TestEveryErrorMarked: where the migrated config still has an error, a
-// marker comment is on the line above it, naming the rule (issue item 1:
-// each such place named, with a comment left there).
+// marker comment is on the line above it (above the string, for a line
+// inside a multi-line string), naming the rule, and every marker is a
+// comment.
 func TestEveryErrorMarked(t *testing.T) {
 	for _, in := range fixtures(t) {
 		checkMarked(t, in.name, migrateOf(t, in))
 	}
 }
 
+// stringStart is the line a multi-line string holding line starts on, or
+// line itself when no string holds it.
+func stringStart(root *tomlpos.Node, line int) int {
+	if sp := root.Span(); root.Kind == tomlpos.KindString && sp.Start.Line < line && line <= sp.End.Line {
+		return sp.Start.Line
+	}
+	for _, f := range root.Fields {
+		if l := stringStart(f.Value, line); l != line {
+			return l
+		}
+	}
+	for _, it := range root.Items {
+		if l := stringStart(it, line); l != line {
+			return l
+		}
+	}
+	return line
+}
+
 func checkMarked(t *testing.T, name string, res *migrate.Result) {
 	t.Helper()
 	lines := strings.Split(string(res.Output), "\n")
+	root, err := tomlpos.Parse("config.toml", res.Output)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
 	for _, d := range res.Lint.Diagnostics {
 		if d.Severity != diag.Error || d.Span.File != "config.toml" {
 			continue
 		}
+		// A line inside a multi-line string is marked above the string.
+		d.Span.Start.Line = stringStart(root, d.Span.Start.Line)
 		// The markers right above the line, and, for a finding of the
 		// whole file at line 1, the block of markers that line starts.
 		marker := func(i int) bool { return strings.HasPrefix(strings.TrimSpace(lines[i]), migrate.Marker) }
@@ -205,6 +231,17 @@ func checkMarked(t *testing.T, name string, res *migrate.Result) {
 		if !found {
 			t.Errorf("%s: the error %s at line %d has no marker above it", name, d.Rule, d.Span.Start.Line)
 		}
+	}
+	// Every marker is a comment: one put on a line that starts inside a
+	// multi-line string would be part of the string.
+	comments := 0
+	for _, c := range tomlpos.Comments(lineindex.New("config.toml", res.Output)) {
+		if strings.HasPrefix(c.Text, migrate.Marker) {
+			comments++
+		}
+	}
+	if n := strings.Count(string(res.Output), migrate.Marker); n != comments {
+		t.Errorf("%s: %d markers in the output, of which %d are comments", name, n, comments)
 	}
 	if !res.Clean() && len(res.Places) == 0 {
 		t.Errorf("%s: the result needs a person but names no place", name)
