@@ -131,7 +131,9 @@ func generateCommented(seed uint64) commented {
 		}
 		return s
 	}
-	for _, agent := range []string{"assistant", "worker"}[:1+r.IntN(2)] {
+	// Now and then no agent at all: a place of the whole file, marked at
+	// its first line.
+	for _, agent := range []string{"assistant", "worker"}[:min(2, r.IntN(6))] {
 		fmt.Fprintf(&b, "[agents.%s]\ndescription = \"The %s.\"\n", agent, agent)
 		g.key(&b, "tools", g.list(g.pick(toolsets, 6), same))
 		if r.IntN(2) == 0 {
