@@ -53,7 +53,7 @@ func (g *commentGen) comment() string {
 // list.
 func (g *commentGen) list(items []string, want func(string) string) string {
 	r := g.r
-	q := func(s string) string { return tomlpos.BasicString(s) }
+	q := tomlpos.BasicString
 	if r.IntN(5) == 0 { // on one line: no comment fits inside
 		parts := make([]string, len(items))
 		for i, it := range items {
