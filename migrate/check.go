@@ -98,6 +98,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		return nil, fmt.Errorf("internal error: the migrated config is not valid TOML (%w); please report it", err)
 	}
 	lines := lineindex.New(name, data)
+	within := stringLines(res.Config.Root)
 	var edits []udiff.Edit
 	// One marker per line, rule and key: the first finding's message, and
 	// how many more the linter has there.
@@ -112,7 +113,11 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		if d.Severity != diag.Error || d.Span.File != name || d.Span.Start.Line < 1 {
 			continue
 		}
-		at := lines.Offset(d.Span.Start.Line, 1)
+		line := d.Span.Start.Line
+		if first, ok := within[line]; ok {
+			line = first // a line inside a string: above the string's first
+		}
+		at := lines.Offset(line, 1)
 		head := Marker + " " + d.Rule
 		if d.Key != "" {
 			head += " at " + d.Key
@@ -125,6 +130,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		byHead[fmt.Sprint(at, head)] = mk
 		marks = append(marks, mk)
 	}
+	ends := crlf(data)
 	for _, mk := range marks {
 		if markedAbove(data, mk.at, mk.head) {
 			continue
@@ -135,7 +141,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		}
 		indent := data[mk.at:]
 		indent = indent[:len(indent)-len(bytes.TrimLeft(indent, " \t"))]
-		edits = append(edits, udiff.Edit{Start: mk.at, End: mk.at, New: lineEnds(data, string(indent)+commentSafe(text)+"\n")})
+		edits = append(edits, udiff.Edit{Start: mk.at, End: mk.at, New: lineEnds(ends, string(indent)+commentSafe(text)+"\n")})
 	}
 	out, err := udiff.ApplyBytes(data, edits)
 	if err != nil {
@@ -147,16 +153,57 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 	return out, nil
 }
 
+// stringLines maps each line that starts inside a multi-line string of
+// the document to the line the string starts on: a comment cannot be put
+// on such a line, which is part of the string.
+func stringLines(root *tomlpos.Node) map[int]int {
+	out := map[int]int{}
+	var walk func(n *tomlpos.Node)
+	walk = func(n *tomlpos.Node) {
+		if sp := n.Span(); n.Kind == tomlpos.KindString && sp.End.Line > sp.Start.Line {
+			for l := sp.Start.Line + 1; l <= sp.End.Line; l++ {
+				out[l] = sp.Start.Line
+			}
+		}
+		for _, f := range n.Fields {
+			walk(f.Value)
+		}
+		for _, it := range n.Items {
+			walk(it)
+		}
+	}
+	walk(root)
+	return out
+}
+
 // markedAbove reports whether one of the marker comments right above the
-// line at offset at is head, or starts with head and a colon.
+// line at offset at is head, or starts with head and a colon. When that
+// line is itself a marker comment, as the first line is for a finding of
+// the whole file once marked, the marker comments right below it count
+// too: the block of markers the line is in is the one to look through.
 func markedAbove(data []byte, at int, head string) bool {
+	is := func(line string) bool { return line == head || strings.HasPrefix(line, head+":") }
+	for from := at; from < len(data); {
+		end := bytes.IndexByte(data[from:], '\n')
+		if end < 0 {
+			end = len(data) - from
+		}
+		line := strings.TrimSpace(string(data[from : from+end]))
+		if !strings.HasPrefix(line, Marker) {
+			break
+		}
+		if is(line) {
+			return true
+		}
+		from += end + 1
+	}
 	for at > 0 {
 		start := bytes.LastIndexByte(data[:at-1], '\n') + 1
 		line := strings.TrimSpace(string(data[start : at-1]))
 		if !strings.HasPrefix(line, Marker) {
 			return false
 		}
-		if line == head || strings.HasPrefix(line, head+":") {
+		if is(line) {
 			return true
 		}
 		at = start

@@ -13,9 +13,12 @@
 // Every edit is made at the byte positions the positioned TOML tree
 // (internal/tomlpos) knows, never by encoding the document again: comments,
 // blank lines, key order and every line the migration does not touch stay
-// byte for byte. What a person must decide is never guessed: the migration
-// leaves a comment starting "# kokua-lint migrate:" on the line above, and
-// reports the place.
+// byte for byte. A list it writes afresh keeps every comment it held, by
+// the entry it was next to, or above the new list when that entry left it,
+// with a change saying so. What a person must decide is never guessed: the
+// migration leaves a comment starting "# kokua-lint migrate:" on the line
+// above, and reports the place. Migrating a migrated config changes
+// nothing.
 package migrate
 
 import (
@@ -145,12 +148,15 @@ type migration struct {
 	kvs     [][2]int            // key start and value end of every key = value
 	edits   []udiff.Edit
 	changes []Change
-	entry   string // the entry agent's name
+	crlf    bool        // the input's lines end in CRLF
+	within  map[int]int // lines inside a multi-line string -> its first; see stringLines
+	entry   string      // the entry agent's name
 }
 
 func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migration {
 	mg := &migration{src: src, cfg: c, root: c.Root, lines: lineindex.New(src.Name, src.Data),
-		toolsOf: map[string][]string{}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value}
+		toolsOf: map[string][]string{}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value,
+		crlf: crlf(src.Data)}
 	for _, t := range m.Manifest.Toolsets {
 		mg.known[t.Name] = true
 		for _, tool := range t.Tools {
@@ -222,17 +228,21 @@ func (mg *migration) indent(off int) string {
 // edit replaces the bytes from..to with text, whose lines end as the
 // file's do.
 func (mg *migration) edit(from, to int, text string) {
-	mg.edits = append(mg.edits, udiff.Edit{Start: from, End: to, New: lineEnds(mg.src.Data, text)})
+	mg.edits = append(mg.edits, udiff.Edit{Start: from, End: to, New: lineEnds(mg.crlf, text)})
 }
 
-// lineEnds writes text's line ends as data writes its own: CRLF for a
-// file whose lines end so, else LF.
-func lineEnds(data []byte, text string) string {
-	if !bytes.Contains(data, []byte("\r\n")) {
+// lineEnds writes text's line ends as a file whose lines end in CRLF
+// when crlf is set, else in LF.
+func lineEnds(crlf bool, text string) string {
+	if !crlf {
 		return text
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", "\r\n")
 }
+
+// crlf reports whether a file's lines end in CRLF, as far as the
+// migration writes its own lines so.
+func crlf(data []byte) bool { return bytes.Contains(data, []byte("\r\n")) }
 
 func (mg *migration) change(n *tomlpos.Node, format string, args ...any) {
 	at := n.Key()
@@ -251,6 +261,12 @@ func flag(indent, format string, args ...any) string {
 // flagAt inserts a marker comment above the line holding off, unless an
 // earlier migration left the same one there.
 func (mg *migration) flagAt(off int, format string, args ...any) {
+	if mg.within == nil {
+		mg.within = stringLines(mg.root)
+	}
+	if first, ok := mg.within[mg.lines.Pos(off).Line]; ok {
+		off = mg.lines.Offset(first, 1) // a line inside a string: above the string's first
+	}
 	text := flag(mg.indent(off), format, args...)
 	at := mg.lineStart(off)
 	if markedAbove(mg.src.Data, at, strings.TrimSpace(text)) {
@@ -368,16 +384,6 @@ func (mg *migration) arrayText(n *tomlpos.Node, repl map[int]string) string {
 	}
 	b.Write(mg.src.Data[at:to])
 	return b.String()
-}
-
-// appendNew adds the names not yet in list.
-func appendNew(list []string, names ...string) []string {
-	for _, n := range names {
-		if !slices.Contains(list, n) {
-			list = append(list, n)
-		}
-	}
-	return list
 }
 
 // renamed is a toolset name as Kokua registers it now.

@@ -70,10 +70,43 @@ func commentLines(data []byte) map[string]int {
 	return out
 }
 
-// checkKept holds a migration to "nothing else moves" (R19, R20; issue
-// item 4): every comment of the input is in the output, and every line
-// the diff takes away either holds an old key, a header the migration
-// renames or empties, or comes back verbatim elsewhere (a moved list).
+// oldKeys are the keys the migration rewrites or removes (R19, R20).
+var oldKeys = []string{"tools", "groups", "tool_packs", "mcp_servers", "confirm_tools", "memory", "concurrent", "subagents"}
+
+// oldSpans are the byte ranges, key to value's end, of every old key of a
+// config, wherever it is written.
+func oldSpans(t *testing.T, data []byte) [][2]int {
+	t.Helper()
+	root, err := tomlpos.Parse("config.toml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := lineindex.New("config.toml", data)
+	var out [][2]int
+	var walk func(n *tomlpos.Node)
+	walk = func(n *tomlpos.Node) {
+		for _, f := range n.Fields {
+			v := f.Value
+			switch {
+			case v.ArrayOfTables:
+				for _, it := range v.Items {
+					walk(it)
+				}
+			case v.Kind == tomlpos.KindTable:
+				walk(v)
+			case slices.Contains(oldKeys, f.Name):
+				out = append(out, [2]int{lines.OffsetOf(v.Key().Start), lines.OffsetOf(v.Span().End)})
+			}
+		}
+	}
+	walk(root)
+	return out
+}
+
+// checkKept holds a migration to "nothing else moves" (R19, R20): every
+// comment of the input is in the output, and every line the diff takes
+// away is part of an old key (its line, or a line of its list), a header
+// the migration renames or empties, or comes back verbatim elsewhere.
 func checkKept(t *testing.T, name string, before, after []byte) {
 	t.Helper()
 	have := commentLines(after)
@@ -82,21 +115,34 @@ func checkKept(t *testing.T, name string, before, after []byte) {
 			t.Errorf("%s: the comment %q is lost", name, text)
 		}
 	}
-	var removed, added []string
+	spans := oldSpans(t, before)
+	inOld := func(from, to int) bool {
+		return slices.ContainsFunc(spans, func(s [2]int) bool { return from < s[1] && to > s[0] })
+	}
+	type line struct {
+		text     string
+		from, to int
+	}
+	var removed []line
+	var added []string
 	for _, e := range udiff.Lines(string(before), string(after)) {
-		removed = append(removed, strings.SplitAfter(string(before[e.Start:e.End]), "\n")...)
+		at := e.Start
+		for _, l := range strings.SplitAfter(string(before[e.Start:e.End]), "\n") {
+			removed = append(removed, line{l, at, at + len(l)})
+			at += len(l)
+		}
 		added = append(added, strings.SplitAfter(e.New, "\n")...)
 	}
-	old := []string{"tools =", "tools=", "groups =", "tool_packs =", "mcp_servers =", "confirm_tools =",
-		"memory =", "concurrent =", "subagents =", "[tools]", "[subagents", `"mcp-admin"`}
-	for _, line := range removed {
-		trimmed := strings.TrimSpace(line)
+	headers := []string{"[tools]", "[subagents", `"mcp-admin"`}
+	for _, l := range removed {
+		trimmed := strings.TrimSpace(l.text)
 		switch {
 		case trimmed == "":
-		case slices.ContainsFunc(old, func(o string) bool { return strings.HasPrefix(trimmed, o) || strings.Contains(trimmed, `"mcp-admin"`) }):
+		case inOld(l.from, l.to):
+		case slices.ContainsFunc(headers, func(o string) bool { return strings.HasPrefix(trimmed, o) || strings.Contains(trimmed, `"mcp-admin"`) }):
 		case slices.ContainsFunc(added, func(a string) bool { return strings.TrimSpace(a) == trimmed }):
 		default:
-			t.Errorf("%s: the migration changed a line that holds no old key: %q", name, line)
+			t.Errorf("%s: the migration changed a line that holds no old key: %q", name, l.text)
 		}
 	}
 }
@@ -131,28 +177,71 @@ func TestIdempotent(t *testing.T) {
 }
 
 // TestEveryErrorMarked: where the migrated config still has an error, a
-// marker comment is on the line above it, naming the rule (issue item 1:
-// each such place named, with a comment left there).
+// marker comment is on the line above it (above the string, for a line
+// inside a multi-line string), naming the rule, and every marker is a
+// comment.
 func TestEveryErrorMarked(t *testing.T) {
 	for _, in := range fixtures(t) {
 		checkMarked(t, in.name, migrateOf(t, in))
 	}
 }
 
+// stringStart is the line a multi-line string holding line starts on, or
+// line itself when no string holds it.
+func stringStart(root *tomlpos.Node, line int) int {
+	if sp := root.Span(); root.Kind == tomlpos.KindString && sp.Start.Line < line && line <= sp.End.Line {
+		return sp.Start.Line
+	}
+	for _, f := range root.Fields {
+		if l := stringStart(f.Value, line); l != line {
+			return l
+		}
+	}
+	for _, it := range root.Items {
+		if l := stringStart(it, line); l != line {
+			return l
+		}
+	}
+	return line
+}
+
 func checkMarked(t *testing.T, name string, res *migrate.Result) {
 	t.Helper()
 	lines := strings.Split(string(res.Output), "\n")
+	root, err := tomlpos.Parse("config.toml", res.Output)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
 	for _, d := range res.Lint.Diagnostics {
 		if d.Severity != diag.Error || d.Span.File != "config.toml" {
 			continue
 		}
+		// A line inside a multi-line string is marked above the string.
+		d.Span.Start.Line = stringStart(root, d.Span.Start.Line)
+		// The markers right above the line, and, for a finding of the
+		// whole file at line 1, the block of markers that line starts.
+		marker := func(i int) bool { return strings.HasPrefix(strings.TrimSpace(lines[i]), migrate.Marker) }
 		found := false
-		for i := d.Span.Start.Line - 2; i >= 0 && strings.HasPrefix(strings.TrimSpace(lines[i]), migrate.Marker); i-- {
+		for i := d.Span.Start.Line - 2; i >= 0 && marker(i); i-- {
+			found = found || strings.Contains(lines[i], migrate.Marker+" "+d.Rule)
+		}
+		for i := d.Span.Start.Line - 1; i < len(lines) && marker(i); i++ {
 			found = found || strings.Contains(lines[i], migrate.Marker+" "+d.Rule)
 		}
 		if !found {
 			t.Errorf("%s: the error %s at line %d has no marker above it", name, d.Rule, d.Span.Start.Line)
 		}
+	}
+	// Every marker is a comment: one put on a line that starts inside a
+	// multi-line string would be part of the string.
+	comments := 0
+	for _, c := range tomlpos.Comments(lineindex.New("config.toml", res.Output)) {
+		if strings.HasPrefix(c.Text, migrate.Marker) {
+			comments++
+		}
+	}
+	if n := strings.Count(string(res.Output), migrate.Marker); n != comments {
+		t.Errorf("%s: %d markers in the output, of which %d are comments", name, n, comments)
 	}
 	if !res.Clean() && len(res.Places) == 0 {
 		t.Errorf("%s: the result needs a person but names no place", name)

@@ -55,7 +55,7 @@ func (mg *migration) memory() (*tomlpos.Node, bool) {
 		mg.flagAt(mg.off(n.Key().Start), "[assistant].memory was removed: add \"memory\" and \"documents\" to the entry agent's available list if it should keep them, then delete this line and this comment")
 		return nil, false
 	}
-	mg.edit(kl.from, kl.to, "")
+	mg.dropLine(kl, "[assistant].memory")
 	if n.Bool {
 		mg.change(n, "[assistant].memory = true became \"memory\" and \"documents\" in [agents.%s.tools].available", tomlpos.QuoteKey(mg.entry))
 	} else {
@@ -81,7 +81,7 @@ func (mg *migration) concurrent(assistant *tomlpos.Node) {
 			mg.flagAt(mg.off(n.Key().Start), "[subagents].concurrent was removed and [assistant].concurrent_tools says otherwise: keep the one you mean, then delete this line and this comment")
 			return
 		}
-		mg.edit(kl.from, kl.to, "")
+		mg.dropLine(kl, "[subagents].concurrent")
 		mg.change(n, "[subagents].concurrent was dropped: [assistant].concurrent_tools already says the same")
 		return
 	}
@@ -154,18 +154,20 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 		lines[i] = kl
 	}
 
-	var names, flags []string
+	var flags []string
+	plan := &listPlan{}
 	value := ""        // the value written, when it is the old list's own text
 	rewritten := false // the list is written afresh
 	for i, n := range olds {
 		key := config.KeyPath(t.Path(), keys[i])
+		list := plan.list(n, key, lines[i].trailing)
 		if keys[i] == "tools" && n.Kind == tomlpos.KindString {
 			if config.IsAllWord(n.Str) {
 				value = `"all"`
 				flags = append(flags, `available = "all" needs a resident list: before the split every toolset was resident, which for "all" is every tool the install offers on every request; write resident = [...] below, then delete this comment`)
 				continue
 			}
-			names = appendNew(names, renamed(n.Str))
+			plan.add(renamed(n.Str))
 			rewritten = true
 			continue
 		}
@@ -185,52 +187,59 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 				if config.IsAllWord(s) {
 					flags = append(flags, fmt.Sprintf(`%s names %q: "all" is now the whole value, available = "all", and needs a resident list; write the list you mean, then delete this comment`, key, s))
 				}
-				names = appendNew(names, renamed(s))
+				plan.add(renamed(s), itemRef{list, j})
 			}
 			value = mg.arrayText(n, repl)
 		case "groups":
-			for _, s := range strs {
+			for j, s := range strs {
 				if o.role && o.ceiling != nil && !slices.Contains(o.ceiling, s) {
 					mg.change(n, "%q in %s was left out: [tools].groups did not enable it, so the role never held it", s, key)
+					plan.drop(itemRef{list, j}, "[tools].groups did not enable it, so it was left out")
 					continue
 				}
-				names = appendNew(names, renamed(s))
+				plan.add(renamed(s), itemRef{list, j})
 			}
 			if o.clock {
-				names = appendNew(names, kokua.RoleClock)
+				plan.add(kokua.RoleClock)
 			}
 			rewritten = true
 		case "tool_packs":
-			for _, s := range strs {
-				names = appendNew(names, renamed(s))
+			for j, s := range strs {
+				plan.add(renamed(s), itemRef{list, j})
 			}
 			rewritten = true
 		case "mcp_servers":
-			for _, s := range strs {
+			for j, s := range strs {
 				server, ok := mg.serverName(s)
 				if !ok {
 					flags = append(flags, fmt.Sprintf("%s names %q, which no [[mcp.server]] table names: add the server's name to available, then delete this comment", key, s))
+					plan.drop(itemRef{list, j}, "no [[mcp.server]] table names it, so it was left out")
 					continue
 				}
-				names = appendNew(names, server)
+				plan.add(server, itemRef{list, j})
 			}
 			rewritten = true
 		}
 	}
-	if o.role && o.clock && !slices.Contains(names, kokua.RoleClock) && value == "" {
-		names = appendNew(names, kokua.RoleClock)
+	if o.role && o.clock && !slices.Contains(plan.names, kokua.RoleClock) && value == "" {
+		plan.add(kokua.RoleClock)
 		rewritten = true
 	}
 	if len(o.extra) > 0 {
-		names = appendNew(names, o.extra...)
+		for _, name := range o.extra {
+			plan.add(name)
+		}
 		rewritten = true
 	}
+	var above []string
 	if rewritten || value == "" {
-		if value == `"all"` && len(names) > 0 {
-			flags = append(flags, fmt.Sprintf("%s also names %s: with available = \"all\" they need no listing", oldPath, and(names)))
+		if value == `"all"` && len(plan.names) > 0 {
+			flags = append(flags, fmt.Sprintf("%s also names %s: with available = \"all\" they need no listing", oldPath, and(plan.names)))
 		}
 		if value != `"all"` {
-			value = listText(names)
+			value, above = mg.written(plan, table+".available")
+		} else {
+			above = mg.allComments(plan, table+".available", `available = "all" holds what it listed`)
 		}
 	}
 	for i, kl := range lines {
@@ -239,6 +248,7 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 	}
 	var b strings.Builder
 	b.WriteString(table + "\n")
+	b.WriteString(commentLines("", above))
 	for _, f := range flags {
 		b.WriteString(flag("", "%s", f))
 	}
@@ -327,33 +337,46 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 	if tools == nil && len(roles) == 0 && !memoryOn {
 		return
 	}
-	var names []string
 	var groups *tomlpos.Node
 	if tools != nil {
 		groups = tools.Get("groups")
 	}
+	groupsLine, groupsOK := mg.keyLineOf(groups)
+	plan := &listPlan{}
 	var flags []string
 	if groups != nil {
+		list := plan.list(groups, "[tools].groups", groupsLine.trailing)
 		strs, ok := stringsOf(groups)
 		switch {
 		case !ok:
 			flags = append(flags, "[tools].groups holds something other than a list of names: list the entry agent's toolsets here by hand")
 		case len(roles) > 0:
-			if slices.Contains(strs, kokua.RoleClock) {
-				names = append(names, kokua.RoleClock)
+			for j, s := range strs {
+				if s == kokua.RoleClock {
+					plan.add(s, itemRef{list, j})
+				} else {
+					plan.drop(itemRef{list, j}, "with roles, the entry agent held only time of [tools].groups, and the roles the rest")
+				}
 			}
 		case slices.ContainsFunc(strs, config.IsAllWord):
 			flags = append(flags, `[tools].groups = ["all"] gave every AIMU group (web, fs, compute, time, misc, audio, speech, transcription): list the ones this agent should hold`)
+			for j := range strs {
+				plan.drop(itemRef{list, j}, `"all" is for a person to spell out`)
+			}
 		default:
-			for _, s := range strs {
-				if s != kokua.OldGroupsNone {
-					names = appendNew(names, renamed(s))
+			for j, s := range strs {
+				if s == kokua.OldGroupsNone {
+					plan.drop(itemRef{list, j}, fmt.Sprintf("%q named no group", s))
+					continue
 				}
+				plan.add(renamed(s), itemRef{list, j})
 			}
 		}
 	}
 	if memoryOn {
-		names = appendNew(names, kokua.MemoryToolsets...)
+		for _, name := range kokua.MemoryToolsets {
+			plan.add(name)
+		}
 	}
 	flags = append(flags, fmt.Sprintf("before [agents], Kokua gave the entry agent %q some of its own toolsets without a list (which ones depended on the version: memory, documents, skills, config, mcp, scheduling, conversations, time); list in available the ones it should hold, then delete this comment", mg.entry))
 
@@ -367,15 +390,19 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 	for _, f := range flags {
 		flagText.WriteString(flag("", "%s", f))
 	}
-	available := "available = " + listText(names)
+	value, above := listText(plan.names), []string(nil)
+	if groups != nil && groupsOK && groups.Kind == tomlpos.KindArray {
+		value, above = mg.written(plan, table+".available")
+	}
+	available := "available = " + value
 	switch {
 	case tools != nil && tools.Header:
 		at := mg.off(tools.Span().Start)
 		mg.edit(mg.lineStart(at), mg.lineStart(at), head)
 		mg.edit(at, mg.off(tools.Span().End), table)
 		mg.change(tools, "[tools] became %s", table)
-		if kl, ok := mg.keyLineOf(groups); ok {
-			mg.edit(kl.from, kl.to, flagText.String()+kl.keyIndent+available+kl.trailing+"\n")
+		if kl, ok := groupsLine, groupsOK; ok {
+			mg.edit(kl.from, kl.to, commentLines(kl.keyIndent, above)+flagText.String()+kl.keyIndent+available+kl.trailing+"\n")
 			mg.change(groups, "[tools].groups became %s.available", table)
 		} else {
 			end := mg.lineEnd(mg.off(tools.Span().End))
@@ -417,7 +444,7 @@ func (mg *migration) subagentsFlag(roles []string) {
 		return
 	}
 	if kl, ok := mg.keyLine(n); ok && len(roles) > 0 {
-		mg.edit(kl.from, kl.to, "")
+		mg.dropLine(kl, "[assistant].subagents")
 		mg.change(n, "[assistant].subagents was dropped: the entry agent delegates to the roles in delegates_to")
 		return
 	}
@@ -476,12 +503,14 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 		}
 	}
 	// A tool in both old lists went to the reviewer: it leaves confirm.
-	var kept []string
+	plan := &listPlan{}
+	plan.list(confirm, keys[0], lines[0].trailing)
 	dropped := false
-	for _, c := range qualified[0] {
+	for j, c := range qualified[0] {
 		if slices.Contains(qualified[1], c) {
 			dropped = true
 			mg.change(confirm, "%q moved from confirm to review: [security.auto_approval].tools let the reviewer answer for it", c)
+			plan.drop(itemRef{0, j}, fmt.Sprintf("%q moved to review", c))
 			continue
 		}
 		for _, r := range qualified[1] {
@@ -489,7 +518,7 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 				flags[0] = append(flags[0], fmt.Sprintf("%q and review's %q share tools: the reviewer answered for %q's tools and you for the rest; list the rest one by one here, or keep %q in one list only", c, r, r, c))
 			}
 		}
-		kept = append(kept, c)
+		plan.add(c, itemRef{0, j})
 	}
 
 	var b strings.Builder
@@ -497,12 +526,13 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 	if confirm == nil {
 		b.WriteString(flag("", "%s", "[security].confirm_tools was not written, so Kokua's default list asked you; write confirm = [...] with what should ask you, then delete this comment"))
 	} else {
+		text, above := mg.arrayText(confirm, repl[0]), []string(nil)
+		if dropped {
+			text, above = mg.written(plan, news[0])
+		}
+		b.WriteString(commentLines("", above))
 		for _, f := range flags[0] {
 			b.WriteString(flag("", "%s", f))
-		}
-		text := mg.arrayText(confirm, repl[0])
-		if dropped {
-			text = listText(kept)
 		}
 		b.WriteString("confirm = " + text + lines[0].trailing + "\n")
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,12 +9,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/migrate"
 )
@@ -60,18 +63,27 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 		if target, mode, err = regularFile(o.config); err != nil {
 			return usage("migrate: %v", err)
 		}
-		if info, err := os.Lstat(target + ".bak"); err == nil && !info.Mode().IsRegular() {
-			return usage("migrate: cannot keep the original as %s: it is there and is not a regular file; nothing was written", target+".bak")
-		}
 	}
 	src, err := lint.ReadFile(o.config)
 	if err != nil {
 		return usage("%v", err)
 	}
+	res, err := migrate.Migrate(src, m, migrate.Options{Fix: o.fix})
+	// A write that cannot be made is refused before anything is said,
+	// which would otherwise speak of changes that were not made.
+	changed := err == nil && !bytes.Equal(res.Output, src.Data)
+	var kept string
+	if o.write && changed {
+		if kept, err = keepOriginal(target, src.Data, mode); err != nil {
+			return usage("migrate: %v; %s was not changed", err, o.config)
+		}
+		if err := compile.WriteFile(target, res.Output); err != nil {
+			return usage("migrate: %v", err)
+		}
+	}
 	if m.Embedded {
 		say(stderr, "kokua-lint: no --manifest given: migrating against the embedded default Kokua install (%d toolsets)", len(m.Manifest.Toolsets))
 	}
-	res, err := migrate.Migrate(src, m, migrate.Options{Fix: o.fix})
 	var unread *migrate.Unreadable
 	switch {
 	case errors.As(err, &unread):
@@ -108,15 +120,8 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	for _, p := range res.Places {
 		say(stderr, "%s:%d: needs a person: %s", where, p.Line, p.Message)
 	}
-	changed := string(res.Output) != string(src.Data)
 	if o.write && changed {
-		if err := backup(target+".bak", src.Data, mode); err != nil {
-			return usage("migrate: %v; %s was not changed", err, o.config)
-		}
-		if err := compile.WriteFile(target, res.Output); err != nil {
-			return usage("migrate: %v", err)
-		}
-		say(stderr, "kokua-lint migrate: wrote %s; the original is %s", target, target+".bak")
+		say(stderr, "kokua-lint migrate: wrote %s; the original is %s", target, kept)
 	}
 	switch {
 	case !changed && res.Clean():
@@ -173,30 +178,101 @@ func regularFile(path string) (string, fs.FileMode, error) {
 	return target, info.Mode().Perm(), nil
 }
 
-// backup writes the original beside the file, as NAME.bak, with the
-// original's mode (a config may hold what only its owner should read). An
-// earlier backup is replaced; anything at that name but a regular file is
-// refused.
-func backup(path string, data []byte, mode fs.FileMode) error {
-	switch info, err := os.Lstat(path); {
-	case os.IsNotExist(err):
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-		if err != nil {
-			return fmt.Errorf("cannot write %s: %w", path, unwrap(err))
+// maxBackups bounds the numbered backups looked through: CONFIG.bak,
+// then CONFIG.bak.1 to CONFIG.bak.999.
+const maxBackups = 1000
+
+// keepOriginal keeps the original beside the config and returns the name
+// it is kept as: CONFIG.bak, or CONFIG.bak.1, CONFIG.bak.2, ..., the first
+// of them that is not there or already holds exactly data (then nothing
+// is written). An earlier backup is never replaced, and a name held by
+// anything but a regular file is refused, so nothing is written through a
+// link or onto a device. The backup gets the config's mode (a config may
+// hold what only its owner should read).
+func keepOriginal(target string, data []byte, mode fs.FileMode) (string, error) {
+	looked := false // this name was found free, then taken: look once more
+	for n := 0; n < maxBackups; {
+		path := target + ".bak"
+		if n > 0 {
+			path += "." + strconv.Itoa(n)
 		}
-		if err := f.Close(); err != nil {
-			return fmt.Errorf("cannot write %s: %w", path, unwrap(err))
+		info, err := os.Lstat(path)
+		switch {
+		case os.IsNotExist(err):
+			switch err := writeNew(path, data, mode); {
+			case err == nil:
+				return path, nil
+			case errors.Is(err, fs.ErrExist) && !looked:
+				looked = true
+				continue // made meanwhile: it may hold data already
+			default:
+				return "", fmt.Errorf("cannot keep the original as %s: %w", path, unwrap(err))
+			}
+		case err != nil:
+			return "", fmt.Errorf("cannot keep the original as %s: %w", path, unwrap(err))
+		case !info.Mode().IsRegular():
+			return "", fmt.Errorf("cannot keep the original as %s: it is %s, not a regular file, and is left as it is", path, regular.Kind(info.Mode()))
+		case info.Size() == int64(len(data)):
+			if same, err := holds(path, data); err != nil {
+				return "", fmt.Errorf("cannot keep the original as %s: %w", path, unwrap(err))
+			} else if same {
+				return path, nil
+			}
 		}
-	case err != nil:
-		return fmt.Errorf("cannot write %s: %w", path, unwrap(err))
-	case !info.Mode().IsRegular():
-		return fmt.Errorf("cannot write %s: it is there and is not a regular file", path)
-	default:
-		if err := os.Chmod(path, mode); err != nil {
-			return fmt.Errorf("cannot write %s: %w", path, unwrap(err))
-		}
+		n, looked = n+1, false
 	}
-	return compile.WriteFile(path, data)
+	return "", fmt.Errorf("cannot keep the original: %s.bak and the %d numbered backups after it are all taken", target, maxBackups-1)
+}
+
+// holds reports whether the file at path holds exactly data.
+func holds(path string, data []byte) (bool, error) {
+	have, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(have, data), err
+}
+
+// linkFile is os.Link; a test replaces it to stand for a file system
+// without hard links.
+var linkFile = os.Link
+
+// writeNew writes a file that must not exist yet, whole or not at all: a
+// temporary file in the same folder, synced, then hard-linked to its name,
+// which fails with fs.ErrExist rather than replace a file made meanwhile.
+// Where the file system has no hard links, the file is created exclusively
+// (O_EXCL) and written in place, and removed again if that fails.
+func writeNew(path string, data []byte, mode fs.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }()
+	if err := fill(tmp, data, mode); err != nil {
+		return err
+	}
+	err = linkFile(tmp.Name(), path)
+	if err == nil || errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	if err := fill(f, data, mode); err != nil {
+		_ = os.Remove(path)
+		return err
+	}
+	return nil
+}
+
+// fill writes data to a new file, gives it mode, syncs and closes it.
+func fill(f *os.File, data []byte, mode fs.FileMode) error {
+	_, err := f.Write(data)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	return errors.Join(err, f.Close())
 }
 
 // unwrap drops the path an *os.PathError repeats.

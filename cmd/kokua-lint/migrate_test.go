@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -145,6 +146,148 @@ func TestMigrateWrite(t *testing.T) {
 	}
 }
 
+// otherConfig is a second pre-split config, unlike oldConfig.
+const otherConfig = `[agents.assistant]
+tools = ["web", "config", "time"]
+
+[security]
+confirm_tools = ["update_config"]
+`
+
+// readOr is a file's text, or "" when it cannot be read.
+func readOr(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+// TestMigrateWriteKeepsEveryOriginal: --write never replaces a backup.
+// CONFIG.bak is written when there is none, left alone when it holds the
+// very bytes that would be kept, and otherwise the original goes to
+// CONFIG.bak.1, then .2, each with the config's mode; a second --write on
+// its own output writes nothing. The steps and what --write says of each
+// are the transcript docs/migrate.md shows.
+func TestMigrateWriteKeepsEveryOriginal(t *testing.T) {
+	third := strings.Replace(oldConfig, "# keep me", "# keep me too", 1)
+	dir := files(t, map[string]string{"config.toml": oldConfig, "first.toml": oldConfig, "other.toml": otherConfig, "third.toml": third})
+	path := filepath.Join(dir, "config.toml")
+	var transcript strings.Builder
+	// step copies a config over config.toml, as cp would, unless from is
+	// "", then runs --write and writes both to the transcript with what
+	// it says of the write.
+	step := func(from string) result {
+		t.Helper()
+		if from != "" {
+			if err := os.WriteFile(path, []byte(readOr(filepath.Join(dir, from))), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&transcript, "$ cp %s config.toml\n", from)
+		}
+		if err := os.Chmod(path, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		r := run(t, dir, nil, "migrate", "--write", "config.toml")
+		wantCode(t, r, cli.ExitOK)
+		transcript.WriteString("$ kokua-lint migrate --write config.toml\n")
+		for _, line := range strings.SplitAfter(r.stderr, "\n") {
+			if strings.Contains(line, "wrote") || strings.Contains(line, "needs no migration") {
+				transcript.WriteString(line)
+			}
+		}
+		return r
+	}
+	wantKept := func(r result, name string, backups map[string]string) {
+		t.Helper()
+		if name != "" && !strings.Contains(r.stderr, "the original is "+name+"\n") {
+			t.Errorf("--write should name %s as the original:\n%s", name, r.stderr)
+		}
+		for n, want := range backups {
+			if got := readOr(filepath.Join(dir, n)); got != want {
+				t.Errorf("%s holds %q, want %q", n, got, want)
+			}
+			if info, err := os.Stat(filepath.Join(dir, n)); err == nil && info.Mode().Perm() != 0o600 {
+				t.Errorf("%s: mode %v, want the config's 0600", n, info.Mode().Perm())
+			}
+		}
+		names, _ := filepath.Glob(filepath.Join(dir, "config.toml.bak*"))
+		if len(names) != len(backups) {
+			t.Errorf("backups %v, want %d of them", names, len(backups))
+		}
+		if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*")); len(leftovers) > 0 {
+			t.Errorf("temporary files left behind: %v", leftovers)
+		}
+	}
+
+	r := step("")
+	wantKept(r, "config.toml.bak", map[string]string{"config.toml.bak": oldConfig})
+	migrated := readOr(path)
+	r = step("") // its own output: nothing to do
+	wantKept(r, "", map[string]string{"config.toml.bak": oldConfig})
+	if got := readOr(path); got != migrated {
+		t.Errorf("a second --write changed the config:\n%s", diffOf(migrated, got))
+	}
+	r = step("other.toml") // another original: the first backup stays
+	wantKept(r, "config.toml.bak.1", map[string]string{"config.toml.bak": oldConfig, "config.toml.bak.1": otherConfig})
+	r = step("first.toml") // the first original again: its backup is there already
+	wantKept(r, "config.toml.bak", map[string]string{"config.toml.bak": oldConfig, "config.toml.bak.1": otherConfig})
+	r = step("third.toml")
+	wantKept(r, "config.toml.bak.2", map[string]string{"config.toml.bak": oldConfig, "config.toml.bak.1": otherConfig, "config.toml.bak.2": third})
+	golden.Check(t, filepath.Join(root, "cmd", "kokua-lint", "testdata", "migrate-backups.txt"), []byte(transcript.String()))
+}
+
+// TestMigrateWriteTwiceUnfinished: a config the migration cannot finish
+// (here: no agent at all) is written once; a second --write on that
+// output changes no byte of it, adds no marker and leaves the backup, the
+// original, as it was.
+func TestMigrateWriteTwiceUnfinished(t *testing.T) {
+	original := "# only a gate\n[security]\nconfirm_tools = [\"execute_python\"]\n"
+	dir := files(t, map[string]string{"config.toml": original})
+	path := filepath.Join(dir, "config.toml")
+	first := run(t, dir, nil, "migrate", "--write", "config.toml")
+	wantCode(t, first, cli.ExitFindings)
+	written := readOr(path)
+	if written == original || !strings.Contains(written, "# kokua-lint migrate: no-agents") {
+		t.Fatalf("the first --write wrote:\n%s", written)
+	}
+	second := run(t, dir, nil, "migrate", "--write", "config.toml")
+	wantCode(t, second, cli.ExitFindings)
+	if got := readOr(path); got != written {
+		t.Errorf("a second --write changed the config:\n%s", diffOf(written, got))
+	}
+	if strings.Contains(second.stderr, "wrote") {
+		t.Errorf("a second --write says it wrote:\n%s", second.stderr)
+	}
+	if got := readOr(path + ".bak"); got != original {
+		t.Errorf("config.toml.bak holds %q, want the original", got)
+	}
+	if _, err := os.Lstat(path + ".bak.1"); err == nil {
+		t.Error("a second --write kept a second backup")
+	}
+}
+
+// TestMigrateWriteBackupFallback: where a hard link cannot be made (a
+// file system without them), the backup is still written, whole, under a
+// name nothing holds, and never over an existing file.
+func TestMigrateWriteBackupFallback(t *testing.T) {
+	link := linkFile
+	t.Cleanup(func() { linkFile = link })
+	linkFile = func(string, string) error { return &os.LinkError{Op: "link", Err: errors.ErrUnsupported} }
+	dir := files(t, map[string]string{"config.toml": oldConfig, "config.toml.bak": otherConfig})
+	r := run(t, dir, nil, "migrate", "--write", "config.toml")
+	wantCode(t, r, cli.ExitOK)
+	if got := readOr(filepath.Join(dir, "config.toml.bak")); got != otherConfig {
+		t.Errorf("config.toml.bak was replaced: %q", got)
+	}
+	if got := readOr(filepath.Join(dir, "config.toml.bak.1")); got != oldConfig {
+		t.Errorf("config.toml.bak.1 holds %q, want the original", got)
+	}
+	if leftovers, _ := filepath.Glob(filepath.Join(dir, ".*")); len(leftovers) > 0 {
+		t.Errorf("temporary files left behind: %v", leftovers)
+	}
+}
+
 // TestMigrateWriteThroughSymlink: --write replaces the file a symlink
 // names and keeps the link; the backup sits beside the file.
 func TestMigrateWriteThroughSymlink(t *testing.T) {
@@ -185,6 +328,18 @@ func TestMigrateWriteRefuses(t *testing.T) {
 		wantUsageError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml.bak")
 		if got, _ := os.ReadFile(filepath.Join(dir, "config.toml")); string(got) != oldConfig {
 			t.Error("the config was changed although its backup could not be written")
+		}
+	})
+	t.Run("numbered backup is a symlink", func(t *testing.T) {
+		dir := files(t, map[string]string{"config.toml": oldConfig, "config.toml.bak": otherConfig, "elsewhere": "x"})
+		if err := os.Symlink("elsewhere", filepath.Join(dir, "config.toml.bak.1")); err != nil {
+			t.Skip("no symlinks here:", err)
+		}
+		wantUsageError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml.bak.1")
+		for name, want := range map[string]string{"config.toml": oldConfig, "config.toml.bak": otherConfig, "elsewhere": "x"} {
+			if got := readOr(filepath.Join(dir, name)); got != want {
+				t.Errorf("%s was changed to %q although the backup could not be written", name, got)
+			}
 		}
 	})
 }
