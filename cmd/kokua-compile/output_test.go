@@ -46,7 +46,7 @@ func TestOutputIsAnInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := clitest.RunFrom(Main, "kokua-compile", stdin, args...)
-		stdin.Close()
+		_ = stdin.Close()
 		if r.Code != cli.ExitUsage || r.Stdout != "" {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want a usage error", args, r.Code, r.Stdout, r.Stderr)
 		}

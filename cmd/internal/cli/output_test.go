@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func TestNotAnInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stdinFile.Close()
+	t.Cleanup(func() { _ = stdinFile.Close() })
 	config := Input{What: "the config", Path: "config.toml"}
 	for _, c := range []struct {
 		name    string
@@ -58,8 +59,12 @@ func TestNotAnInput(t *testing.T) {
 			t.Errorf("%s: %v; want refused %v", c.name, err, c.refused)
 			continue
 		}
-		if err != nil && (err.(*Exit).Code != ExitUsage || !strings.HasPrefix(err.Error(), "tool: -o "+c.output+" is ")) {
-			t.Errorf("%s: %q (exit %d); want a usage error naming the output", c.name, err, err.(*Exit).Code)
+		if err == nil {
+			continue
+		}
+		var exit *Exit
+		if !errors.As(err, &exit) || exit.Code != ExitUsage || !strings.HasPrefix(err.Error(), "tool: -o "+c.output+" is ") {
+			t.Errorf("%s: %q; want a usage error naming the output", c.name, err)
 		}
 	}
 	// Standard input that is no file (a pipe, a buffer) is no file to
