@@ -53,6 +53,12 @@ type migrateOptions struct {
 // migrateConfig migrates one config and prints it, its diff, or writes it;
 // the rewrites and the places a person must decide go to stderr.
 func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
+	if o.write {
+		// --write replaces the config; the manifest is the other input.
+		if err := cli.NotAnInput("kokua-lint migrate", "--write", o.config, nil, cli.Input{What: "the manifest", Path: o.manifest}); err != nil {
+			return err
+		}
+	}
 	m, err := cli.Manifest(o.manifest)
 	if err != nil {
 		return usage("%v", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
@@ -48,6 +49,34 @@ func TestSARIFFileIsAnInput(t *testing.T) {
 			if got, _ := os.ReadFile(name); string(got) != string(want) {
 				t.Errorf("%q changed %s", args, name)
 			}
+		}
+	}
+}
+
+// TestMigrateWriteIsTheManifest: migrate --write replaces the config, so a
+// config that is also the manifest (the same path or a hard link to it)
+// is a usage error before either is read, and both are left as they were.
+func TestMigrateWriteIsTheManifest(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "manifest.json")
+	data := manifest.DefaultManifest()
+	if err := os.WriteFile(m, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hard := filepath.Join(dir, "config.toml")
+	if err := os.Link(m, hard); err != nil {
+		t.Fatal(err)
+	}
+	for _, config := range []string{m, hard} {
+		r := clitest.Run(Main, "kokua-lint", "", "migrate", "--manifest", m, "--write", config)
+		if r.Code != cli.ExitUsage || r.Stdout != "" || !strings.Contains(r.Stderr, "is the manifest") {
+			t.Errorf("migrate --write %s: exit %d, stdout %q, stderr %q; want a usage error naming the manifest", config, r.Code, r.Stdout, r.Stderr)
+		}
+		if got, _ := os.ReadFile(m); string(got) != string(data) {
+			t.Errorf("migrate --write %s changed the manifest", config)
+		}
+		if _, err := os.Stat(config + ".bak"); err == nil {
+			t.Errorf("migrate --write %s kept a backup of a file it must not touch", config)
 		}
 	}
 }
