@@ -94,7 +94,7 @@ func (f *frames) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			return nil, 0, err
 		case length > f.limit:
 			f.answer(nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest,
-				"the message's Content-Length is %d bytes, over the %d the server reads (six times the %d MiB a config may have, JSON-escaped, and 1 MiB): its body is skipped",
+				"the message's Content-Length is %d bytes, over the %d the server reads (a config of %d MiB, JSON-escaped, and 1 MiB): it is not read, and reading goes on from the next Content-Length header",
 				length, f.limit, lint.MaxInputBytes>>20))
 			f.lost = true
 			continue

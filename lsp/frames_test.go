@@ -408,3 +408,16 @@ func TestBeforeInitialize(t *testing.T) {
 		t.Fatalf("want the document's diagnostics, then the answer; got %+v", seen)
 	}
 }
+
+// TestFrameCapDocumented: docs/editor.md gives the Content-Length cap in
+// MiB as maxFrame has it.
+func TestFrameCapDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "editor.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("A `Content-Length` over %d MiB** (6 x %d MiB + 1 MiB)", maxFrame>>20, lint.MaxInputBytes>>20)
+	if maxFrame%(1<<20) != 0 || !strings.Contains(string(doc), want) {
+		t.Errorf("docs/editor.md does not say %q", want)
+	}
+}
