@@ -8,9 +8,14 @@
 //
 // # The protocol library
 //
-// The wire is go.lsp.dev/jsonrpc2 (Content-Length framing, requests,
-// replies and notifications over any io.ReadWriteCloser) and the message
-// types are go.lsp.dev/protocol. The other kept Go library,
+// The wire is go.lsp.dev/jsonrpc2 (requests, replies and notifications
+// over any io.ReadWriteCloser) and the message types are
+// go.lsp.dev/protocol. The Content-Length framing is the package's own
+// jsonrpc2.Stream (frames.go): jsonrpc2's ends the session at the first
+// frame it cannot read, and allocates whatever Content-Length it is sent;
+// this one answers or drops a malformed frame and reads on, and refuses a
+// Content-Length larger than any message about a document the server
+// lints. The other kept Go library,
 // github.com/tliron/glsp, was not chosen: it serves only the process's
 // own stdin and stdout, a TCP port or a WebSocket (its stream server is
 // unexported), which rules out the in-process tests over a pipe and a

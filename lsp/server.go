@@ -49,11 +49,18 @@ var ErrNoShutdown = errors.New("the client sent exit without shutdown")
 
 // Serve answers one client on a stream (stdin and stdout joined, or one
 // end of a pipe) until the client sends exit, the stream ends or ctx is
-// done. It returns nil after shutdown and exit.
+// done. It returns nil after shutdown and exit. A malformed frame does
+// not end the session: it is answered with an error or dropped, and
+// logged (frames).
 func Serve(ctx context.Context, stream io.ReadWriteCloser, opts Options) error {
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stream))
+	return serve(ctx, newFrames(stream, maxFrame), opts)
+}
+
+func serve(ctx context.Context, stream *frames, opts Options) error {
+	conn := jsonrpc2.NewConn(stream)
 	s := newServer(conn, opts)
 	defer s.close()
+	stream.log = func(msg string) { s.logf(protocol.MessageTypeWarning, "%s", msg) }
 	conn.Go(ctx, s.handle)
 	select {
 	case <-conn.Done():
@@ -263,6 +270,10 @@ func (s *server) initialize(p *initializeParams) (*initializeResult, error) {
 	if s.manifest == nil {
 		s.manifest = lint.DefaultManifest()
 	}
+	if s.watch != nil { // a second initialize
+		s.watch.close()
+		s.watch = nil
+	}
 	if s.manifestPath != "" {
 		w, err := watchFile(s.manifestPath, s.reloadManifest)
 		if err != nil {
@@ -456,8 +467,24 @@ func (s *server) publish(u protocol.DocumentURI, version int32, ds []protocol.Di
 }
 
 // diagnose lints the document and returns its findings as the protocol
-// writes them; nothing for a file that is not Kokua's.
+// writes them; nothing for a file that is not Kokua's. A document over
+// lint.MaxInputBytes is not linted: its one diagnostic is the error
+// kokua-lint gives for a file that large, at its start.
 func (s *server) diagnose(d *document) []protocol.Diagnostic {
+	if len(d.text.s) > lint.MaxInputBytes {
+		d.linted, d.good, d.kokua = &lint.Result{}, nil, false
+		return []protocol.Diagnostic{{
+			Severity: protocol.DiagnosticSeverityError,
+			Source:   "kokua-lint",
+			Message:  lint.TooLarge(d.name).Error(),
+		}}
+	}
+	if s.manifest == nil { // a document opened before initialize
+		s.manifest = s.opts.Manifest
+		if s.manifest == nil {
+			s.manifest = lint.DefaultManifest()
+		}
+	}
 	src := lint.Source{Name: d.name, Data: []byte(d.text.s)}
 	d.linted = lint.Lint(src, s.manifest)
 	d.kokua = d.linted.Kokua

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,33 @@ func TestLSPUsage(t *testing.T) {
 	wantUsageError(t, run(t, dir, nil, "lsp", "--manifest", "nosuch.json"), "nosuch.json")
 	if r := run(t, dir, nil, "lsp", "--help"); r.code != cli.ExitOK || !strings.Contains(r.stdout, "kokua-lint lsp [--manifest FILE]") {
 		t.Errorf("lsp --help: %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestLSPMalformedFrames: kokua-lint lsp reads on past frames it cannot
+// use (a negative Content-Length, a body that is not JSON), says so on
+// stderr, answers the requests after them and exits 0 after shutdown and
+// exit; it used to exit 1 at the first.
+func TestLSPMalformedFrames(t *testing.T) {
+	frame := func(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
+	in := "Content-Length: -1\r\n\r\n" + frame("{oops") +
+		frame(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`) + frame(`{"jsonrpc":"2.0","method":"exit"}`)
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"kokua-lint", "lsp"}, strings.NewReader(in), &stdout, &stderr)
+	if code != cli.ExitOK {
+		t.Errorf("exit status %d, want 0; stderr:\n%s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"kokua-lint lsp: dropped a frame that cannot be delimited: Content-Length \"-1\" is not a number of bytes",
+		"kokua-lint lsp: answered a malformed message with error -32700: the message is not JSON",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	for _, want := range []string{`"id":null,"error":{"code":-32700`, `"result":null,"id":1`} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %s:\n%s", want, stdout.String())
+		}
 	}
 }

@@ -44,7 +44,7 @@ func ReadInput(path string, stdin io.Reader, name string) (lint.Source, error) {
 		return lint.Source{}, fmt.Errorf("cannot read standard input: %w", err)
 	}
 	if len(data) > lint.MaxInputBytes {
-		return lint.Source{}, fmt.Errorf("cannot read standard input: it is larger than %d MiB, which no config is", lint.MaxInputBytes>>20)
+		return lint.Source{}, lint.TooLarge("standard input")
 	}
 	return lint.Source{Name: name, Data: data}, nil
 }
