@@ -77,6 +77,7 @@ func TestKeyDescription(t *testing.T) {
 		want string
 	}{
 		{KeySchema{Type: TypePosInt, Doc: "n: {want}."}, "n: an integer of at least 1."},
+		{KeySchema{Type: TypeThinking, Doc: "{want}"}, `true, false, "low", "medium" or "high"`},
 		{KeySchema{Type: TypeString, Doc: "Default {default}.", Default: ""}, `Default "".`},
 		{KeySchema{Type: TypeStrings, Doc: "Default {default}.", Default: []string{}}, "Default []."},
 		{KeySchema{Type: TypeStrings, Doc: "Default {default}.", Default: []string{"a.b", "c"}}, `Default ["a.b", "c"].`},

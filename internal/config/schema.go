@@ -38,7 +38,19 @@ var typeWants = [...]string{
 	TypeSubtable:  "a table",
 	TypeTables:    "an array of tables ([[...]])",
 	TypeAvailable: `a list of toolset names or the string "all"`,
-	TypeThinking:  "true, false, " + strconv.Quote(ThinkingLevels[0]) + ", " + strconv.Quote(ThinkingLevels[1]) + " or " + strconv.Quote(ThinkingLevels[2]),
+	TypeThinking:  "true, false, " + quotedOr(ThinkingLevels),
+}
+
+// quotedOr spells a list of strings as a sentence does: "a", "b" or "c".
+func quotedOr(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	if len(q) < 2 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 // ThinkingLevels are the strings a thinking key takes besides true and
