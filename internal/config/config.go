@@ -188,6 +188,14 @@ var (
 	DefaultFloor = []string{"config.update_config", "skills.add_skill_script", "mcp.add_mcp_server"}
 )
 
+// The values of the other keys Kokua reads when the file leaves them out
+// (R2).
+const (
+	DefaultEntryAgent     = "assistant" // [assistant].agent
+	DefaultTimeoutSeconds = 10          // [security.auto_approval].timeout_seconds
+	DefaultMaxPerTurn     = 5           // [security.auto_approval].max_per_turn
+)
+
 // Load parses config.toml. Invalid TOML is returned as a *SyntaxError; any
 // other problem is left in the tree for the rules to report.
 func Load(file string, data []byte) (*Config, error) {
@@ -209,7 +217,7 @@ func (c *Config) decode() {
 	assistant := table(c.Root.Get("assistant"))
 	c.EntryAgent = str(assistant.Get("agent"))
 	if c.EntryAgent.State != Present {
-		c.EntryAgent.Value = "assistant"
+		c.EntryAgent.Value = DefaultEntryAgent
 	}
 	c.AssistantModel = str(assistant.Get("model"))
 
@@ -237,7 +245,7 @@ func (c *Config) decode() {
 
 	security := table(c.Root.Get("security"))
 	auto := table(security.Get("auto_approval"))
-	c.Auto.TimeoutSeconds, c.Auto.MaxPerTurn = 10, 5
+	c.Auto.TimeoutSeconds, c.Auto.MaxPerTurn = DefaultTimeoutSeconds, DefaultMaxPerTurn
 	if auto != nil {
 		switch t := auto.Get("timeout_seconds"); {
 		case t == nil:
