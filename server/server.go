@@ -46,19 +46,25 @@ const (
 	IdleTimeout       = 120 * time.Second
 	MaxHeaderBytes    = 64 << 10
 	DrainTimeout      = 10 * time.Second
-	// Debounce is how long the file watcher waits for the directory to be
-	// quiet before it looks at the file again.
+	// Debounce is how long the file watcher waits for the policy file to
+	// be quiet before it looks at the file again.
 	Debounce = 100 * time.Millisecond
+	// DebounceMax bounds that wait: a file that keeps changing is looked
+	// at no later than this after the first change of a burst, so that a
+	// new policy is answering within a second of its rename.
+	DebounceMax = 500 * time.Millisecond
 )
 
 // Server answers the API from the last good policy it loaded.
 type Server struct {
-	path     string
-	key      ed25519.PublicKey // the verify key, or nil
-	log      *slog.Logger
-	metrics  *metrics
-	handler  http.Handler
-	debounce time.Duration
+	path    string
+	key     ed25519.PublicKey // the verify key, or nil
+	log     *slog.Logger
+	metrics *metrics
+	handler http.Handler
+	// debounce and debounceMax are Debounce and DebounceMax; tests
+	// shorten them.
+	debounce, debounceMax time.Duration
 
 	cur  atomic.Pointer[state]
 	last atomic.Pointer[reloadStatus]
@@ -110,7 +116,7 @@ func NewVerified(path string, key ed25519.PublicKey, logger *slog.Logger) (*Serv
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{path: path, key: key, log: logger, metrics: newMetrics(), debounce: Debounce}
+	s := &Server{path: path, key: key, log: logger, metrics: newMetrics(), debounce: Debounce, debounceMax: DebounceMax}
 	stamp, _ := os.Stat(path)
 	st, err := load(path, key)
 	if err != nil {
