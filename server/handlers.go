@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -186,7 +187,30 @@ func decodeRequest(body []byte) (decideRequest, *apiError) {
 	if e := decodeErr(dec.Decode(&q), -1); e != nil {
 		return q, e
 	}
-	return q, endOfBody(dec)
+	if e := endOfBody(dec); e != nil {
+		return q, e
+	}
+	return q, repeatedMember(body, nil)
+}
+
+// repeatedMember refuses a body that gives an object the same member
+// twice, at any depth, as the policy loader refuses such a policy (with
+// the same check, policy.Canonical): encoding/json takes the last value,
+// and a proxy or a log that reads the first would see another request than
+// the one answered. ends are where each request of a batch ends in the
+// body, to say which one repeats a member; nil for a single request.
+func repeatedMember(body []byte, ends []int64) *apiError {
+	_, err := policy.Canonical(body)
+	var rep *policy.RepeatedMemberError
+	if !errors.As(err, &rep) {
+		return nil
+	}
+	at := ""
+	if i, _ := slices.BinarySearch(ends, int64(rep.Offset)+1); i < len(ends) {
+		at = where(i)
+	}
+	return badRequest("%sfield %q is given twice (again at byte %d): a request gives each field once",
+		at, rep.Name, rep.Offset)
 }
 
 // batchAnswer is the body of a batch's answer.
@@ -237,6 +261,7 @@ func decodeBatch(body []byte) ([]decideRequest, *apiError) {
 		return nil, e
 	}
 	var qs []decideRequest
+	var ends []int64 // where each request ends in the body
 	seen := false
 	for dec.More() {
 		tok, err := dec.Token()
@@ -263,6 +288,7 @@ func decodeBatch(body []byte) ([]decideRequest, *apiError) {
 			if e := decodeErr(dec.Decode(&qs[i]), i); e != nil {
 				return nil, e
 			}
+			ends = append(ends, dec.InputOffset())
 			if e := qs[i].check(i); e != nil {
 				return nil, e
 			}
@@ -277,7 +303,10 @@ func decodeBatch(body []byte) ([]decideRequest, *apiError) {
 	if !seen {
 		return nil, badRequest("missing field \"requests\": want an array of request objects")
 	}
-	return qs, endOfBody(dec)
+	if e := endOfBody(dec); e != nil {
+		return nil, e
+	}
+	return qs, repeatedMember(body, ends)
 }
 
 // delim reads the next token, which must be d; wrong says what the body
