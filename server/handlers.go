@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -63,7 +64,49 @@ func (s *Server) routes() http.Handler {
 		mux.Handle(rt.path, s.wrap(rt.path, methodNotAllowed(rt.allow)))
 	}
 	mux.Handle("/", s.wrap(routeUnmatched, notFound))
-	return mux
+	// ServeMux answers some requests itself, not as JSON: a path that is
+	// not clean with a redirect to the clean one (an HTML body), a target
+	// of "*" (OPTIONS *, the HTTP/2 preface PRI *) with an empty 400, a
+	// CONNECT to a host with a plain-text 404. Those are answered here
+	// first, so that every answer is an error object and no path is
+	// reached by another spelling of it.
+	unclean := s.wrap(routeUnmatched, notFound)
+	preface := s.wrap(routeUnmatched, http2Preface)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == "PRI" && r.RequestURI == "*":
+			preface.ServeHTTP(w, r)
+		case !cleanPath(r.URL.Path):
+			unclean.ServeHTTP(w, r)
+		default:
+			mux.ServeHTTP(w, r)
+		}
+	})
+}
+
+// cleanPath reports whether p is a path as ServeMux matches it without a
+// redirect: it starts with a slash and has no empty, "." or ".." segment
+// (a slash at the end is kept). The target "*" and the host of a CONNECT
+// request are not paths.
+func cleanPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	c := path.Clean(p)
+	if p[len(p)-1] == '/' && c != "/" {
+		c += "/"
+	}
+	return c == p
+}
+
+// http2Preface answers the start of an HTTP/2 connection without TLS
+// ("PRI * HTTP/2.0"), which net/http hands to the handler: the server
+// speaks HTTP/1.1 only there, and what follows the preface is not a
+// request, so the connection is closed.
+func http2Preface(w http.ResponseWriter, _ *http.Request, _ *state) int {
+	w.Header().Set("Connection", "close")
+	return writeError(w, &apiError{http.StatusHTTPVersionNotSupported, "http_version_not_supported",
+		"HTTP/2 without TLS is not served: use HTTP/1.1"})
 }
 
 // wrap counts and times a route's requests, and turns a panic into a 500

@@ -135,16 +135,21 @@ func NewVerified(path string, key ed25519.PublicKey, logger *slog.Logger) (*Serv
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // HTTPServer is an http.Server for the API with the timeouts and limits of
-// kokua-run serve.
+// kokua-run serve. A host that serves Handler with an http.Server of its
+// own should set DisableGeneralOptionsHandler as this one does, or
+// net/http answers OPTIONS * itself, and serve through Listener.
 func (s *Server) HTTPServer() *http.Server {
 	return &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: ReadHeaderTimeout,
-		ReadTimeout:       ReadTimeout,
-		WriteTimeout:      WriteTimeout,
-		IdleTimeout:       IdleTimeout,
-		MaxHeaderBytes:    MaxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		Handler: s.handler,
+		// OPTIONS * goes to the handler, which answers it with an error
+		// object, instead of net/http's empty 200.
+		DisableGeneralOptionsHandler: true,
+		ReadHeaderTimeout:            ReadHeaderTimeout,
+		ReadTimeout:                  ReadTimeout,
+		WriteTimeout:                 WriteTimeout,
+		IdleTimeout:                  IdleTimeout,
+		MaxHeaderBytes:               MaxHeaderBytes,
+		ErrorLog:                     slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 }
 
