@@ -233,7 +233,10 @@ func decodeRequest(body []byte) (decideRequest, *apiError) {
 	if e := endOfBody(dec); e != nil {
 		return q, e
 	}
-	return q, repeatedMember(body, nil)
+	if e := repeatedMember(body, nil); e != nil {
+		return q, e
+	}
+	return q, exactNames(body, false, nil)
 }
 
 // repeatedMember refuses a body that gives an object the same member
@@ -349,7 +352,61 @@ func decodeBatch(body []byte) ([]decideRequest, *apiError) {
 	if e := endOfBody(dec); e != nil {
 		return nil, e
 	}
-	return qs, repeatedMember(body, ends)
+	if e := repeatedMember(body, ends); e != nil {
+		return nil, e
+	}
+	return qs, exactNames(body, true, ends)
+}
+
+// requestFields are the names of a request's fields, as written.
+var requestFields = []string{"agent", "tool", "unattended", "loaded"}
+
+// exactNames refuses a request whose field is named in another case than
+// the API's: encoding/json reads "Agent" as agent, so {"agent": "coder",
+// "Agent": "assistant"} would be answered for assistant while a proxy
+// reading "agent" saw coder. It looks at the member names of the request
+// objects only, of a body encoding/json has decoded already; ends are
+// where each request of a batch ends.
+func exactNames(body []byte, batch bool, ends []int64) *apiError {
+	depth := 1 // of a request's members: {...}, or {"requests": [{...}]}
+	if batch {
+		depth = 3
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	// open holds the containers the walk is in, and whether the next
+	// token of each object is a member name.
+	type container struct{ object, name bool }
+	var open []container
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // the end: the body decoded, so it is JSON
+		}
+		if name, ok := tok.(string); ok && len(open) > 0 && open[len(open)-1].object && open[len(open)-1].name {
+			open[len(open)-1].name = false
+			if len(open) == depth && !slices.Contains(requestFields, name) {
+				at := ""
+				if i, _ := slices.BinarySearch(ends, dec.InputOffset()); i < len(ends) {
+					at = where(i)
+				}
+				if k := slices.IndexFunc(requestFields, func(f string) bool { return strings.EqualFold(f, name) }); k >= 0 {
+					return badRequest("%sfield %q is not spelled as the API spells it, %q: field names are matched exactly",
+						at, name, requestFields[k])
+				}
+				return badRequest("%sunknown field %q", at, name)
+			}
+			continue
+		}
+		if n := len(open); n > 0 && open[n-1].object {
+			open[n-1].name = true // after this value
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			open = append(open, container{object: tok == json.Delim('{'), name: tok == json.Delim('{')})
+		case json.Delim('}'), json.Delim(']'):
+			open = open[:len(open)-1]
+		}
+	}
 }
 
 // delim reads the next token, which must be d; wrong says what the body

@@ -73,3 +73,38 @@ func TestRepeatedMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldNamesExact: a field named in another case is refused, in a
+// single request or a batch: encoding/json reads "Agent" as agent, so
+// {"agent":"coder","Agent":"assistant"} was answered for assistant, the
+// repeated field of TestRepeatedMembers in another spelling. Values are
+// not names: an agent called "Agent" is asked about as usual.
+func TestFieldNamesExact(t *testing.T) {
+	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
+	h := s.Handler()
+	one := `{"agent":"coder","tool":"fs.read_file"}`
+	for _, c := range []struct{ name, path, body, msg string }{
+		{"a second agent", "/v1/decide", `{"agent":"coder","tool":"fs.read_file","Agent":"assistant"}`,
+			`field "Agent" is not spelled as the API spells it, "agent"`},
+		{"only in capitals", "/v1/decide", `{"AGENT":"coder","tool":"fs.read_file"}`,
+			`field "AGENT" is not spelled as the API spells it, "agent"`},
+		{"unattended", "/v1/decide", `{"agent":"coder","tool":"compute.run_command","unattended":true,"Unattended":false}`,
+			`field "Unattended" is not spelled as the API spells it, "unattended"`},
+		{"batch", "/v1/decide/batch", `{"requests":[` + one + `,{"agent":"coder","Tool":"compute.run_command","tool":"fs.read_file"}]}`,
+			`requests[1]: field "Tool" is not spelled as the API spells it, "tool"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if msg := errorOf(t, do(t, h, "POST", c.path, c.body), 400, "invalid_request"); !strings.HasPrefix(msg, c.msg) {
+				t.Errorf("message %q, want it to start %q", msg, c.msg)
+			}
+		})
+	}
+	for path, body := range map[string]string{
+		"/v1/decide":       `{"agent":"Agent","tool":"Tool","loaded":[]}`,
+		"/v1/decide/batch": `{"requests":[{"agent":"Agent","tool":"Tool"},{"agent":"coder","tool":"fs.read_file","unattended":false}]}`,
+	} {
+		if w := do(t, h, "POST", path, body); w.Code != 200 {
+			t.Errorf("%s %s: %d %s", path, body, w.Code, w.Body)
+		}
+	}
+}
