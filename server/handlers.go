@@ -16,6 +16,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/kokua-policy/kokua-policy/internal/jsonpos"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -236,7 +237,7 @@ func decodeRequest(body []byte) (decideRequest, *apiError) {
 	if e := repeatedMember(body, nil); e != nil {
 		return q, e
 	}
-	return q, exactNames(body, false, nil)
+	return q, exactNames(body, false)
 }
 
 // repeatedMember refuses a body that gives an object the same member
@@ -355,7 +356,22 @@ func decodeBatch(body []byte) ([]decideRequest, *apiError) {
 	if e := repeatedMember(body, ends); e != nil {
 		return nil, e
 	}
-	return qs, exactNames(body, true, ends)
+	return qs, exactNames(body, true)
+}
+
+// mayFold reports whether a body may name a field in another spelling
+// than the API's. The fields are named in lower-case ASCII, and what
+// encoding/json reads as one of them otherwise holds an upper-case letter,
+// an escape, or one of the two non-ASCII letters that fold to k and s (the
+// Kelvin sign, the long s). A body with none of these, as most are, needs
+// no closer look.
+func mayFold(body []byte) bool {
+	for _, b := range body {
+		if b-'A' < 26 || b == '\\' || b >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
 
 // requestFields are the names of a request's fields, as written.
@@ -365,48 +381,38 @@ var requestFields = []string{"agent", "tool", "unattended", "loaded"}
 // the API's: encoding/json reads "Agent" as agent, so {"agent": "coder",
 // "Agent": "assistant"} would be answered for assistant while a proxy
 // reading "agent" saw coder. It looks at the member names of the request
-// objects only, of a body encoding/json has decoded already; ends are
-// where each request of a batch ends.
-func exactNames(body []byte, batch bool, ends []int64) *apiError {
-	depth := 1 // of a request's members: {...}, or {"requests": [{...}]}
+// objects of a body encoding/json has decoded already, read as a
+// positioned tree (a few allocations, whatever the body's size).
+func exactNames(body []byte, batch bool) *apiError {
+	if !mayFold(body) {
+		return nil
+	}
+	root, err := jsonpos.Parse(body)
+	if err != nil {
+		// Valid JSON past the reader's limits: a million values.
+		return badRequest("the body has too many values to check: %v", err)
+	}
+	requests := []*jsonpos.Value{root}
 	if batch {
-		depth = 3
+		requests = root.Get("requests").Items
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	// open holds the containers the walk is in, and whether the next
-	// token of each object is a member name.
-	type container struct{ object, name bool }
-	var open []container
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil // the end: the body decoded, so it is JSON
+	for i, q := range requests {
+		at := ""
+		if batch {
+			at = where(i)
 		}
-		if name, ok := tok.(string); ok && len(open) > 0 && open[len(open)-1].object && open[len(open)-1].name {
-			open[len(open)-1].name = false
-			if len(open) == depth && !slices.Contains(requestFields, name) {
-				at := ""
-				if i, _ := slices.BinarySearch(ends, dec.InputOffset()); i < len(ends) {
-					at = where(i)
-				}
-				if k := slices.IndexFunc(requestFields, func(f string) bool { return strings.EqualFold(f, name) }); k >= 0 {
-					return badRequest("%sfield %q is not spelled as the API spells it, %q: field names are matched exactly",
-						at, name, requestFields[k])
-				}
-				return badRequest("%sunknown field %q", at, name)
+		for _, m := range q.Members {
+			if slices.Contains(requestFields, m.Name) {
+				continue
 			}
-			continue
-		}
-		if n := len(open); n > 0 && open[n-1].object {
-			open[n-1].name = true // after this value
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			open = append(open, container{object: tok == json.Delim('{'), name: tok == json.Delim('{')})
-		case json.Delim('}'), json.Delim(']'):
-			open = open[:len(open)-1]
+			if k := slices.IndexFunc(requestFields, func(f string) bool { return strings.EqualFold(f, m.Name) }); k >= 0 {
+				return badRequest("%sfield %q is not spelled as the API spells it, %q: field names are matched exactly",
+					at, m.Name, requestFields[k])
+			}
+			return badRequest("%sunknown field %q", at, m.Name)
 		}
 	}
+	return nil
 }
 
 // delim reads the next token, which must be d; wrong says what the body

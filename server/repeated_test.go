@@ -86,6 +86,8 @@ func TestFieldNamesExact(t *testing.T) {
 	for _, c := range []struct{ name, path, body, msg string }{
 		{"a second agent", "/v1/decide", `{"agent":"coder","tool":"fs.read_file","Agent":"assistant"}`,
 			`field "Agent" is not spelled as the API spells it, "agent"`},
+		{"an escaped capital", "/v1/decide", `{"agent":"coder","tool":"fs.read_file","\u0041gent":"assistant"}`,
+			`field "Agent" is not spelled as the API spells it, "agent"`},
 		{"only in capitals", "/v1/decide", `{"AGENT":"coder","tool":"fs.read_file"}`,
 			`field "AGENT" is not spelled as the API spells it, "agent"`},
 		{"unattended", "/v1/decide", `{"agent":"coder","tool":"compute.run_command","unattended":true,"Unattended":false}`,
