@@ -52,7 +52,7 @@ const (
 	// DebounceMax bounds that wait: a file that keeps changing is looked
 	// at no later than this after the first change of a burst, so that a
 	// new policy is answering within a second of its rename.
-	DebounceMax = 500 * time.Millisecond
+	DebounceMax = 250 * time.Millisecond
 )
 
 // Server answers the API from the last good policy it loaded.
