@@ -18,10 +18,28 @@ const DigestPrefix = "sha256:"
 // them with HTML escaping off. The digest is the SHA-256 of this form, so
 // reformatting a policy file does not change it, and any other change does.
 // A document that is not one JSON object, or that repeats a member name in
-// an object, has no canonical form.
+// an object (a *RepeatedMemberError), has no canonical form.
 func Canonical(doc []byte) ([]byte, error) {
 	s, err := seal(doc)
 	return s.canonical, err
+}
+
+// RepeatedMemberError is a JSON document that gives an object the same
+// member twice, at any depth: a reader that takes the first value and one
+// that takes the last would read two documents. Canonical refuses it, and
+// so the policy loader and the server's request reader do. Names are
+// compared as decoded, so "\u0061" repeats "a".
+type RepeatedMemberError struct {
+	// Name is the member's name, decoded.
+	Name string
+	// Offset is where the repeated member's name starts: the byte offset,
+	// in the document, of the first member that repeats an earlier one.
+	Offset int
+	quoted string // the name as the canonical form writes it, quotes included
+}
+
+func (e *RepeatedMemberError) Error() string {
+	return "the member name " + e.quoted + " is repeated in an object"
 }
 
 // DigestOf returns the digest of a policy document given as JSON.
@@ -147,6 +165,19 @@ type member struct {
 	// decoded is the name when its canonical form holds an escape, and so
 	// does not sort as the name itself.
 	decoded []byte
+	// in is where the member's name starts in the document.
+	in int
+}
+
+// repeated notes that member m, named name, repeats an earlier member of
+// its object. Of several repeats the first in the document is the error,
+// unless an error of another kind came first.
+func (c *canonWriter) repeated(m member, name string) {
+	var prev *RepeatedMemberError
+	if c.err != nil && (!errors.As(c.err, &prev) || prev.Offset <= m.in) {
+		return
+	}
+	c.err = &RepeatedMemberError{Name: name, Offset: m.in, quoted: string(c.out[m.from:m.colon])}
 }
 
 func (c *canonWriter) space() {
@@ -244,7 +275,7 @@ func (c *canonWriter) object(top bool) {
 		if len(c.members) > base {
 			c.out = append(c.out, ',')
 		}
-		m := member{from: len(c.out)}
+		m := member{from: len(c.out), in: c.i}
 		c.str()
 		m.colon = len(c.out)
 		c.space()
@@ -270,8 +301,8 @@ func (c *canonWriter) object(top bool) {
 				if string(name) == "signature" {
 					kept = &c.signature
 				}
-				if *kept != nil && c.err == nil {
-					c.err = errors.New("the member name \"" + string(name) + "\" is repeated in an object")
+				if *kept != nil {
+					c.repeated(m, string(name))
 				}
 				*kept = c.in[valueFrom:c.i]
 				c.out = c.out[:before]
@@ -290,14 +321,21 @@ func (c *canonWriter) object(top bool) {
 		}
 		return c.out[m.from+1 : m.colon-1]
 	}
-	byName := func(a, b member) int { return bytes.Compare(name(a), name(b)) }
+	// Members of one name sort in document order, so that of two the
+	// second is the one that repeats the first.
+	byName := func(a, b member) int {
+		if n := bytes.Compare(name(a), name(b)); n != 0 {
+			return n
+		}
+		return a.in - b.in
+	}
 	inOrder := slices.IsSortedFunc(members, byName)
 	if !inOrder {
 		slices.SortFunc(members, byName)
 	}
 	for k := 1; k < len(members); k++ {
-		if bytes.Equal(name(members[k-1]), name(members[k])) && c.err == nil {
-			c.err = errors.New("the member name " + string(c.out[members[k].from:members[k].colon]) + " is repeated in an object")
+		if bytes.Equal(name(members[k-1]), name(members[k])) {
+			c.repeated(members[k], string(name(members[k])))
 		}
 	}
 	if !inOrder {

@@ -259,3 +259,32 @@ func FuzzMarshalSeals(f *testing.F) {
 		}
 	})
 }
+
+// TestRepeatedMember: a repeated name is a *RepeatedMemberError naming
+// the member, decoded, and where its first repeat starts, at any depth
+// and whatever the order of the members.
+func TestRepeatedMember(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		name string
+		at   string // the text the offset points at
+	}{
+		{`{"a":1,"a":2}`, "a", `"a":2}`},
+		{`{"b":1,"a":2,"b":3,"a":4,"b":5}`, "b", `"b":3,"a":4,"b":5}`},
+		{`{"x":{"z":1,"a":1,"b":2,"\u0061":3}}`, "a", `"\u0061":3}}`},
+		{`{"l":[{"q":1},{"q":1,"q":2}],"l":[]}`, "q", `"q":2}],"l":[]}`},
+		{`{"digest":"a","digest":"b"}`, "digest", `"digest":"b"}`},
+		{`{"signature":1, "signature":2}`, "signature", `"signature":2}`},
+		{`{"unattended":true,"unattended":false}`, "unattended", `"unattended":false}`},
+	} {
+		_, err := Canonical([]byte(c.doc))
+		var rep *RepeatedMemberError
+		if !errors.As(err, &rep) {
+			t.Errorf("%s: %v, want a *RepeatedMemberError", c.doc, err)
+			continue
+		}
+		if rep.Name != c.name || c.doc[rep.Offset:] != c.at || !strings.Contains(rep.Error(), `"`+c.name+`" is repeated`) {
+			t.Errorf("%s: %q at %q (%v), want %q at %q", c.doc, rep.Name, c.doc[rep.Offset:], rep, c.name, c.at)
+		}
+	}
+}

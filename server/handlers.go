@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/kokua-policy/kokua-policy/internal/jsonpos"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -62,7 +65,49 @@ func (s *Server) routes() http.Handler {
 		mux.Handle(rt.path, s.wrap(rt.path, methodNotAllowed(rt.allow)))
 	}
 	mux.Handle("/", s.wrap(routeUnmatched, notFound))
-	return mux
+	// ServeMux answers some requests itself, not as JSON: a path that is
+	// not clean with a redirect to the clean one (an HTML body), a target
+	// of "*" (OPTIONS *, the HTTP/2 preface PRI *) with an empty 400, a
+	// CONNECT to a host with a plain-text 404. Those are answered here
+	// first, so that every answer is an error object and no path is
+	// reached by another spelling of it.
+	unclean := s.wrap(routeUnmatched, notFound)
+	preface := s.wrap(routeUnmatched, http2Preface)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == "PRI" && r.RequestURI == "*":
+			preface.ServeHTTP(w, r)
+		case !cleanPath(r.URL.Path):
+			unclean.ServeHTTP(w, r)
+		default:
+			mux.ServeHTTP(w, r)
+		}
+	})
+}
+
+// cleanPath reports whether p is a path as ServeMux matches it without a
+// redirect: it starts with a slash and has no empty, "." or ".." segment
+// (a slash at the end is kept). The target "*" and the host of a CONNECT
+// request are not paths.
+func cleanPath(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	c := path.Clean(p)
+	if p[len(p)-1] == '/' && c != "/" {
+		c += "/"
+	}
+	return c == p
+}
+
+// http2Preface answers the start of an HTTP/2 connection without TLS
+// ("PRI * HTTP/2.0"), which net/http hands to the handler: the server
+// speaks HTTP/1.1 only there, and what follows the preface is not a
+// request, so the connection is closed.
+func http2Preface(w http.ResponseWriter, _ *http.Request, _ *state) int {
+	w.Header().Set("Connection", "close")
+	return writeError(w, &apiError{http.StatusHTTPVersionNotSupported, "http_version_not_supported",
+		"HTTP/2 without TLS is not served: use HTTP/1.1"})
 }
 
 // wrap counts and times a route's requests, and turns a panic into a 500
@@ -186,7 +231,33 @@ func decodeRequest(body []byte) (decideRequest, *apiError) {
 	if e := decodeErr(dec.Decode(&q), -1); e != nil {
 		return q, e
 	}
-	return q, endOfBody(dec)
+	if e := endOfBody(dec); e != nil {
+		return q, e
+	}
+	if e := repeatedMember(body, nil); e != nil {
+		return q, e
+	}
+	return q, exactNames(body, false)
+}
+
+// repeatedMember refuses a body that gives an object the same member
+// twice, at any depth, as the policy loader refuses such a policy (with
+// the same check, policy.Canonical): encoding/json takes the last value,
+// and a proxy or a log that reads the first would see another request than
+// the one answered. ends are where each request of a batch ends in the
+// body, to say which one repeats a member; nil for a single request.
+func repeatedMember(body []byte, ends []int64) *apiError {
+	_, err := policy.Canonical(body)
+	var rep *policy.RepeatedMemberError
+	if !errors.As(err, &rep) {
+		return nil
+	}
+	at := ""
+	if i, _ := slices.BinarySearch(ends, int64(rep.Offset)+1); i < len(ends) {
+		at = where(i)
+	}
+	return badRequest("%sfield %q is given twice (again at byte %d): a request gives each field once",
+		at, rep.Name, rep.Offset)
 }
 
 // batchAnswer is the body of a batch's answer.
@@ -237,6 +308,7 @@ func decodeBatch(body []byte) ([]decideRequest, *apiError) {
 		return nil, e
 	}
 	var qs []decideRequest
+	var ends []int64 // where each request ends in the body
 	seen := false
 	for dec.More() {
 		tok, err := dec.Token()
@@ -263,6 +335,7 @@ func decodeBatch(body []byte) ([]decideRequest, *apiError) {
 			if e := decodeErr(dec.Decode(&qs[i]), i); e != nil {
 				return nil, e
 			}
+			ends = append(ends, dec.InputOffset())
 			if e := qs[i].check(i); e != nil {
 				return nil, e
 			}
@@ -277,7 +350,69 @@ func decodeBatch(body []byte) ([]decideRequest, *apiError) {
 	if !seen {
 		return nil, badRequest("missing field \"requests\": want an array of request objects")
 	}
-	return qs, endOfBody(dec)
+	if e := endOfBody(dec); e != nil {
+		return nil, e
+	}
+	if e := repeatedMember(body, ends); e != nil {
+		return nil, e
+	}
+	return qs, exactNames(body, true)
+}
+
+// mayFold reports whether a body may name a field in another spelling
+// than the API's. The fields are named in lower-case ASCII, and what
+// encoding/json reads as one of them otherwise holds an upper-case letter,
+// an escape, or one of the two non-ASCII letters that fold to k and s (the
+// Kelvin sign, the long s). A body with none of these, as most are, needs
+// no closer look.
+func mayFold(body []byte) bool {
+	for _, b := range body {
+		if b-'A' < 26 || b == '\\' || b >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// requestFields are the names of a request's fields, as written.
+var requestFields = []string{"agent", "tool", "unattended", "loaded"}
+
+// exactNames refuses a request whose field is named in another case than
+// the API's: encoding/json reads "Agent" as agent, so {"agent": "coder",
+// "Agent": "assistant"} would be answered for assistant while a proxy
+// reading "agent" saw coder. It looks at the member names of the request
+// objects of a body encoding/json has decoded already, read as a
+// positioned tree (a few allocations, whatever the body's size).
+func exactNames(body []byte, batch bool) *apiError {
+	if !mayFold(body) {
+		return nil
+	}
+	root, err := jsonpos.Parse(body)
+	if err != nil {
+		// Valid JSON past the reader's limits: a million values.
+		return badRequest("the body has too many values to check: %v", err)
+	}
+	requests := []*jsonpos.Value{root}
+	if batch {
+		requests = root.Get("requests").Items
+	}
+	for i, q := range requests {
+		at := ""
+		if batch {
+			at = where(i)
+		}
+		for _, m := range q.Members {
+			if slices.Contains(requestFields, m.Name) {
+				continue
+			}
+			if k := slices.IndexFunc(requestFields, func(f string) bool { return strings.EqualFold(f, m.Name) }); k >= 0 {
+				return badRequest("%sfield %q is not spelled as the API spells it, %q: field names are matched exactly",
+					at, m.Name, requestFields[k])
+			}
+			return badRequest("%sunknown field %q", at, m.Name)
+		}
+	}
+	return nil
 }
 
 // delim reads the next token, which must be d; wrong says what the body

@@ -184,8 +184,14 @@ func TestRewritePlainError(t *testing.T) {
 		"HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nDate: Mon, 30 Nov 2026 07:00:00 GMT\r\n\r\n404",
 		"HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n",
 		"{\"decision\":\"run\"}",
+		"HTTP/1.1 417 Expectation Failed\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\nhello",
+		"HTTP/1.1 417 Expectation Failed\r\nContent-Length: 0\r\n",
+		"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
 	} {
 		if out, ok := rewritePlainError([]byte(b)); ok {
+			t.Errorf("%q was rewritten as %q", b, out)
+		}
+		if out, ok := rewriteExpectationFailed([]byte(b)); ok {
 			t.Errorf("%q was rewritten as %q", b, out)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
+	"regexp"
 	"strconv"
 )
 
@@ -12,9 +14,14 @@ import (
 // itself, before any handler runs, are error objects like every other
 // error of the API instead of plain text: 400 for a request that is not
 // HTTP/1.1 (a malformed request line, a missing Host header), 431 for
-// headers over MaxHeaderBytes, 501 for a transfer encoding it does not
-// know, 505 for an HTTP version it does not speak. kokua-run serve serves through it; a host that serves Handler
-// with its own http.Server can do the same.
+// headers over MaxHeaderBytes, 417 for an Expect header other than
+// 100-continue, 501 for a transfer encoding it does not know, 505 for an
+// HTTP version it does not speak. kokua-run serve serves through it; a
+// host that serves Handler with its own http.Server can do the same.
+//
+// A request that never ends (its headers not done within
+// ReadHeaderTimeout) and a TLS handshake are not answered: net/http
+// closes the connection without a word.
 func Listener(ln net.Listener) net.Listener { return jsonErrorsListener{ln} }
 
 type jsonErrorsListener struct{ net.Listener }
@@ -37,7 +44,11 @@ type jsonErrorsConn struct{ net.Conn }
 const plainErrorHeaders = "\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n"
 
 func (c *jsonErrorsConn) Write(b []byte) (int, error) {
-	if answer, ok := rewritePlainError(b); ok {
+	answer, ok := rewritePlainError(b)
+	if !ok {
+		answer, ok = rewriteExpectationFailed(b)
+	}
+	if ok {
 		if _, err := c.Conn.Write(answer); err != nil {
 			return 0, err
 		}
@@ -58,6 +69,7 @@ func (c *jsonErrorsConn) CloseWrite() error {
 // rawErrorCodes are the codes of the answers net/http writes by itself.
 var rawErrorCodes = map[int]string{
 	400: "malformed_request",
+	417: "expectation_failed",
 	431: "headers_too_large",
 	501: "unsupported_transfer_encoding",
 	505: "http_version_not_supported",
@@ -99,14 +111,40 @@ func rewritePlainError(b []byte) ([]byte, bool) {
 			message += ": " + string(detail)
 		}
 	}
-	js, err := json.Marshal(errorBody{errorDetail{status, code, message}})
+	return rawError("HTTP/1.1", statusLine[:4+len(reason)], code, message)
+}
+
+// expectationFailed is the answer net/http writes by itself, through the
+// response and with an empty body, to a request whose Expect header is
+// not 100-continue. No handler of the API answers 417.
+var expectationFailed = regexp.MustCompile(`^(HTTP/1\.[01]) (417 Expectation Failed)\r\n(?:[!-9;-~]+: [^\r\n]*\r\n)*\r\n$`)
+
+// rewriteExpectationFailed turns net/http's 417 answer into the API's
+// error object, or reports that b is not one.
+func rewriteExpectationFailed(b []byte) ([]byte, bool) {
+	m := expectationFailed.FindSubmatch(b)
+	if m == nil || !bytes.Contains(b, []byte("\r\nContent-Length: 0\r\n")) {
+		return nil, false
+	}
+	return rawError(string(m[1]), m[2], rawErrorCodes[http.StatusExpectationFailed],
+		"the request's Expect header asks for something other than 100-continue, which this server does not do")
+}
+
+// rawError is an error object answered on a connection that is closed
+// after it, as net/http closes it after its own error answers.
+func rawError(proto string, status []byte, code, message string) ([]byte, bool) {
+	n, err := strconv.Atoi(string(status[:3]))
+	if err != nil {
+		return nil, false
+	}
+	js, err := json.Marshal(errorBody{errorDetail{n, code, message}})
 	if err != nil {
 		return nil, false
 	}
 	js = append(js, '\n')
 	var out bytes.Buffer
-	fmt.Fprintf(&out, "HTTP/1.1 %s\r\nCache-Control: no-store\r\nConnection: close\r\nContent-Length: %d\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\n\r\n",
-		statusLine[:4+len(reason)], len(js))
+	fmt.Fprintf(&out, "%s %s\r\nCache-Control: no-store\r\nConnection: close\r\nContent-Length: %d\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\n\r\n",
+		proto, status, len(js))
 	out.Write(js)
 	return out.Bytes(), true
 }

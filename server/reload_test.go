@@ -2,8 +2,12 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -246,4 +250,114 @@ func watch(t *testing.T, s *Server) {
 		cancel()
 		<-done
 	})
+}
+
+// TestReloadNotStarved: with the server's own debounce, a policy renamed
+// into place is answering within a second of the rename, measured from
+// the rename to the new digest on /healthz over HTTP, while the directory
+// is never quiet (issue 18, Why 5: with another file of the directory
+// changing every 50 ms, a new policy took 8.7 s to be picked up): two
+// other files change every 50 ms each, one every 25 ms between them, or
+// the policy file's own events never stop.
+func TestReloadNotStarved(t *testing.T) {
+	a, b := policytest.Compile(t, policytest.ConfigA), policytest.Compile(t, policytest.ConfigB)
+	want := digestOf(t, b)
+	for _, c := range []struct {
+		name  string
+		noise func(path string, i int) error
+	}{
+		{"two other files change every 50 ms each, in turn", func(path string, i int) error {
+			other := filepath.Join(filepath.Dir(path), fmt.Sprintf("other-%d.txt", i%2))
+			return os.WriteFile(other, fmt.Appendf(nil, "%d\n", i), 0o644)
+		}},
+		{"the policy file's mode changes every 25 ms", func(path string, i int) error {
+			return os.Chmod(path, os.FileMode(0o640+i%2*0o004))
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, path := newServer(t, a)
+			if s.debounce != Debounce || s.debounceMax != DebounceMax {
+				t.Fatal("the test is about the server's own debounce")
+			}
+			watch(t, s)
+			url := serveHTTP(t, s)
+
+			stop := make(chan struct{})
+			var noisy sync.WaitGroup
+			noisy.Go(func() {
+				tick := time.NewTicker(25 * time.Millisecond)
+				defer tick.Stop()
+				for i := 0; ; i++ {
+					if err := c.noise(path, i); err != nil {
+						t.Error(err)
+						return
+					}
+					select {
+					case <-stop:
+						return
+					case <-tick.C:
+					}
+				}
+			})
+			defer func() {
+				close(stop)
+				noisy.Wait()
+			}()
+			time.Sleep(300 * time.Millisecond) // the noise is under way
+
+			tmp := filepath.Join(filepath.Dir(path), ".policy.json.new")
+			if err := os.WriteFile(tmp, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			renamed := time.Now()
+			if err := os.Rename(tmp, path); err != nil {
+				t.Fatal(err)
+			}
+			const bound = time.Second
+			for {
+				got := healthDigest(t, url)
+				took := time.Since(renamed)
+				if got == want {
+					if took > bound {
+						t.Fatalf("the new digest was on /healthz %v after the rename, over the bound of %v", took, bound)
+					}
+					t.Logf("the new digest was on /healthz %v after the rename", took.Round(time.Millisecond))
+					return
+				}
+				if took > 5*bound {
+					t.Fatalf("the new digest was not on /healthz %v after the rename (bound %v): still %s", took.Round(time.Millisecond), bound, got)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// serveHTTP serves s on a loopback port, as kokua-run serve does, until
+// the test ends, and returns its base URL.
+func serveHTTP(t *testing.T, s *Server) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := s.HTTPServer()
+	go func() { _ = srv.Serve(Listener(ln)) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+// healthDigest is the policy digest /healthz shows.
+func healthDigest(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	var h health
+	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz: %d, %v", resp.StatusCode, err)
+	}
+	return h.Policy.Digest
 }

@@ -46,19 +46,25 @@ const (
 	IdleTimeout       = 120 * time.Second
 	MaxHeaderBytes    = 64 << 10
 	DrainTimeout      = 10 * time.Second
-	// Debounce is how long the file watcher waits for the directory to be
-	// quiet before it looks at the file again.
+	// Debounce is how long the file watcher waits for the policy file to
+	// be quiet before it looks at the file again.
 	Debounce = 100 * time.Millisecond
+	// DebounceMax bounds that wait: a file that keeps changing is looked
+	// at no later than this after the first change of a burst, so that a
+	// new policy is answering within a second of its rename.
+	DebounceMax = 250 * time.Millisecond
 )
 
 // Server answers the API from the last good policy it loaded.
 type Server struct {
-	path     string
-	key      ed25519.PublicKey // the verify key, or nil
-	log      *slog.Logger
-	metrics  *metrics
-	handler  http.Handler
-	debounce time.Duration
+	path    string
+	key     ed25519.PublicKey // the verify key, or nil
+	log     *slog.Logger
+	metrics *metrics
+	handler http.Handler
+	// debounce and debounceMax are Debounce and DebounceMax; tests
+	// shorten them.
+	debounce, debounceMax time.Duration
 
 	cur  atomic.Pointer[state]
 	last atomic.Pointer[reloadStatus]
@@ -110,7 +116,7 @@ func NewVerified(path string, key ed25519.PublicKey, logger *slog.Logger) (*Serv
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{path: path, key: key, log: logger, metrics: newMetrics(), debounce: Debounce}
+	s := &Server{path: path, key: key, log: logger, metrics: newMetrics(), debounce: Debounce, debounceMax: DebounceMax}
 	stamp, _ := os.Stat(path)
 	st, err := load(path, key)
 	if err != nil {
@@ -129,16 +135,21 @@ func NewVerified(path string, key ed25519.PublicKey, logger *slog.Logger) (*Serv
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // HTTPServer is an http.Server for the API with the timeouts and limits of
-// kokua-run serve.
+// kokua-run serve. A host that serves Handler with an http.Server of its
+// own should set DisableGeneralOptionsHandler as this one does, or
+// net/http answers OPTIONS * itself, and serve through Listener.
 func (s *Server) HTTPServer() *http.Server {
 	return &http.Server{
-		Handler:           s.handler,
-		ReadHeaderTimeout: ReadHeaderTimeout,
-		ReadTimeout:       ReadTimeout,
-		WriteTimeout:      WriteTimeout,
-		IdleTimeout:       IdleTimeout,
-		MaxHeaderBytes:    MaxHeaderBytes,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		Handler: s.handler,
+		// OPTIONS * goes to the handler, which answers it with an error
+		// object, instead of net/http's empty 200.
+		DisableGeneralOptionsHandler: true,
+		ReadHeaderTimeout:            ReadHeaderTimeout,
+		ReadTimeout:                  ReadTimeout,
+		WriteTimeout:                 WriteTimeout,
+		IdleTimeout:                  IdleTimeout,
+		MaxHeaderBytes:               MaxHeaderBytes,
+		ErrorLog:                     slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 }
 

@@ -11,9 +11,13 @@ import (
 
 // Watch watches the policy file's directory, not the file: editors and
 // kokua-compile replace the file by renaming a new one over it, which a
-// watch on the file itself would lose. After a burst of events it waits
-// for the directory to be quiet for the debounce interval, then reloads
-// if the file is not the one last seen (another file, size or time).
+// watch on the file itself would lose. Only the events that name the
+// policy file (or, when it is a symlink to a file in the same directory,
+// that file) count: events for other files in the directory never hold a
+// reload back. After such an event the watcher waits until the file has
+// been quiet for the debounce interval, and never more than DebounceMax
+// after the first event of a burst, then reloads if the file is not the
+// one last seen (another file, size or time).
 //
 // Watch returns once the watch is in place, or with the error that
 // prevented it; the returned channel is closed when the watch ends, after
@@ -37,32 +41,67 @@ func (s *Server) Watch(ctx context.Context) (<-chan struct{}, error) {
 	go func() {
 		defer close(done)
 		defer func() { _ = w.Close() }()
+		names := watchedNames(abs)
 		timer := time.NewTimer(time.Hour)
 		timer.Stop()
+		// first is when the pending burst of events began; zero when no
+		// reload is pending.
+		var first time.Time
+		schedule := func() {
+			now := time.Now()
+			if first.IsZero() {
+				first = now
+			}
+			timer.Reset(min(s.debounce, max(first.Add(s.debounceMax).Sub(now), 0)))
+		}
 		for {
 			select {
 			case <-ctx.Done():
 				timer.Stop()
 				return
-			case _, ok := <-w.Events:
+			case ev, ok := <-w.Events:
 				if !ok {
 					return
 				}
-				// Any event may concern the file: a rename over it, a write
-				// in place, a symlink swapped in the directory. reload looks
-				// at the file itself and does nothing when it is unchanged.
-				timer.Reset(s.debounce)
+				// A rename over the file, a write in place, the file or
+				// the symlink removed or made again: each names the file
+				// (or the directory, when the directory itself goes).
+				// reload looks at the file itself and does nothing when it
+				// is unchanged.
+				if name := filepath.Clean(ev.Name); name == dir || names[filepath.Base(name)] {
+					schedule()
+				}
 			case err, ok := <-w.Errors:
 				if !ok {
 					return
 				}
 				s.log.Warn("watching the policy file", "dir", dir, "err", err)
-				timer.Reset(s.debounce) // events may have been lost
+				schedule() // events may have been lost
 			case <-timer.C:
+				first = time.Time{}
 				_ = s.reload(triggerWatch, false)
+				names = watchedNames(abs)
 			}
 		}
 	}()
 	s.log.Info("watching the policy file's directory", "dir", dir)
 	return done, nil
+}
+
+// watchedNames are the names in the policy file's directory whose events
+// concern the policy: the file's own name, and the name of the file it
+// links to when it is a symlink to a file in the same directory (a link
+// swapped between two files of the directory, or its target written in
+// place). A target in another directory is not watched; SIGHUP reloads
+// it.
+func watchedNames(abs string) map[string]bool {
+	names := map[string]bool{filepath.Base(abs): true}
+	target, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return names
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil && filepath.Dir(target) == dir {
+		names[filepath.Base(target)] = true
+	}
+	return names
 }

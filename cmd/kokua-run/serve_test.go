@@ -226,3 +226,36 @@ func TestServeCannotListen(t *testing.T) {
 		t.Errorf("log:\n%s", log.String())
 	}
 }
+
+// TestServeAnswersNoiseAsJSON: kokua-run serve answers what ServeMux and
+// net/http used to answer by themselves (an empty 200 to OPTIONS *, a 307
+// to a cleaned path, an empty 417) with error objects; server's
+// TestEveryAnswerIsJSON goes through every case.
+func TestServeAnswersNoiseAsJSON(t *testing.T) {
+	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
+	sv := startServe(t, path, time.Second)
+	for _, c := range []struct {
+		request, status string
+	}{
+		{"OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "404"},
+		{"GET /v1/../healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "404"},
+		{"POST //v1/decide HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}", "404"},
+		{"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "505"},
+		{"POST /v1/decide HTTP/1.1\r\nHost: x\r\nExpect: x\r\nContent-Length: 2\r\n\r\n{}", "417"},
+		{"GARBAGE\r\n\r\n", "400"},
+	} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(sv.url, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+		_, _ = io.WriteString(conn, c.request)
+		answer, _ := io.ReadAll(conn) // the server closes the connection after each of these
+		_ = conn.Close()
+		head, body, _ := strings.Cut(string(answer), "\r\n\r\n")
+		if !strings.HasPrefix(head, "HTTP/1.1 "+c.status+" ") || !strings.Contains(head, "\r\nContent-Type: application/json\r\n") ||
+			!strings.HasPrefix(body, `{"error":{"status":`+c.status+`,"code":"`) {
+			t.Errorf("%q answered\n%s", c.request, answer)
+		}
+	}
+}
