@@ -39,3 +39,56 @@ func Write(w io.Writer, format string, ds []diag.Diagnostic, opts WriteOptions) 
 	}
 	return fmt.Errorf("unknown output format %q", format)
 }
+
+// MaxFindingsPerFile is how many findings of one file the human and
+// github formats show. The rest of that file's findings are counted on a
+// line of their own after the findings shown ("config.toml: 2,000 more
+// findings not shown (see --format json)"), so that what a terminal or a
+// workflow log receives stays bounded whatever the config holds (issue
+// 18). The json and sarif formats always hold every finding; the summary
+// line of the human format counts them all too.
+const MaxFindingsPerFile = 1000
+
+// capped splits diagnostics into those the human and github formats show
+// (at most MaxFindingsPerFile of each file, in order) and, for each file
+// that has more, the line that counts the rest, in the order of the
+// files' first findings.
+func capped(ds []diag.Diagnostic) (shown []diag.Diagnostic, notShown []string) {
+	count := map[string]int{}
+	var over []string
+	shown = ds
+	for i, d := range ds {
+		f := d.Span.File
+		count[f]++
+		if count[f] <= MaxFindingsPerFile {
+			if len(shown) < len(ds) {
+				shown = append(shown, d)
+			}
+			continue
+		}
+		if len(shown) == len(ds) {
+			shown = append(make([]diag.Diagnostic, 0, len(ds)), ds[:i]...)
+		}
+		if count[f] == MaxFindingsPerFile+1 {
+			over = append(over, f)
+		}
+	}
+	for _, f := range over {
+		notShown = append(notShown, notShownLine(f, count[f]-MaxFindingsPerFile))
+	}
+	return shown, notShown
+}
+
+// notShownLine counts the findings of a file the human and github formats
+// leave out.
+func notShownLine(file string, n int) string {
+	what := "findings"
+	if n == 1 {
+		what = "finding"
+	}
+	line := fmt.Sprintf("%s more %s not shown (see --format json)", diag.Thousands(n), what)
+	if file == "" {
+		return line
+	}
+	return diag.Printable(file) + ": " + line
+}
