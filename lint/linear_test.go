@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/gen"
 )
 
@@ -43,6 +44,25 @@ func TestOutputGrowsLinearly(t *testing.T) {
 				t.Errorf("%s, --format %s: %d findings wrote %d bytes, %.1f times the %d of %d",
 					name, format, 10*n, large, float64(large)/float64(small), small, n)
 			}
+		}
+	}
+}
+
+// TestWriteSARIFStreamsTheSameLog holds WriteSARIF, which writes the
+// results one at a time into the encoded log, to the log ToSARIF builds,
+// indented: the same bytes, for findings with hostile names and for none.
+func TestWriteSARIFStreamsTheSameLog(t *testing.T) {
+	hostile, _ := hostileDiagnostics(t)
+	for _, ds := range [][]diag.Diagnostic{nil, hostile} {
+		var streamed, built bytes.Buffer
+		if err := WriteSARIF(&streamed, ds); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeIndentedJSON(&built, ToSARIF(ds)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(streamed.Bytes(), built.Bytes()) {
+			t.Errorf("%d findings: WriteSARIF wrote %d bytes, the indented ToSARIF log %d, and they differ", len(ds), streamed.Len(), built.Len())
 		}
 	}
 }
