@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
@@ -44,28 +43,11 @@ func listed(items []string, show func(string) string, last string) string {
 		if word == "" {
 			word = "and"
 		}
-		return strings.Join(parts, ", ") + " " + word + " " + thousands(len(items)-maxListed) + " more"
+		return strings.Join(parts, ", ") + " " + word + " " + diag.Thousands(len(items)-maxListed) + " more"
 	case last == "" || n <= 1:
 		return strings.Join(parts, ", ")
 	}
 	return strings.Join(parts[:n-1], ", ") + " " + last + " " + parts[n-1]
-}
-
-// thousands writes a count with a comma between each group of three
-// digits: 2,997.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 // plain shows an item as it is, for lists of text that is not a name

@@ -260,9 +260,4 @@ func TestListedIsBounded(t *testing.T) {
 			t.Errorf("listed(%d names, %q) = %q, want %q", len(c.items), c.last, got, c.want)
 		}
 	}
-	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 2997: "2,997", 1234567: "1,234,567", -1000: "-1,000"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
 }
