@@ -8,7 +8,9 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/gen"
 )
 
-// TestOutputGrowsLinearly writes the findings of each shape of issue 18 at
+// TestOutputGrowsLinearly writes the findings of each shape of issue 18
+// (and of a chain of delegation cycles, whose messages once named every
+// agent of each cycle) at
 // n and 10n in every format: ten times the findings may write at most
 // twelve times the bytes (each finding once named every agent, so 3,000
 // unknown delegates wrote 80 MB).
@@ -18,7 +20,8 @@ func TestOutputGrowsLinearly(t *testing.T) {
 		"pending dead entries": func(n int) ([]byte, *Manifest) {
 			return gen.PendingDeadEntries(n, n), DefaultManifest()
 		},
-		"dead entries on one line": func(n int) ([]byte, *Manifest) { return gen.DeadLine(n), DefaultManifest() },
+		"dead entries on one line":     func(n int) ([]byte, *Manifest) { return gen.DeadLine(n), DefaultManifest() },
+		"a chain of delegation cycles": func(n int) ([]byte, *Manifest) { return gen.DelegationChain(n), DefaultManifest() },
 		"near-miss tool names": func(n int) ([]byte, *Manifest) {
 			cfg, man := gen.NearMissManifest(n)
 			return cfg, LoadManifest(Source{Name: "manifest.json", Data: man})

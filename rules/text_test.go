@@ -261,3 +261,20 @@ func TestListedIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestCyclePathIsBounded holds a delegation cycle's message to the first
+// three and last two agents of a long cycle.
+func TestCyclePathIsBounded(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"a", "a"}, "a -> a"},
+		{[]string{"a", "b", "c", "d", "e", "a"}, "a -> b -> c -> d -> e -> a"},
+		{[]string{"a", "b", "c", "d", "e", "f", "a"}, "a -> b -> c -> 1 more -> e -> f -> a"},
+	} {
+		if got := cyclePath(c.names); got != c.want {
+			t.Errorf("cyclePath(%q) = %q, want %q", c.names, got, c.want)
+		}
+	}
+}

@@ -92,3 +92,19 @@ func NearMissManifest(n int) (config, manifest []byte) {
 	c.WriteString("]\n\n[agents.assistant.tools]\navailable = [\"p\"]\n")
 	return c.Bytes(), m.Bytes()
 }
+
+// DelegationChain is a config of a chain of n agents, each delegating to
+// the next and back to the first: n delegation cycles, the i-th of i
+// agents, whose messages once named every agent of their cycle.
+func DelegationChain(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString("[assistant.tools]\nconfirm = []\nreview = []\n\n[agents.assistant]\ndelegates_to = [\"c0\"]\n\n[agents.assistant.tools]\navailable = [\"time\"]\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\n[agents.c%d]\ndelegates_to = [", i)
+		if i+1 < n {
+			fmt.Fprintf(&b, "\"c%d\", ", i+1)
+		}
+		b.WriteString("\"c0\"]\n")
+	}
+	return b.Bytes()
+}
