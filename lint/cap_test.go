@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/golden"
 )
 
@@ -75,4 +76,34 @@ func lastLines(out []byte, n int) []byte {
 		lines = lines[:len(lines)-1]
 	}
 	return []byte(strings.Join(lines[max(len(lines)-n, 0):], ""))
+}
+
+// TestOutputCapIsPerFile holds the cap to each file on its own: a file
+// past it does not hide another's findings, and each file past it gets a
+// line of its own.
+func TestOutputCapIsPerFile(t *testing.T) {
+	var ds []diag.Diagnostic
+	add := func(file string, n int) {
+		for i := range n {
+			ds = append(ds, diag.Diagnostic{Rule: "dead-entry", Severity: diag.Error, Message: "m",
+				Span: diag.Span{File: file, Start: diag.Position{Line: i + 1, Column: 1}, End: diag.Position{Line: i + 1, Column: 2}}})
+		}
+	}
+	add("a.toml", MaxFindingsPerFile+1)
+	add("b.toml", 3)
+	add("c.toml", MaxFindingsPerFile+2000)
+	var out bytes.Buffer
+	if err := Write(&out, "github", ds, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]int{"a.toml": MaxFindingsPerFile, "b.toml": 3, "c.toml": MaxFindingsPerFile} {
+		if got := bytes.Count(out.Bytes(), []byte("::error file="+file+",")); got != want {
+			t.Errorf("%s: %d findings shown, want %d", file, got, want)
+		}
+	}
+	want := "::notice title=kokua-lint::a.toml: 1 more finding not shown (see --format json)\n" +
+		"::notice title=kokua-lint::c.toml: 2,000 more findings not shown (see --format json)\n"
+	if !bytes.HasSuffix(out.Bytes(), []byte(want)) {
+		t.Errorf("the output ends\n%s\nwant\n%s", lastLines(out.Bytes(), 2), want)
+	}
 }

@@ -38,12 +38,14 @@ var githubCommands = map[diag.Severity]string{
 // raw: there is exactly one line per diagnostic.
 func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
 	b := bufio.NewWriterSize(w, writeBuffer)
-	shown, notShown := capped(ds)
-	for _, d := range shown {
-		b.WriteString(GitHubCommand(d))
-		b.WriteByte('\n')
+	shown := newCapped()
+	for _, d := range ds {
+		if shown.shows(d) {
+			b.WriteString(GitHubCommand(d))
+			b.WriteByte('\n')
+		}
 	}
-	for _, line := range notShown {
+	for _, line := range shown.notShown() {
 		b.WriteString("::notice title=kokua-lint::" + GitHubEscapeData(line) + "\n")
 	}
 	return b.Flush()

@@ -69,8 +69,11 @@ func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st
 	for _, d := range ds {
 		counts[d.Severity]++
 	}
-	shown, notShown := capped(ds)
-	for _, d := range shown {
+	shown := newCapped()
+	for _, d := range ds {
+		if !shown.shows(d) {
+			continue
+		}
 		// Every string that came from outside (the file name, the message and
 		// notes that quote names, the suggestion) goes through
 		// diag.Printable: no control or bidirectional character reaches the
@@ -90,7 +93,7 @@ func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st
 			fmt.Fprintf(b, "  %s %s\n", paint(st.Help, "help:"), diag.Printable(d.Suggestion))
 		}
 	}
-	for _, line := range notShown {
+	for _, line := range shown.notShown() {
 		fmt.Fprintf(b, "%s\n", line)
 	}
 	if len(ds) > 0 {

@@ -49,34 +49,35 @@ func Write(w io.Writer, format string, ds []diag.Diagnostic, opts WriteOptions) 
 // line of the human format counts them all too.
 const MaxFindingsPerFile = 1000
 
-// capped splits diagnostics into those the human and github formats show
-// (at most MaxFindingsPerFile of each file, in order) and, for each file
-// that has more, the line that counts the rest, in the order of the
-// files' first findings.
-func capped(ds []diag.Diagnostic) (shown []diag.Diagnostic, notShown []string) {
-	count := map[string]int{}
-	var over []string
-	shown = ds
-	for i, d := range ds {
-		f := d.Span.File
-		count[f]++
-		if count[f] <= MaxFindingsPerFile {
-			if len(shown) < len(ds) {
-				shown = append(shown, d)
-			}
-			continue
-		}
-		if len(shown) == len(ds) {
-			shown = append(make([]diag.Diagnostic, 0, len(ds)), ds[:i]...)
-		}
-		if count[f] == MaxFindingsPerFile+1 {
-			over = append(over, f)
-		}
+// capped tells, for each diagnostic in turn, whether the human and github
+// formats show it: the first MaxFindingsPerFile of each file. Once all
+// are seen, notShown returns, for each file that had more, the line that
+// counts the rest, in the order of the files' first findings. It copies
+// no diagnostic, so a format's memory does not grow with those it skips.
+type capped struct {
+	count map[string]int
+	over  []string
+}
+
+func newCapped() *capped { return &capped{count: map[string]int{}} }
+
+// shows counts d and reports whether it is shown.
+func (c *capped) shows(d diag.Diagnostic) bool {
+	f := d.Span.File
+	c.count[f]++
+	if c.count[f] == MaxFindingsPerFile+1 {
+		c.over = append(c.over, f)
 	}
-	for _, f := range over {
-		notShown = append(notShown, notShownLine(f, count[f]-MaxFindingsPerFile))
+	return c.count[f] <= MaxFindingsPerFile
+}
+
+// notShown returns the lines that count the findings left out.
+func (c *capped) notShown() []string {
+	var out []string
+	for _, f := range c.over {
+		out = append(out, notShownLine(f, c.count[f]-MaxFindingsPerFile))
 	}
-	return shown, notShown
+	return out
 }
 
 // notShownLine counts the findings of a file the human and github formats
