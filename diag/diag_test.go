@@ -154,3 +154,11 @@ func TestPrintableWriter(t *testing.T) {
 		t.Errorf("PrintableWriter wrote %q, want %q", b.String(), want)
 	}
 }
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 2997: "2,997", 1234567: "1,234,567", -1000: "-1,000"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -26,7 +26,10 @@ var githubCommands = map[diag.Severity]string{
 // span, as in the JSON output. A suggestion follows the message on a
 // "help:" line. The embedded default install is no file of the
 // repository, so its findings carry no file and name it in the message.
-// Nothing is written when there are no diagnostics.
+// Nothing is written when there are no diagnostics. Past
+// MaxFindingsPerFile findings of one file, the rest are counted in one
+// notice at the end: "::notice title=kokua-lint::config.toml: 2,000 more
+// findings not shown (see --format json)".
 //
 // Every string that came from outside goes through diag.Printable before
 // the workflow command's own escaping, so that a path or a name with a
@@ -35,9 +38,15 @@ var githubCommands = map[diag.Severity]string{
 // raw: there is exactly one line per diagnostic.
 func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
 	b := bufio.NewWriterSize(w, writeBuffer)
+	shown := newCapped()
 	for _, d := range ds {
-		b.WriteString(GitHubCommand(d))
-		b.WriteByte('\n')
+		if shown.shows(d) {
+			b.WriteString(GitHubCommand(d))
+			b.WriteByte('\n')
+		}
+	}
+	for _, line := range shown.notShown() {
+		b.WriteString("::notice title=kokua-lint::" + GitHubEscapeData(line) + "\n")
 	}
 	return b.Flush()
 }

@@ -59,13 +59,21 @@ func (st Style) severity(s diag.Severity, text string) string {
 //	  note: a sentence of the message too long for its first line
 //	  help: write 'mcp.add_mcp_server'
 //
-// sources maps a file name to its bytes, for the quoted source line.
+// sources maps a file name to its bytes, for the quoted source line. Past
+// MaxFindingsPerFile findings of one file, the rest are counted on a line
+// before the summary, which counts every finding.
 func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st Style) error {
 	b := bufio.NewWriterSize(w, writeBuffer)
 	counts := map[diag.Severity]int{}
 	quoted := sourceLines{sources: sources, indexes: map[string]*lineindex.Index{}}
 	for _, d := range ds {
 		counts[d.Severity]++
+	}
+	shown := newCapped()
+	for _, d := range ds {
+		if !shown.shows(d) {
+			continue
+		}
 		// Every string that came from outside (the file name, the message and
 		// notes that quote names, the suggestion) goes through
 		// diag.Printable: no control or bidirectional character reaches the
@@ -84,6 +92,9 @@ func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st
 		if d.Suggestion != "" {
 			fmt.Fprintf(b, "  %s %s\n", paint(st.Help, "help:"), diag.Printable(d.Suggestion))
 		}
+	}
+	for _, line := range shown.notShown() {
+		fmt.Fprintf(b, "%s\n", line)
 	}
 	if len(ds) > 0 {
 		fmt.Fprintf(b, "%s\n", summary(counts))

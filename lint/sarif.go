@@ -1,6 +1,9 @@
 package lint
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -49,6 +52,18 @@ var sarifLevels = map[diag.Severity]string{
 // result up by ID again (and would write ruleIndex uint(-1) for a rule
 // they do not find): the indexes are the ones computed here.
 func ToSARIF(ds []diag.Diagnostic) *sarif.Report {
+	report, index := sarifFrame(ds)
+	run := report.Runs[0]
+	for _, d := range ds {
+		run.Results = append(run.Results, sarifResult(d, index[d.Rule]))
+	}
+	return report
+}
+
+// sarifFrame is the SARIF log of ToSARIF without its results (an empty
+// list), and the index in tool.driver.rules of each rule the diagnostics
+// name.
+func sarifFrame(ds []diag.Diagnostic) (*sarif.Report, map[string]int) {
 	all := rules.All()
 	descriptors := make([]*sarif.ReportingDescriptor, 0, len(all))
 	index := map[string]int{}
@@ -56,34 +71,70 @@ func ToSARIF(ds []diag.Diagnostic) *sarif.Report {
 		index[r.ID] = len(descriptors)
 		descriptors = append(descriptors, sarifRule(r.ID, r.Severity, r.Phase, r.Summary, r.Refs))
 	}
-	results := make([]*sarif.Result, 0, len(ds))
 	for _, d := range ds {
-		i, ok := index[d.Rule]
-		if !ok {
+		if _, ok := index[d.Rule]; !ok {
 			// A diagnostic from outside the rule set (none today): describe its
 			// rule from the diagnostic itself rather than leave it dangling.
-			i = len(descriptors)
-			index[d.Rule] = i
+			index[d.Rule] = len(descriptors)
 			descriptors = append(descriptors, sarifRule(d.Rule, d.Severity, d.Phase, "", d.Refs))
 		}
-		results = append(results, sarifResult(d, i))
 	}
 	driver := sarif.NewVersionedDriver("kokua-lint", version.Version).
 		WithSemanticVersion(version.Version).
 		WithInformationURI(SARIFInformationURI)
 	driver.Rules = descriptors
 	run := sarif.NewRun(*sarif.NewTool(driver)).WithColumnKind("unicodeCodePoints")
-	run.Results = results
+	run.Results = make([]*sarif.Result, 0, len(ds))
 	return &sarif.Report{
 		Version: string(sarif.Version210),
 		Schema:  SARIFSchemaURI,
 		Runs:    []*sarif.Run{run},
-	}
+	}, index
 }
 
-// WriteSARIF writes diagnostics as one indented SARIF 2.1.0 log.
+// emptyResults is where the results go in the encoded frame of the log.
+var emptyResults = []byte("\n      \"results\": [],\n")
+
+// WriteSARIF writes diagnostics as one indented SARIF 2.1.0 log, the same
+// bytes as ToSARIF(ds) indented by two spaces. It encodes the log without
+// its results, then one result at a time into its place, so that its
+// memory does not grow with the number of findings beyond the findings
+// themselves (issue 18: 990,000 findings once took 4.8 GB).
 func WriteSARIF(w io.Writer, ds []diag.Diagnostic) error {
-	return writeIndentedJSON(w, ToSARIF(ds))
+	report, index := sarifFrame(ds)
+	var frame bytes.Buffer
+	if err := writeIndentedJSON(&frame, report); err != nil {
+		return err
+	}
+	if len(ds) == 0 {
+		_, err := w.Write(frame.Bytes())
+		return err
+	}
+	head, tail, ok := bytes.Cut(frame.Bytes(), emptyResults)
+	if !ok {
+		return fmt.Errorf("the SARIF log has no empty results list to write the results into")
+	}
+	bw := bufio.NewWriterSize(w, writeBuffer)
+	bw.Write(head)
+	bw.WriteString("\n      \"results\": [\n")
+	var one bytes.Buffer
+	enc := json.NewEncoder(&one)
+	enc.SetIndent("        ", "  ")
+	enc.SetEscapeHTML(false)
+	for i, d := range ds {
+		one.Reset()
+		if err := enc.Encode(sarifResult(d, index[d.Rule])); err != nil {
+			return err
+		}
+		if i > 0 {
+			bw.WriteString(",\n")
+		}
+		bw.WriteString("        ")
+		bw.Write(diag.PrintableJSON(bytes.TrimSuffix(one.Bytes(), []byte{'\n'})))
+	}
+	bw.WriteString("\n      ],\n")
+	bw.Write(tail)
+	return bw.Flush()
 }
 
 // SARIFRuleHelpURI is the address of a rule's page.

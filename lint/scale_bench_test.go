@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/gen"
 )
 
 // The linear-growth target (docs/benchmarks.md, "Linear growth"): for each
@@ -83,7 +85,12 @@ func benchScale(b *testing.B, base int, input func(int) []byte, run func(b *test
 // lintAndWrite lints a config against the default manifest and writes the
 // findings in a format, as kokua-lint does.
 func lintAndWrite(b *testing.B, data []byte, format string) {
-	m := DefaultManifest()
+	lintAndWriteWith(b, DefaultManifest(), data, format)
+}
+
+// lintAndWriteWith lints a config against a loaded manifest and writes the
+// findings in a format.
+func lintAndWriteWith(b *testing.B, m *Manifest, data []byte, format string) {
 	src := Source{Name: "config.toml", Data: data}
 	opts := WriteOptions{Sources: map[string][]byte{src.Name: data}}
 	for b.Loop() {
@@ -139,4 +146,63 @@ func BenchmarkScaleMembers(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The shapes of issue 18, whose findings once cost the square of the
+// input: each finding listed every agent in a note, looked for a name
+// among every other, or converted its column from the start of a long
+// line. Each runs in the sarif format, which holds every finding, and in
+// the human format, which shows at most MaxFindingsPerFile of a file.
+// shapeFormats are the formats each shape is written in.
+var shapeFormats = []string{"human", "sarif"}
+
+// benchShape runs one shape in each of shapeFormats.
+func benchShape(b *testing.B, base int, input func(int) []byte) {
+	for _, format := range shapeFormats {
+		b.Run("format="+format, func(b *testing.B) {
+			benchScale(b, base, input, func(b *testing.B, data []byte) { lintAndWrite(b, data, format) })
+		})
+	}
+}
+
+// BenchmarkScaleUnknownDelegates: 30, 300 and 3,000 agents, each
+// delegating to an agent nobody declares (each finding once named every
+// agent: 3,000 wrote 80 MB).
+func BenchmarkScaleUnknownDelegates(b *testing.B) {
+	benchShape(b, 30, gen.UnknownDelegates)
+}
+
+// BenchmarkScalePendingDead: 30, 300 and 3,000 agents that could load
+// 'mcp', and as many confirm entries under it naming no tool of it (each
+// finding once named every agent).
+func BenchmarkScalePendingDead(b *testing.B) {
+	benchShape(b, 30, func(n int) []byte { return gen.PendingDeadEntries(n, n) })
+}
+
+// BenchmarkScaleDeadLine: 500, 5,000 and 50,000 dead entries on one line.
+func BenchmarkScaleDeadLine(b *testing.B) {
+	benchShape(b, 500, gen.DeadLine)
+}
+
+// BenchmarkScaleNearMiss: a manifest toolset of 30, 300 and 3,000 tools
+// and a confirm list naming each misspelt, each finding looking for the
+// closest tool names (the did-you-mean of internal/similar). The manifest
+// is loaded outside the timer.
+func BenchmarkScaleNearMiss(b *testing.B) {
+	for _, format := range shapeFormats {
+		b.Run("format="+format, func(b *testing.B) {
+			for _, x := range scales {
+				b.Run(fmt.Sprintf("x=%d", x), func(b *testing.B) {
+					cfg, man := gen.NearMissManifest(30 * x)
+					m := LoadManifest(Source{Name: "manifest.json", Data: man})
+					if m.Manifest == nil {
+						b.Fatalf("the generated manifest does not load: %v", m.Problems)
+					}
+					b.ReportAllocs()
+					b.SetBytes(int64(len(cfg)))
+					lintAndWriteWith(b, m, cfg, format)
+				})
+			}
+		})
+	}
 }

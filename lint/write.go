@@ -39,3 +39,57 @@ func Write(w io.Writer, format string, ds []diag.Diagnostic, opts WriteOptions) 
 	}
 	return fmt.Errorf("unknown output format %q", format)
 }
+
+// MaxFindingsPerFile is how many findings of one file the human and
+// github formats show. The rest of that file's findings are counted on a
+// line of their own after the findings shown ("config.toml: 2,000 more
+// findings not shown (see --format json)"), so that what a terminal or a
+// workflow log receives stays bounded whatever the config holds (issue
+// 18). The json and sarif formats always hold every finding; the summary
+// line of the human format counts them all too.
+const MaxFindingsPerFile = 1000
+
+// capped tells, for each diagnostic in turn, whether the human and github
+// formats show it: the first MaxFindingsPerFile of each file. Once all
+// are seen, notShown returns, for each file that had more, the line that
+// counts the rest, in the order of the files' first findings. It copies
+// no diagnostic, so a format's memory does not grow with those it skips.
+type capped struct {
+	count map[string]int
+	over  []string
+}
+
+func newCapped() *capped { return &capped{count: map[string]int{}} }
+
+// shows counts d and reports whether it is shown.
+func (c *capped) shows(d diag.Diagnostic) bool {
+	f := d.Span.File
+	c.count[f]++
+	if c.count[f] == MaxFindingsPerFile+1 {
+		c.over = append(c.over, f)
+	}
+	return c.count[f] <= MaxFindingsPerFile
+}
+
+// notShown returns the lines that count the findings left out.
+func (c *capped) notShown() []string {
+	var out []string
+	for _, f := range c.over {
+		out = append(out, notShownLine(f, c.count[f]-MaxFindingsPerFile))
+	}
+	return out
+}
+
+// notShownLine counts the findings of a file the human and github formats
+// leave out.
+func notShownLine(file string, n int) string {
+	what := "findings"
+	if n == 1 {
+		what = "finding"
+	}
+	line := fmt.Sprintf("%s more %s not shown (see --format json)", diag.Thousands(n), what)
+	if file == "" {
+		return line
+	}
+	return diag.Printable(file) + ": " + line
+}

@@ -43,11 +43,12 @@ func (s *server) codeActions(p *protocol.CodeActionParams) ([]protocol.CodeActio
 		return out, nil
 	}
 	from, to := d.text.offset(p.Range.Start, s.enc), d.text.offset(p.Range.End, s.enc)
+	rg := newRanger(d.text, s.enc)
 	for _, f := range d.linted.Diagnostics {
 		if f.Span.File != d.name {
 			continue
 		}
-		start, end := d.text.diagOffset(f.Span.Start), d.text.diagOffset(f.Span.End)
+		start, end, _ := rg.span(f.Span)
 		if end < from || start > to {
 			continue
 		}
@@ -65,7 +66,7 @@ func (s *server) codeActions(p *protocol.CodeActionParams) ([]protocol.CodeActio
 			}
 			out = append(out, protocol.CodeAction{
 				Title: x.title, Kind: protocol.QuickFix, IsPreferred: i == 0 && f.Severity == diag.Error,
-				Diagnostics: []protocol.Diagnostic{s.toProtocol(d, f)},
+				Diagnostics: []protocol.Diagnostic{s.toProtocol(d, f, rg)},
 				Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{d.uri: edits}},
 			})
 		}

@@ -496,8 +496,9 @@ func (s *server) diagnose(d *document) []protocol.Diagnostic {
 		d.good = d.linted
 	}
 	out := make([]protocol.Diagnostic, 0, len(d.linted.Diagnostics))
+	rg := newRanger(d.text, s.enc)
 	for _, f := range d.linted.Diagnostics {
-		out = append(out, s.toProtocol(d, f))
+		out = append(out, s.toProtocol(d, f, rg))
 	}
 	return out
 }
@@ -506,8 +507,9 @@ func (s *server) diagnose(d *document) []protocol.Diagnostic {
 // message with its notes (the full text, as the JSON output has it),
 // severity and rule as kokua-lint prints, the rule's page as the
 // code's description. A finding in another file (the manifest) is shown
-// at the top of the config, its own place named in the message.
-func (s *server) toProtocol(d *document, f diag.Diagnostic) protocol.Diagnostic {
+// at the top of the config, its own place named in the message. rg turns
+// the spans of the document's findings, taken in order, into ranges.
+func (s *server) toProtocol(d *document, f diag.Diagnostic, rg *ranger) protocol.Diagnostic {
 	out := protocol.Diagnostic{
 		Severity:        severities[f.Severity],
 		Code:            f.Rule,
@@ -516,7 +518,7 @@ func (s *server) toProtocol(d *document, f diag.Diagnostic) protocol.Diagnostic 
 		Message:         f.Text(),
 	}
 	if f.Span.File == d.name {
-		out.Range = d.text.rangeOf(f.Span, s.enc)
+		_, _, out.Range = rg.span(f.Span)
 	} else {
 		out.Message = f.Span.String() + ": " + f.Text()
 	}

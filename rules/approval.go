@@ -151,7 +151,7 @@ func coreWhy(tool string) string {
 func fixFor(r model.Resolution) string {
 	switch {
 	case len(r.Homes) > 0:
-		return "write " + orJoin(tomlNames(r.Homes))
+		return "write " + listed(r.Homes, tomlName, "or")
 	case len(r.Close) > 0 && r.Entry.Tool != "":
 		return "write " + tomlName(r.Entry.Toolset+"."+r.Close[0])
 	case len(r.Close) > 0:
@@ -165,7 +165,12 @@ func fixFor(r model.Resolution) string {
 // Kokua builds, and composed workers when an agent it builds can compose
 // one with it (R206, R43, R77). An agent nothing reaches by delegates_to
 // is never built, so it is named only to say why no agent could. It is a
-// note: "Agents that could load it: 'assistant', composed workers."
+// note: "Agents that could load it: 'assistant', composed workers.", its
+// names bounded as listed bounds them.
+//
+// A rule asks about the same toolsets for many entries, and each answer
+// looks at every agent, so a rule asks through a loaderNotes, which
+// answers each set of toolsets once.
 func loaders(w *model.World, toolsets ...string) string {
 	var names, idle []string
 	seen := map[string]bool{}
@@ -186,21 +191,44 @@ func loaders(w *model.World, toolsets ...string) string {
 		}
 		composed = composed || w.Composable(t)
 	}
-	if composed {
-		names = append(names, "composed workers")
-	}
 	it := "it"
 	if len(toolsets) > 1 {
 		it = "them"
 	}
 	head := "Agents that could load " + it + ": "
 	switch {
+	case len(names) > 0 && composed:
+		return head + listed(names, plain, "") + ", composed workers."
 	case len(names) > 0:
-		return head + strings.Join(names, ", ") + "."
+		return head + listed(names, plain, "") + "."
+	case composed:
+		return head + "composed workers."
 	case len(idle) == 1:
 		return head + fmt.Sprintf("none, since Kokua never builds %s, the one agent holding %s: no chain of delegates_to from the entry agent reaches it.", q(idle[0]), it)
 	case len(idle) > 1:
-		return head + fmt.Sprintf("none, since Kokua never builds %s, the agents holding %s: no chain of delegates_to from the entry agent reaches them.", andJoin(quoted(idle)), it)
+		return head + fmt.Sprintf("none, since Kokua never builds %s, the agents holding %s: no chain of delegates_to from the entry agent reaches them.", andList(idle), it)
 	}
 	return head + "none."
+}
+
+// loaderNotes answers loaders once for each set of toolsets, for the
+// findings of one rule.
+type loaderNotes struct {
+	w    *model.World
+	done map[string]string
+}
+
+func newLoaderNotes(w *model.World) *loaderNotes {
+	return &loaderNotes{w: w, done: map[string]string{}}
+}
+
+// note is loaders(w, toolsets...), computed at its first call.
+func (l *loaderNotes) note(toolsets ...string) string {
+	key := strings.Join(toolsets, "\x00")
+	s, ok := l.done[key]
+	if !ok {
+		s = loaders(l.w, toolsets...)
+		l.done[key] = s
+	}
+	return s
 }

@@ -17,6 +17,7 @@ var _ = register(&Rule{
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
 		w := p.World
+		ln := newLoaderNotes(w)
 		if !w.Config.Auto.Enabled {
 			return
 		}
@@ -24,7 +25,7 @@ var _ = register(&Rule{
 			for _, o := range overlaps(w, w.Config.Floor, pol.Review, model.AtBuild) {
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
 					Message:    onceBuilt(o) + ", " + reaches(o, w.Config.Floor.Path, pol.Review.Path) + ", which no reviewer may answer for",
-					Notes:      append([]string{sharedNote(o), floorWhy}, refusedBuilds(w, o)...),
+					Notes:      append([]string{sharedNote(o), floorWhy}, refusedBuilds(ln, o)...),
 					Suggestion: "drop the entry from review, or (knowingly) from never_auto_approve"})
 			}
 		}

@@ -20,11 +20,12 @@ var _ = register(&Rule{
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
 		w := p.World
+		ln := newLoaderNotes(w)
 		for _, pol := range w.Policies() {
 			for _, o := range overlaps(w, pol.Confirm, pol.Review, model.AtBuild) {
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
 					Message:    fmt.Sprintf("%s, %s overlap: a tool may be in only one list", onceBuilt(o), pairBetween(o, pol)),
-					Notes:      append([]string{sharedNote(o)}, refusedBuilds(w, o)...),
+					Notes:      append([]string{sharedNote(o)}, refusedBuilds(ln, o)...),
 					Suggestion: "keep the tool in one list: name it by one toolset only"})
 			}
 		}

@@ -67,7 +67,20 @@ func reportCycle(p *Pass, path []*config.Agent, target *config.Agent, closing co
 	names = append(names, diag.Escape(target.Name))
 	last := path[len(path)-1]
 	p.Report(Finding{Span: closing.Span, Key: last.DelegatesTo.Path,
-		Message:    "delegation cycle in [agents.*]: " + strings.Join(names, " -> "),
+		Message:    "delegation cycle in [agents.*]: " + cyclePath(names),
 		Notes:      []string{"A delegate is built by recursing into its targets, so delegation must not loop."},
 		Suggestion: "drop " + q(target.Name) + " from " + last.DelegatesTo.Path})
+}
+
+// cyclePath joins the names of a cycle, its first named again at its
+// end, with " -> ". A cycle of more than maxListed agents shows its first
+// three and its last two, and counts those between: "a -> b -> c -> 2,994
+// more -> y -> z -> a". Each back edge of a long chain closes a cycle of
+// its own, so n agents could otherwise write n squared names.
+func cyclePath(names []string) string {
+	if len(names) <= maxListed+1 {
+		return strings.Join(names, " -> ")
+	}
+	head, tail := names[:3], names[len(names)-3:]
+	return strings.Join(head, " -> ") + " -> " + diag.Thousands(len(names)-6) + " more -> " + strings.Join(tail, " -> ")
 }

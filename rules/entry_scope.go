@@ -126,7 +126,7 @@ func (b *builtinPair) report(p *Pass) {
 		entries []string
 	}{{def.Confirm.Path, b.confirm}, {def.Review.Path, b.review}} {
 		if len(l.entries) > 0 {
-			lists = append(lists, fmt.Sprintf("%s %s", l.path, andJoin(quoted(l.entries))))
+			lists = append(lists, fmt.Sprintf("%s %s", l.path, andList(l.entries)))
 		}
 	}
 	what := fmt.Sprintf("%d of its entries name toolsets no agent declares", n)
@@ -135,7 +135,7 @@ func (b *builtinPair) report(p *Pass) {
 		what = "1 of its entries names a toolset no agent declares"
 		entries = "The entry: " + strings.Join(lists, "; ") + "."
 	}
-	toolsets := "Toolsets no agent declares build no tools and hold nothing back: " + andJoin(quoted(b.toolsets)) + "."
+	toolsets := "Toolsets no agent declares build no tools and hold nothing back: " + andList(b.toolsets) + "."
 	if len(b.toolsets) == 1 {
 		toolsets = "A toolset no agent declares builds no tools and holds nothing back: " + q(b.toolsets[0]) + "."
 	}

@@ -41,7 +41,7 @@ func shapeFault(r model.Resolution) (fault, fix, note string) {
 	const forms = "an entry is <toolset>, <toolset>.*, <toolset>.<tool>, core or core.<tool>"
 	switch {
 	case r.Status == model.BareTool:
-		return fmt.Sprintf("%s is a tool, not a toolset: write %s", q(e.Text), orList(r.Homes)), "write " + orJoin(tomlNames(r.Homes)), ""
+		return fmt.Sprintf("%s is a tool, not a toolset: write %s", q(e.Text), orList(r.Homes)), "write " + listed(r.Homes, tomlName, "or"), ""
 	case r.Status == model.UnknownToolset:
 		// r.Close holds toolset names here, so the fix swaps the toolset
 		// segment and keeps the rest of the text (fixFor would append a

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/model"
@@ -128,7 +127,7 @@ func sharedNote(o overlap) string {
 	case 1:
 		return "Both hold " + q(o.tools[0]) + "."
 	}
-	return "Both hold " + andJoin(quoted(o.tools)) + "."
+	return "Both hold " + andList(o.tools) + "."
 }
 
 // onceBuilt says which builds reveal an overlap: "once 'files' is built",
@@ -138,17 +137,17 @@ func onceBuilt(o overlap) string {
 	if len(o.builds) == 1 {
 		return "once " + q(o.builds[0]) + " is built"
 	}
-	return "once " + strings.Join(quoted(o.builds), " and ") + " are built"
+	return "once " + andList(o.builds) + " are built"
 }
 
 // refusedBuilds says, as notes, which builds Kokua refuses for an overlap
 // only a build reveals, and which agents could trigger them (R206). When
 // both entries wait for a build, the one that completes the overlap is
 // refused: whichever of the two toolsets is built second.
-func refusedBuilds(w *model.World, o overlap) []string {
+func refusedBuilds(ln *loaderNotes, o overlap) []string {
 	if len(o.builds) == 1 {
 		t := o.builds[0]
-		return []string{fmt.Sprintf("Kokua refuses every build of %s.", q(t)), loaders(w, t)}
+		return []string{fmt.Sprintf("Kokua refuses every build of %s.", q(t)), ln.note(t)}
 	}
-	return []string{"Kokua refuses the build of whichever comes second, and every later one.", loaders(w, o.builds...)}
+	return []string{"Kokua refuses the build of whichever comes second, and every later one.", ln.note(o.builds...)}
 }

@@ -21,6 +21,7 @@ var _ = register(&Rule{
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
 		w := p.World
+		ln := newLoaderNotes(w)
 		for _, d := range deadEntries(w, model.AtBuild) {
 			l, t := d.list, d.r.Toolset.Name
 			fault, more := deadFault(d.r, true)
@@ -28,7 +29,7 @@ var _ = register(&Rule{
 				Message: fmt.Sprintf("%s has an entry that %s once %s is built: %s", l.Path, l.effect(), q(t), fault),
 				Notes: append(more,
 					fmt.Sprintf("Kokua starts, but refuses every build of the %s toolset (Could not load %s) until the entry is fixed and Kokua restarted.", q(t), q(t)),
-					loaders(w, t))})
+					ln.note(t))})
 		}
 	},
 })

@@ -19,36 +19,51 @@ import (
 // could disturb a terminal (control characters, bidirectional overrides).
 func q(s string) string { return diag.Quote(s) }
 
-// quoted quotes each name for a message.
-func quoted(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = q(n)
+// maxListed is how many names a list in a finding (a note, a message, a
+// suggestion) shows; the rest are counted, "and 2,997 more", so that no
+// finding grows with the config and n findings cost n times a constant
+// (issue 18: 3,000 unknown delegates once wrote 3,000 names each).
+const maxListed = 5
+
+// listed writes the first maxListed items, each through show, joined by
+// ", " with last ("and", "or") before the final one: "'a', 'b' and 'c'".
+// An empty last joins them all with ", ". Past maxListed it names the
+// first maxListed and counts the rest: "'a', 'b', 'c', 'd', 'e' and 2,997
+// more" ("or 2,997 more" for an "or" list). Only the items it shows are
+// passed to show.
+func listed(items []string, show func(string) string, last string) string {
+	n := min(len(items), maxListed)
+	parts := make([]string, n)
+	for i := range n {
+		parts[i] = show(items[i])
 	}
-	return out
+	switch {
+	case len(items) > maxListed:
+		word := last
+		if word == "" {
+			word = "and"
+		}
+		return strings.Join(parts, ", ") + " " + word + " " + diag.Thousands(len(items)-maxListed) + " more"
+	case last == "" || n <= 1:
+		return strings.Join(parts, ", ")
+	}
+	return strings.Join(parts[:n-1], ", ") + " " + last + " " + parts[n-1]
 }
 
-// quoteAll quotes names and joins them with ", ".
-func quoteAll(names []string) string { return strings.Join(quoted(names), ", ") }
+// plain shows an item as it is, for lists of text that is not a name
+// from the config (line numbers, code points).
+func plain(s string) string { return s }
 
-// orList joins quoted names as "'a', 'b' or 'c'".
-func orList(names []string) string { return orJoin(quoted(names)) }
+// quoteAll quotes names and joins them with ", ", bounded as listed does.
+func quoteAll(names []string) string { return listed(names, q, "") }
 
-// orJoin joins already quoted names as "a, b or c".
-func orJoin(items []string) string {
-	if len(items) <= 1 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
-}
+// orList quotes names and joins them as "'a', 'b' or 'c'", bounded as
+// listed does.
+func orList(names []string) string { return listed(names, q, "or") }
 
-// andJoin joins already quoted names as "a, b and c".
-func andJoin(items []string) string {
-	if len(items) <= 1 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
+// andList quotes names and joins them as "'a', 'b' and 'c'", bounded as
+// listed does.
+func andList(names []string) string { return listed(names, q, "and") }
 
 // didYouMean writes " (did you mean 'x'?)" for close matches, or nothing.
 func didYouMean(matches []string) string {
@@ -127,13 +142,4 @@ func tomlName(s string) string {
 		return tomlpos.BasicString(s)
 	}
 	return "'" + s + "'"
-}
-
-// tomlNames writes each name as tomlName does.
-func tomlNames(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = tomlName(n)
-	}
-	return out
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -228,4 +229,52 @@ func TestSuggestionsWithAwkwardNamesAreTOML(t *testing.T) {
 		}
 	}
 	checkTOML(t, docs)
+}
+
+// TestListedIsBounded holds every list a finding writes to maxListed names
+// and a count of the rest (issue 18: a note naming every agent made n
+// findings cost n squared).
+func TestListedIsBounded(t *testing.T) {
+	names := func(n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			out[i] = "a" + strconv.Itoa(i)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		items []string
+		last  string
+		want  string
+	}{
+		{nil, "and", ""},
+		{names(1), "and", "'a0'"},
+		{names(2), "or", "'a0' or 'a1'"},
+		{names(5), "and", "'a0', 'a1', 'a2', 'a3' and 'a4'"},
+		{names(5), "", "'a0', 'a1', 'a2', 'a3', 'a4'"},
+		{names(6), "and", "'a0', 'a1', 'a2', 'a3', 'a4' and 1 more"},
+		{names(3002), "", "'a0', 'a1', 'a2', 'a3', 'a4' and 2,997 more"},
+		{names(3002), "or", "'a0', 'a1', 'a2', 'a3', 'a4' or 2,997 more"},
+	} {
+		if got := listed(c.items, q, c.last); got != c.want {
+			t.Errorf("listed(%d names, %q) = %q, want %q", len(c.items), c.last, got, c.want)
+		}
+	}
+}
+
+// TestCyclePathIsBounded holds a delegation cycle's message to the first
+// three and last two agents of a long cycle.
+func TestCyclePathIsBounded(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"a", "a"}, "a -> a"},
+		{[]string{"a", "b", "c", "d", "e", "a"}, "a -> b -> c -> d -> e -> a"},
+		{[]string{"a", "b", "c", "d", "e", "f", "a"}, "a -> b -> c -> 1 more -> e -> f -> a"},
+	} {
+		if got := cyclePath(c.names); got != c.want {
+			t.Errorf("cyclePath(%q) = %q, want %q", c.names, got, c.want)
+		}
+	}
 }

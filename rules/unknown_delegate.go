@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
@@ -23,7 +22,7 @@ var _ = register(&Rule{
 		for _, a := range p.Config.Agents {
 			names = append(names, a.Name)
 		}
-		sorted := slices.Sorted(slices.Values(names))
+		configured := "Configured agents: " + quoteAll(slices.Sorted(slices.Values(names))) + "."
 		for _, a := range p.Config.Agents {
 			for _, it := range a.DelegatesTo.Items {
 				if p.Config.Agent(it.Value) != nil {
@@ -32,7 +31,7 @@ var _ = register(&Rule{
 				matches := similar.Suggest(it.Value, names)
 				f := Finding{Span: it.Span, Key: a.DelegatesTo.Path,
 					Message: fmt.Sprintf("agent %s delegates to unknown agent %s%s.", q(a.Name), q(it.Value), didYouMean(matches)),
-					Notes:   []string{"Configured agents: " + strings.Join(quoted(sorted), ", ") + "."}}
+					Notes:   []string{configured}}
 				if len(matches) > 0 {
 					f.Suggestion = "write " + tomlName(matches[0])
 				}

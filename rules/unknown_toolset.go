@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
@@ -26,7 +25,7 @@ var _ = register(&Rule{
 		for _, t := range w.Toolsets {
 			names = append(names, t.Name)
 		}
-		available := "Available toolsets: " + strings.Join(slices.Sorted(slices.Values(names)), ", ") + "."
+		available := "Available toolsets: " + listed(slices.Sorted(slices.Values(names)), plain, "") + "."
 		for _, a := range w.Agents {
 			if a.Tools == nil || a.Tools.Available.All {
 				continue

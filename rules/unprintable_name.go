@@ -184,7 +184,7 @@ func unprintableFinding(u nameUse, more []nameUse) Finding {
 		for i, r := range runes[1:] {
 			others[i] = fmt.Sprintf("%U", r)
 		}
-		f.Notes = append(f.Notes, sentence("it also holds "+andJoin(others)))
+		f.Notes = append(f.Notes, sentence("it also holds "+listed(others, plain, "and")))
 	}
 	if lines := otherLines(u, more); lines != "" {
 		f.Notes = append(f.Notes, sentence("the same "+u.what+" is also written at "+lines))
@@ -211,7 +211,7 @@ func unprintableClass(r rune, noun string) (class, why string) {
 }
 
 // otherLines writes the lines of the further places a name is written:
-// "line 12", "lines 12 and 20", at most ten of them and how many more.
+// "line 12", "lines 12 and 20", bounded as listed bounds them.
 func otherLines(u nameUse, more []nameUse) string {
 	var lines []string
 	last := u.span.Start.Line
@@ -227,10 +227,8 @@ func otherLines(u nameUse, more []nameUse) string {
 		return ""
 	case len(lines) == 1:
 		return "line " + lines[0]
-	case len(lines) > 10:
-		return "lines " + strings.Join(lines[:10], ", ") + " and " + strconv.Itoa(len(lines)-10) + " more"
 	}
-	return "lines " + andJoin(lines)
+	return "lines " + listed(lines, plain, "and")
 }
 
 // unseen lists, once each and in order, the runes of a name that
