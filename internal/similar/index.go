@@ -1,0 +1,377 @@
+package similar
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// An Index answers Close and Suggest for one fixed list of candidates with
+// exactly the results of comparing the word with every candidate, while
+// comparing it with few of them: built once per list, it makes n lookups
+// against n names cost far less than n².
+//
+// Nothing is guessed. A candidate is skipped only when a bound proves that
+// its similarity is below the cutoff, or below the n-th best similarity
+// found so far (below it, it cannot be among the first n whatever the order
+// of equal scores). The bounds follow from what Ratio counts: M runes
+// matched in blocks, each block a common substring, the blocks in the same
+// order in both strings, and the similarity 2*M/T for T runes in all.
+//
+//   - Length: M is at most the shorter length, the bound real_quick_ratio
+//     checks. Candidates are kept in buckets by length in runes, and only the
+//     lengths where the bound can still be met are visited, nearest first.
+//   - Shared q-grams: the blocks share, as multisets, at least
+//     M - (q-1)*b substrings of q runes, for b blocks; between two blocks at
+//     least one rune of one string is unmatched, so b <= T - 2M + 1. For q = 1
+//     this is the multiset of runes that quick_ratio counts.
+//   - Prefix filter: a candidate that shares at least L of the word's G
+//     q-grams holds one of any G - L + 1 of them. Each bucket keeps, for every
+//     q-gram (with its occurrence number, so that multisets become sets), the
+//     candidates that hold it; a lookup reads the lists of the word's rarest
+//     q-grams, for the q that reads the fewest entries, and compares the word
+//     with those candidates only.
+//
+// The index starts from the candidates that share the word's rarest
+// substring of three runes, so that the n-th best similarity, and with it
+// the bounds, rise early. An Index is safe for concurrent lookups.
+type Index struct {
+	cands   []candidate
+	maxLen  int      // longest candidate in bytes, which bounds its runes
+	buckets []bucket // by length in runes, ascending
+	// posts lists, for each q-gram of each length, the candidates of that
+	// length holding it, ascending. Lists of under indexMin candidates have
+	// none: comparing with every candidate costs less than building them.
+	posts map[gram][]int32
+
+	// examined counts the candidates lookups looked at, read the list
+	// entries they read and ratios the Ratios they computed: the work of
+	// lookups, for tests.
+	examined, read, ratios atomic.Int64
+}
+
+// indexMin is the number of candidates from which an Index keeps q-gram
+// lists.
+const indexMin = 64
+
+// maxQ is the longest q-gram the index keeps.
+const maxQ = 3
+
+// seedMax is the longest list of the rarest q-gram the lookup starts from.
+const seedMax = 32
+
+type candidate struct {
+	s      string
+	n      int    // length in runes
+	sorted []rune // runes, sorted: quick_ratio's multiset
+}
+
+// bucket holds the candidates of one length in runes.
+type bucket struct {
+	n   int
+	ids []int32 // ascending
+}
+
+// gram is the occ-th occurrence (from 0) of the q runes r[:q] in a
+// candidate of length n runes.
+type gram struct {
+	r      [maxQ]rune
+	q, occ int32
+	n      int32
+}
+
+// NewIndex builds an index of candidates. Duplicated candidates are kept,
+// and returned as many times as they appear, as Close does.
+func NewIndex(candidates []string) *Index {
+	return newIndex(candidates, len(candidates) >= indexMin)
+}
+
+// newIndex builds an index that keeps q-gram lists when withPosts is true.
+func newIndex(candidates []string, withPosts bool) *Index {
+	ix := &Index{cands: make([]candidate, len(candidates))}
+	total := 0
+	for _, s := range candidates {
+		total += utf8.RuneCountInString(s)
+	}
+	runes := make([]rune, 0, total) // one buffer for every sorted rune list
+	for i, s := range candidates {
+		start := len(runes)
+		runes = appendRunes(runes, s)
+		sorted := runes[start:len(runes):len(runes)]
+		slices.Sort(sorted)
+		ix.cands[i] = candidate{s: s, n: len(sorted), sorted: sorted}
+		ix.maxLen = max(ix.maxLen, len(s))
+	}
+	ids := make([]int32, len(candidates))
+	for i := range ids {
+		ids[i] = int32(i)
+	}
+	slices.SortStableFunc(ids, func(x, y int32) int { return cmp.Compare(ix.cands[x].n, ix.cands[y].n) })
+	for lo := 0; lo < len(ids); {
+		n := ix.cands[ids[lo]].n
+		hi := lo + 1
+		for hi < len(ids) && ix.cands[ids[hi]].n == n {
+			hi++
+		}
+		ix.buckets = append(ix.buckets, bucket{n: n, ids: ids[lo:hi:hi]})
+		lo = hi
+	}
+	if withPosts {
+		ix.posts = map[gram][]int32{}
+		var grams []gram
+		var buf []rune
+		for i, c := range ix.cands {
+			buf = appendRunes(buf[:0], c.s)
+			for q := 1; q <= maxQ; q++ {
+				grams = gramsOf(grams[:0], buf, q)
+				for _, g := range grams {
+					ix.posts[g] = append(ix.posts[g], int32(i))
+				}
+			}
+		}
+	}
+	return ix
+}
+
+// gramsOf appends the q-grams of r, each with its occurrence number and
+// len(r) as the length.
+func gramsOf(dst []gram, r []rune, q int) []gram {
+	start := len(dst)
+	for i := 0; i+q <= len(r); i++ {
+		g := gram{q: int32(q), n: int32(len(r))}
+		copy(g.r[:], r[i:i+q])
+		for _, h := range dst[start:] {
+			if h.r == g.r {
+				g.occ++
+			}
+		}
+		dst = append(dst, g)
+	}
+	return dst
+}
+
+// Suggest is Suggest(word, candidates) for the index's candidates.
+func (ix *Index) Suggest(word string) []string {
+	return ix.Close(word, 2, 0.6)
+}
+
+// Close is Close(word, candidates, n, cutoff) for the index's candidates:
+// the same strings in the same order.
+func (ix *Index) Close(word string, n int, cutoff float64) []string {
+	if n <= 0 || !(cutoff >= 0 && cutoff <= 1) || len(ix.cands) == 0 {
+		return nil
+	}
+	l := lookup{ix: ix, n: n, cutoff: cutoff}
+	l.m.init(word, ix.maxLen)
+	lb := len(l.m.b)
+	if ix.posts != nil {
+		for q := 1; q <= maxQ; q++ {
+			l.grams[q] = gramsOf(nil, l.m.b, q)
+		}
+		l.seed()
+	}
+	// Visit the lengths nearest lb first: their bound is the highest. On
+	// each side the length bound falls with the distance, and the threshold
+	// only rises, so a side ends at its first length out of reach.
+	up := sort.Search(len(ix.buckets), func(i int) bool { return ix.buckets[i].n >= lb })
+	down := up - 1
+	for up < len(ix.buckets) || down >= 0 {
+		var b *bucket
+		if down < 0 || up < len(ix.buckets) && ix.buckets[up].n-lb <= lb-ix.buckets[down].n {
+			b = &ix.buckets[up]
+			up++
+		} else {
+			b = &ix.buckets[down]
+			down--
+		}
+		if l.minMatches(b.n) > min(b.n, lb) {
+			if b.n >= lb {
+				up = len(ix.buckets)
+			} else {
+				down = -1
+			}
+			continue
+		}
+		l.visit(b)
+	}
+	out := make([]string, len(l.top))
+	for i, f := range l.top {
+		out[i] = f.s
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// lookup is the state of one Close call.
+type lookup struct {
+	ix     *Index
+	n      int
+	cutoff float64
+	m      matcher // b is the word
+	grams  [maxQ + 1][]gram
+	top    []scored // the best so far, best first, at most n
+	seeds  []int32  // the candidates seed considered, ascending
+	ids    []int32  // scratch: the candidates of one bucket to consider
+}
+
+// threshold is the similarity a candidate must reach to be among the
+// first n: the cutoff, or the n-th best similarity once n are found.
+func (l *lookup) threshold() float64 {
+	if len(l.top) < l.n {
+		return l.cutoff
+	}
+	return max(l.cutoff, l.top[l.n-1].score)
+}
+
+// minMatches returns the fewest matched runes with which a candidate of la
+// runes reaches the threshold: more than min(la, lb) when none can.
+func (l *lookup) minMatches(la int) int {
+	total, theta := la+len(l.m.b), l.threshold()
+	hi := min(la, len(l.m.b))
+	return sort.Search(hi+1, func(m int) bool { return ratioOf(m, total) >= theta })
+}
+
+// sharedGrams returns how many q-grams, at least, a candidate of la runes
+// shares with the word when it has m matched runes: m - (q-1)*b for b
+// blocks, with b <= min(m, T-2m+1). Zero says nothing.
+func sharedGrams(q, m, la, lb int) int {
+	blocks := min(m, la+lb-2*m+1)
+	return max(0, m-(q-1)*blocks)
+}
+
+// seed compares the word with the candidates holding its rarest q-gram of
+// the longest q, in the buckets of lengths near its own, so that the
+// threshold rises before the buckets are filtered with it.
+func (l *lookup) seed() {
+	lb := len(l.m.b)
+	for q := maxQ; q >= 1; q-- {
+		if len(l.grams[q]) == 0 {
+			continue
+		}
+		for _, b := range l.ix.buckets {
+			if b.n < lb-2 || b.n > lb+2 {
+				continue
+			}
+			var rarest []int32
+			for _, g := range l.grams[q] {
+				g.n = int32(b.n)
+				if p := l.ix.posts[g]; len(p) > 0 && (rarest == nil || len(p) < len(rarest)) {
+					rarest = p
+				}
+			}
+			if len(rarest) <= seedMax {
+				l.ix.read.Add(int64(len(rarest)))
+				for _, id := range rarest {
+					l.consider(id)
+				}
+				l.seeds = append(l.seeds, rarest...)
+			}
+		}
+		slices.Sort(l.seeds)
+		return
+	}
+}
+
+// visit compares the word with the candidates of one bucket that the
+// q-gram bounds leave, reading the fewest posting entries.
+func (l *lookup) visit(b *bucket) {
+	la, lb := b.n, len(l.m.b)
+	mMin := l.minMatches(la)
+	var best [][]int32 // the lists to read, nil: the whole bucket
+	bestCost := len(b.ids)
+	for q := 1; q <= maxQ && l.ix.posts != nil; q++ {
+		need := sharedGrams(q, mMin, la, lb)
+		if need == 0 {
+			continue
+		}
+		have := len(l.grams[q])
+		if need > have || need > la-q+1 {
+			return // no candidate of this length shares enough
+		}
+		// Any have-need+1 of the word's q-grams include one that each
+		// candidate left holds: take the rarest.
+		lists := make([][]int32, 0, have)
+		for _, g := range l.grams[q] {
+			g.n = int32(la)
+			lists = append(lists, l.ix.posts[g])
+		}
+		slices.SortFunc(lists, func(x, y []int32) int { return cmp.Compare(len(x), len(y)) })
+		lists = lists[:have-need+1]
+		cost := 0
+		for _, p := range lists {
+			cost += len(p)
+		}
+		if cost < bestCost {
+			best, bestCost = lists, cost
+		}
+	}
+	if best == nil {
+		l.ix.read.Add(int64(len(b.ids)))
+		l.considerAll(b.ids)
+		return
+	}
+	l.ix.read.Add(int64(bestCost))
+	// A candidate can be on several lists: each is considered once.
+	l.ids = l.ids[:0]
+	for _, p := range best {
+		l.ids = append(l.ids, p...)
+	}
+	slices.Sort(l.ids)
+	l.considerAll(slices.Compact(l.ids))
+}
+
+// considerAll considers the candidates ids but those seed considered.
+func (l *lookup) considerAll(ids []int32) {
+	for _, id := range ids {
+		if _, seeded := slices.BinarySearch(l.seeds, id); !seeded {
+			l.consider(id)
+		}
+	}
+}
+
+// consider compares the word with one candidate and keeps it among
+// the best n when it reaches the threshold. The quick bounds come first,
+// as in Close.
+func (l *lookup) consider(id int32) {
+	l.ix.examined.Add(1)
+	c := &l.ix.cands[id]
+	theta := l.threshold()
+	total := c.n + len(l.m.b)
+	if ratioOf(min(c.n, len(l.m.b)), total) < theta ||
+		ratioOf(intersection(c.sorted, l.m.bSorted), total) < theta {
+		return
+	}
+	l.ix.ratios.Add(1)
+	l.m.setA(c.s)
+	r := l.m.ratio()
+	if r < theta {
+		return
+	}
+	// Insert in the order of Close: higher score first, then the greater
+	// string first.
+	f := scored{r, c.s}
+	i, _ := slices.BinarySearchFunc(l.top, f, compareScored)
+	if i >= l.n {
+		return
+	}
+	l.top = slices.Insert(l.top, i, f)
+	if len(l.top) > l.n {
+		l.top = l.top[:l.n]
+	}
+}
+
+// compareScored orders scored candidates as Close returns them.
+func compareScored(x, y scored) int {
+	switch {
+	case x.score > y.score:
+		return -1
+	case x.score < y.score:
+		return 1
+	}
+	return strings.Compare(y.s, x.s)
+}
