@@ -140,3 +140,51 @@ func BenchmarkScaleMembers(b *testing.B) {
 		}
 	})
 }
+
+// nearMissInput is a manifest with one plugin toolset of n tools and a
+// config whose confirm list names each of them with one rune too many:
+// n dead entries, each with a did-you-mean among the n tools (issue 18,
+// which compared every name with every tool).
+func nearMissInput(n int) (config, manifest []byte) {
+	var c, m bytes.Buffer
+	m.WriteString(`{"manifest_version":1,"toolsets":[{"name":"big","kind":"plugin","description":"d","tools":[`)
+	c.WriteString("[assistant]\nagent = \"assistant\"\n\n[assistant.tools]\nconfirm = [\n")
+	for i := range n {
+		if i > 0 {
+			m.WriteByte(',')
+		}
+		fmt.Fprintf(&m, `{"name":"tool_%d"}`, i)
+		fmt.Fprintf(&c, "  \"big.tool_%dx\",\n", i)
+	}
+	m.WriteString(`]}]}`)
+	c.WriteString("]\n\n[agents.assistant]\ndescription = \"a\"\n\n[agents.assistant.tools]\navailable = [\"big\"]\n")
+	return c.Bytes(), m.Bytes()
+}
+
+// BenchmarkScaleNearMissTools: 30, 300 and 3,000 near-miss tool names
+// against a toolset of as many tools, linted and written in the human
+// format; the manifest is loaded outside the timer.
+func BenchmarkScaleNearMissTools(b *testing.B) {
+	for _, x := range scales {
+		b.Run(fmt.Sprintf("x=%d", x), func(b *testing.B) {
+			config, manifest := nearMissInput(30 * x)
+			m := LoadManifest(Source{Name: "manifest.json", Data: manifest})
+			if m.Manifest == nil {
+				b.Fatalf("the generated manifest does not load: %v", m.Problems)
+			}
+			src := Source{Name: "config.toml", Data: config}
+			opts := WriteOptions{Sources: map[string][]byte{src.Name: config}}
+			b.ReportAllocs()
+			b.SetBytes(int64(len(config)))
+			for b.Loop() {
+				res := Lint(src, m)
+				if len(res.Diagnostics) < 30*x {
+					b.Fatalf("%d diagnostics for %d near misses", len(res.Diagnostics), 30*x)
+				}
+				if err := Write(io.Discard, "human", res.Diagnostics, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

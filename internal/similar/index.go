@@ -46,6 +46,10 @@ type Index struct {
 	// length holding it, ascending. Lists of under indexMin candidates have
 	// none: comparing with every candidate costs less than building them.
 	posts map[gram][]int32
+	// subseqs lists, for each candidate length up to maxSubseq, the
+	// candidates by their whole string and by each string one deletion of
+	// a rune leaves. Like posts, kept from indexMin candidates on.
+	subseqs map[subseq][]int32
 
 	// examined counts the candidates lookups looked at, read the list
 	// entries they read and ratios the Ratios they computed: the work of
@@ -59,6 +63,14 @@ const indexMin = 64
 
 // maxQ is the longest q-gram the index keeps.
 const maxQ = 3
+
+// maxSubseq is the longest candidate, in runes, subseqs holds: the strings
+// its deletions leave cost the square of its length.
+const maxSubseq = 64
+
+// maxVariants is the most strings a lookup makes by deleting runes of the
+// word to look them up in subseqs; past it, the q-gram lists serve.
+const maxVariants = 256
 
 // seedMax is the longest list of the rarest q-gram the lookup starts from.
 const seedMax = 32
@@ -81,6 +93,13 @@ type gram struct {
 	r      [maxQ]rune
 	q, occ int32
 	n      int32
+}
+
+// subseq is a string s left of a candidate of n runes by deleting none or
+// one of its runes.
+type subseq struct {
+	s string
+	n int32
 }
 
 // NewIndex builds an index of candidates. Duplicated candidates are kept,
@@ -121,6 +140,7 @@ func newIndex(candidates []string, withPosts bool) *Index {
 	}
 	if withPosts {
 		ix.posts = map[gram][]int32{}
+		ix.subseqs = map[subseq][]int32{}
 		var grams []gram
 		var buf []rune
 		for i, c := range ix.cands {
@@ -130,6 +150,13 @@ func newIndex(candidates []string, withPosts bool) *Index {
 				for _, g := range grams {
 					ix.posts[g] = append(ix.posts[g], int32(i))
 				}
+			}
+			if c.n > maxSubseq {
+				continue
+			}
+			for _, v := range append(deletions(buf, 1), string(buf)) {
+				k := subseq{v, int32(c.n)}
+				ix.subseqs[k] = append(ix.subseqs[k], int32(i))
 			}
 		}
 	}
@@ -151,6 +178,49 @@ func gramsOf(dst []gram, r []rune, q int) []gram {
 		dst = append(dst, g)
 	}
 	return dst
+}
+
+// deletions returns the distinct strings left by deleting k runes of r,
+// or nil when there would be more than maxVariants of them (or none). The
+// strings are UTF-8 encodings of runes: an invalid byte, which Ratio reads
+// as U+FFFD, is written as U+FFFD.
+func deletions(r []rune, k int) []string {
+	if k > len(r) {
+		return nil
+	}
+	count := 1 // the binomial coefficient of len(r) and k, stopping past the bound
+	for i := range k {
+		count = count * (len(r) - i) / (i + 1)
+		if count > maxVariants {
+			return nil
+		}
+	}
+	out := make([]string, 0, count)
+	var buf []byte
+	// walk keeps or deletes r[i], with left runes still to delete; buf
+	// holds the runes kept before i.
+	var walk func(i, left int)
+	walk = func(i, left int) {
+		if left == 0 {
+			v := buf
+			for _, c := range r[i:] {
+				v = utf8.AppendRune(v, c)
+			}
+			out = append(out, string(v))
+			return
+		}
+		if i == len(r) {
+			return
+		}
+		walk(i+1, left-1)
+		n := len(buf)
+		buf = utf8.AppendRune(buf, r[i])
+		walk(i+1, left)
+		buf = buf[:n]
+	}
+	walk(0, k)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Suggest is Suggest(word, candidates) for the index's candidates.
@@ -214,9 +284,10 @@ type lookup struct {
 	cutoff float64
 	m      matcher // b is the word
 	grams  [maxQ + 1][]gram
-	top    []scored // the best so far, best first, at most n
-	seeds  []int32  // the candidates seed considered, ascending
-	ids    []int32  // scratch: the candidates of one bucket to consider
+	top    []scored         // the best so far, best first, at most n
+	seeds  []int32          // the candidates seed considered, ascending
+	ids    []int32          // scratch: the candidates of one bucket to consider
+	dels   map[int][]string // the word's strings after k deletions, by k
 }
 
 // threshold is the similarity a candidate must reach to be among the
@@ -282,8 +353,31 @@ func (l *lookup) seed() {
 func (l *lookup) visit(b *bucket) {
 	la, lb := b.n, len(l.m.b)
 	mMin := l.minMatches(la)
+	if mMin > min(la, lb) {
+		return
+	}
 	var best [][]int32 // the lists to read, nil: the whole bucket
 	bestCost := len(b.ids)
+	// A candidate reaching mMin matched runes has a common subsequence of
+	// mMin runes with the word (the blocks, in order), which deleting
+	// la-mMin of its runes and lb-mMin of the word's leaves. The index
+	// holds the candidates' strings after no deletion or one.
+	if ka := la - mMin; ka <= 1 && la <= maxSubseq && l.ix.subseqs != nil {
+		if variants := l.variants(lb - mMin); variants != nil && 4*len(variants) < bestCost {
+			lists := make([][]int32, 0, len(variants))
+			cost := 0
+			for _, v := range variants {
+				if p := l.ix.subseqs[subseq{v, int32(la)}]; len(p) > 0 {
+					lists = append(lists, p)
+					cost += len(p)
+				}
+			}
+			best, bestCost = lists, cost
+			if len(best) == 0 {
+				return // no candidate of this length comes near enough
+			}
+		}
+	}
 	for q := 1; q <= maxQ && l.ix.posts != nil; q++ {
 		need := sharedGrams(q, mMin, la, lb)
 		if need == 0 {
@@ -323,6 +417,20 @@ func (l *lookup) visit(b *bucket) {
 	}
 	slices.Sort(l.ids)
 	l.considerAll(slices.Compact(l.ids))
+}
+
+// variants returns the distinct strings left by deleting k runes of the
+// word, made once per lookup and k; nil when there would be too many.
+func (l *lookup) variants(k int) []string {
+	if l.dels == nil {
+		l.dels = map[int][]string{}
+	}
+	v, ok := l.dels[k]
+	if !ok {
+		v = deletions(l.m.b, k)
+		l.dels[k] = v
+	}
+	return v
 }
 
 // considerAll considers the candidates ids but those seed considered.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // bruteClose is the reference the index must equal: it compares the word
@@ -51,15 +52,23 @@ var alphabets = [][]rune{
 	[]rune("abc_."),
 	[]rune("tool_.0123456789"),
 	[]rune("aé日😀."),
+	[]rune("ab\uFFFD"), // U+FFFD written now and then as an invalid byte
 	[]rune("abcdefghijklmnopqrstuvwxyz_"),
 }
 
+// randomName writes up to maxLen runes of alphabet; a U+FFFD is written
+// two times in three as an invalid byte, which Ratio reads as U+FFFD.
 func randomName(rng *rand.Rand, alphabet []rune, maxLen int) string {
-	r := make([]rune, rng.IntN(maxLen+1))
-	for i := range r {
-		r[i] = alphabet[rng.IntN(len(alphabet))]
+	var b strings.Builder
+	for range rng.IntN(maxLen + 1) {
+		r := alphabet[rng.IntN(len(alphabet))]
+		if r == utf8.RuneError && rng.IntN(3) > 0 {
+			b.WriteByte([]byte{0xff, 0xfe}[rng.IntN(2)])
+			continue
+		}
+		b.WriteRune(r)
 	}
-	return string(r)
+	return b.String()
 }
 
 // nearMiss changes a name by one or two edits: a rune inserted, deleted,
@@ -245,6 +254,7 @@ func FuzzIndex(f *testing.F) {
 	f.Add("tool_1\ntool_2\ntool_12\nfs.read_file\n\n", "tool_1x", uint8(2), uint8(60))
 	f.Add("ab\nba\nab\naab", "ab", uint8(3), uint8(0))
 	f.Add("héllo\nhello\n日本語\n日本", "日本x", uint8(2), uint8(50))
+	f.Add("a\xffb\na\uFFFDb\nab", "a\xfeb", uint8(3), uint8(60))
 	f.Fuzz(func(t *testing.T, list, word string, n, cutoff uint8) {
 		cands := strings.Split(list, "\n")
 		if len(cands) > 300 || len(list) > 4000 {
