@@ -47,8 +47,9 @@ type Index struct {
 	// none: comparing with every candidate costs less than building them.
 	posts map[gram][]int32
 	// subseqs lists, for each candidate length up to maxSubseq, the
-	// candidates by their whole string and by each string one deletion of
-	// a rune leaves. Like posts, kept from indexMin candidates on.
+	// candidates by the hash of their runes and of the runes each deletion
+	// of one rune leaves. Like posts, kept from indexMin candidates on. Two
+	// sequences of one hash only make a lookup compare one candidate more.
 	subseqs map[subseq][]int32
 
 	// examined counts the candidates lookups looked at, read the list
@@ -64,12 +65,12 @@ const indexMin = 64
 // maxQ is the longest q-gram the index keeps.
 const maxQ = 3
 
-// maxSubseq is the longest candidate, in runes, subseqs holds: the strings
-// its deletions leave cost the square of its length.
+// maxSubseq is the longest candidate, in runes, subseqs holds: hashing
+// what its deletions leave costs the square of its length.
 const maxSubseq = 64
 
-// maxVariants is the most strings a lookup makes by deleting runes of the
-// word to look them up in subseqs; past it, the q-gram lists serve.
+// maxVariants is the most sequences a lookup makes by deleting runes of
+// the word to look them up in subseqs; past it, the q-gram lists serve.
 const maxVariants = 256
 
 // seedMax is the longest list of the rarest q-gram the lookup starts from.
@@ -95,10 +96,10 @@ type gram struct {
 	n      int32
 }
 
-// subseq is a string s left of a candidate of n runes by deleting none or
-// one of its runes.
+// subseq is the hash of the runes left of a candidate of n runes by
+// deleting none or one of them.
 type subseq struct {
-	s string
+	h uint64
 	n int32
 }
 
@@ -154,8 +155,8 @@ func newIndex(candidates []string, withPosts bool) *Index {
 			if c.n > maxSubseq {
 				continue
 			}
-			for _, v := range append(deletions(buf, 1), string(buf)) {
-				k := subseq{v, int32(c.n)}
+			for _, h := range append(deletions(nil, buf, 1), hashRunes(buf)) {
+				k := subseq{h, int32(c.n)}
 				ix.subseqs[k] = append(ix.subseqs[k], int32(i))
 			}
 		}
@@ -180,47 +181,58 @@ func gramsOf(dst []gram, r []rune, q int) []gram {
 	return dst
 }
 
-// deletions returns the distinct strings left by deleting k runes of r,
-// or nil when there would be more than maxVariants of them (or none). The
-// strings are UTF-8 encodings of runes: an invalid byte, which Ratio reads
-// as U+FFFD, is written as U+FFFD.
-func deletions(r []rune, k int) []string {
-	if k > len(r) {
+// deletions appends to dst the distinct hashes of the sequences left by
+// deleting k runes of r, or returns nil when there would be more than
+// maxVariants of them (or none).
+func deletions(dst []uint64, r []rune, k int) []uint64 {
+	if k > len(r) || variantCount(len(r), k) > maxVariants {
 		return nil
 	}
-	count := 1 // the binomial coefficient of len(r) and k, stopping past the bound
-	for i := range k {
-		count = count * (len(r) - i) / (i + 1)
-		if count > maxVariants {
-			return nil
-		}
-	}
-	out := make([]string, 0, count)
-	var buf []byte
-	// walk keeps or deletes r[i], with left runes still to delete; buf
+	start := len(dst)
+	kept := make([]rune, 0, len(r))
+	// walk keeps or deletes r[i], with left runes still to delete; kept
 	// holds the runes kept before i.
 	var walk func(i, left int)
 	walk = func(i, left int) {
 		if left == 0 {
-			v := buf
-			for _, c := range r[i:] {
-				v = utf8.AppendRune(v, c)
-			}
-			out = append(out, string(v))
+			dst = append(dst, hashRunes(append(kept, r[i:]...)))
 			return
 		}
 		if i == len(r) {
 			return
 		}
 		walk(i+1, left-1)
-		n := len(buf)
-		buf = utf8.AppendRune(buf, r[i])
+		kept = append(kept, r[i])
 		walk(i+1, left)
-		buf = buf[:n]
+		kept = kept[:len(kept)-1]
 	}
 	walk(0, k)
+	out := dst[start:]
 	slices.Sort(out)
-	return slices.Compact(out)
+	return append(dst[:start], slices.Compact(out)...)
+}
+
+// hashRunes is FNV-1a over the runes of r.
+func hashRunes(r []rune) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range r {
+		h ^= uint64(uint32(c))
+		h *= 1099511628211
+	}
+	return h
+}
+
+// variantCount returns the binomial coefficient of n and k, the number of
+// ways to delete k of n runes, or maxVariants+1 when it is larger.
+func variantCount(n, k int) int {
+	count := 1
+	for i := range k {
+		count = count * (n - i) / (i + 1)
+		if count > maxVariants {
+			return maxVariants + 1
+		}
+	}
+	return count
 }
 
 // Suggest is Suggest(word, candidates) for the index's candidates.
@@ -267,6 +279,9 @@ func (ix *Index) Close(word string, n int, cutoff float64) []string {
 		}
 		l.visit(b)
 	}
+	ix.examined.Add(int64(l.examined))
+	ix.read.Add(int64(l.read))
+	ix.ratios.Add(int64(l.ratios))
 	out := make([]string, len(l.top))
 	for i, f := range l.top {
 		out[i] = f.s
@@ -279,15 +294,17 @@ func (ix *Index) Close(word string, n int, cutoff float64) []string {
 
 // lookup is the state of one Close call.
 type lookup struct {
-	ix     *Index
-	n      int
-	cutoff float64
-	m      matcher // b is the word
-	grams  [maxQ + 1][]gram
-	top    []scored         // the best so far, best first, at most n
-	seeds  []int32          // the candidates seed considered, ascending
-	ids    []int32          // scratch: the candidates of one bucket to consider
-	dels   map[int][]string // the word's strings after k deletions, by k
+	ix *Index
+	n  int
+	// examined, read and ratios count the lookup's work (see Index).
+	examined, read, ratios int
+	cutoff                 float64
+	m                      matcher // b is the word
+	grams                  [maxQ + 1][]gram
+	top                    []scored         // the best so far, best first, at most n
+	seeds                  []int32          // the candidates seed considered, ascending
+	ids                    []int32          // scratch: the candidates of one bucket to consider
+	dels                   map[int][]uint64 // the hashes of the word's runes after k deletions, by k
 }
 
 // threshold is the similarity a candidate must reach to be among the
@@ -315,15 +332,30 @@ func sharedGrams(q, m, la, lb int) int {
 	return max(0, m-(q-1)*blocks)
 }
 
-// seed compares the word with the candidates holding its rarest q-gram of
-// the longest q, in the buckets of lengths near its own, so that the
-// threshold rises before the buckets are filtered with it.
+// seed compares the word with the candidates one edit away (a rune
+// deleted, inserted or replaced) and, while fewer than n are found, with
+// those holding its rarest q-gram of the longest q, in the buckets of
+// lengths near its own: the threshold rises before the buckets are
+// filtered with it.
 func (l *lookup) seed() {
 	lb := len(l.m.b)
+	ids := l.ids[:0]
+	for _, e := range [][2]int{{lb, lb}, {lb - 1, lb - 1}, {lb + 1, lb}, {lb, lb - 1}} {
+		if b := l.ix.bucket(e[0]); b != nil && e[1] >= 0 {
+			for _, p := range l.bySubseq(b.n, e[1], l.variants(lb-e[1])) {
+				ids = append(ids, p...)
+			}
+		}
+	}
+	l.seedWith(ids)
+	if len(l.top) >= l.n {
+		return
+	}
 	for q := maxQ; q >= 1; q-- {
 		if len(l.grams[q]) == 0 {
 			continue
 		}
+		ids := l.ids[:0]
 		for _, b := range l.ix.buckets {
 			if b.n < lb-2 || b.n > lb+2 {
 				continue
@@ -336,48 +368,73 @@ func (l *lookup) seed() {
 				}
 			}
 			if len(rarest) <= seedMax {
-				l.ix.read.Add(int64(len(rarest)))
-				for _, id := range rarest {
-					l.consider(id)
-				}
-				l.seeds = append(l.seeds, rarest...)
+				ids = append(ids, rarest...)
 			}
 		}
-		slices.Sort(l.seeds)
+		l.seedWith(ids)
 		return
 	}
 }
 
+// seedWith considers the candidates ids, once each, and adds them to the
+// seeds.
+func (l *lookup) seedWith(ids []int32) {
+	l.read += len(ids)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	l.considerAll(ids)
+	l.seeds = append(l.seeds, ids...)
+	slices.Sort(l.seeds)
+	l.ids = ids[:0]
+}
+
+// bucket returns the bucket of candidates of n runes, or nil.
+func (ix *Index) bucket(n int) *bucket {
+	i, found := slices.BinarySearchFunc(ix.buckets, n, func(b bucket, n int) int { return cmp.Compare(b.n, n) })
+	if !found {
+		return nil
+	}
+	return &ix.buckets[i]
+}
+
+// bySubseq returns the lists of candidates of la runes that leave one of
+// variants, hashes of sequences of m runes, once la-m of their runes are
+// deleted (none or one, which the index holds).
+func (l *lookup) bySubseq(la, m int, variants []uint64) [][]int32 {
+	if la-m > 1 || la > maxSubseq || l.ix.subseqs == nil {
+		return nil
+	}
+	var lists [][]int32
+	for _, h := range variants {
+		if p := l.ix.subseqs[subseq{h, int32(la)}]; len(p) > 0 {
+			lists = append(lists, p)
+		}
+	}
+	return lists
+}
+
 // visit compares the word with the candidates of one bucket that the
-// q-gram bounds leave, reading the fewest posting entries.
+// bounds leave, by the way that reads the fewest entries: the common
+// subsequences, the lists of the word's rarest q-grams, or the whole
+// bucket.
 func (l *lookup) visit(b *bucket) {
 	la, lb := b.n, len(l.m.b)
 	mMin := l.minMatches(la)
 	if mMin > min(la, lb) {
 		return
 	}
-	var best [][]int32 // the lists to read, nil: the whole bucket
-	bestCost := len(b.ids)
 	// A candidate reaching mMin matched runes has a common subsequence of
 	// mMin runes with the word (the blocks, in order), which deleting
-	// la-mMin of its runes and lb-mMin of the word's leaves. The index
-	// holds the candidates' strings after no deletion or one.
-	if ka := la - mMin; ka <= 1 && la <= maxSubseq && l.ix.subseqs != nil {
-		if variants := l.variants(lb - mMin); variants != nil && 4*len(variants) < bestCost {
-			lists := make([][]int32, 0, len(variants))
-			cost := 0
-			for _, v := range variants {
-				if p := l.ix.subseqs[subseq{v, int32(la)}]; len(p) > 0 {
-					lists = append(lists, p)
-					cost += len(p)
-				}
-			}
-			best, bestCost = lists, cost
-			if len(best) == 0 {
-				return // no candidate of this length comes near enough
-			}
-		}
+	// la-mMin of its runes and lb-mMin of the word's leaves. Hashing and
+	// looking up a sequence of the word costs about what two entries of a
+	// list do; the lists are not looked at when the sequences cost less
+	// than the bucket.
+	if la-mMin <= 1 && la <= maxSubseq && l.ix.subseqs != nil && 2*variantCount(lb, lb-mMin) < len(b.ids) {
+		l.considerLists(l.bySubseq(la, mMin, l.variants(lb-mMin)))
+		return
 	}
+	var best [][]int32 // the lists to read, nil: the whole bucket
+	bestCost := len(b.ids)
 	for q := 1; q <= maxQ && l.ix.posts != nil; q++ {
 		need := sharedGrams(q, mMin, la, lb)
 		if need == 0 {
@@ -405,29 +462,34 @@ func (l *lookup) visit(b *bucket) {
 		}
 	}
 	if best == nil {
-		l.ix.read.Add(int64(len(b.ids)))
+		l.read += len(b.ids)
 		l.considerAll(b.ids)
 		return
 	}
-	l.ix.read.Add(int64(bestCost))
-	// A candidate can be on several lists: each is considered once.
+	l.considerLists(best)
+}
+
+// considerLists considers the candidates on lists, once each.
+func (l *lookup) considerLists(lists [][]int32) {
 	l.ids = l.ids[:0]
-	for _, p := range best {
+	for _, p := range lists {
 		l.ids = append(l.ids, p...)
 	}
+	l.read += len(l.ids)
 	slices.Sort(l.ids)
 	l.considerAll(slices.Compact(l.ids))
 }
 
-// variants returns the distinct strings left by deleting k runes of the
-// word, made once per lookup and k; nil when there would be too many.
-func (l *lookup) variants(k int) []string {
+// variants returns the hashes of the sequences left by deleting k runes
+// of the word, made once per lookup and k; nil when there would be too
+// many.
+func (l *lookup) variants(k int) []uint64 {
 	if l.dels == nil {
-		l.dels = map[int][]string{}
+		l.dels = map[int][]uint64{}
 	}
 	v, ok := l.dels[k]
 	if !ok {
-		v = deletions(l.m.b, k)
+		v = deletions(nil, l.m.b, k)
 		l.dels[k] = v
 	}
 	return v
@@ -446,7 +508,7 @@ func (l *lookup) considerAll(ids []int32) {
 // the best n when it reaches the threshold. The quick bounds come first,
 // as in Close.
 func (l *lookup) consider(id int32) {
-	l.ix.examined.Add(1)
+	l.examined++
 	c := &l.ix.cands[id]
 	theta := l.threshold()
 	total := c.n + len(l.m.b)
@@ -454,7 +516,7 @@ func (l *lookup) consider(id int32) {
 		ratioOf(intersection(c.sorted, l.m.bSorted), total) < theta {
 		return
 	}
-	l.ix.ratios.Add(1)
+	l.ratios++
 	l.m.setA(c.s)
 	r := l.m.ratio()
 	if r < theta {

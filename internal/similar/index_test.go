@@ -265,7 +265,7 @@ func FuzzIndex(f *testing.F) {
 }
 
 func BenchmarkIndexNearMiss(b *testing.B) {
-	for _, n := range []int{300, 3000} {
+	for _, n := range []int{300, 3000, 30000} {
 		b.Run(fmt.Sprintf("names=%d", n), func(b *testing.B) {
 			tools, words := nearMissNames(n)
 			b.ReportAllocs()
