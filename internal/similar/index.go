@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -42,15 +43,14 @@ type Index struct {
 	cands   []candidate
 	maxLen  int      // longest candidate in bytes, which bounds its runes
 	buckets []bucket // by length in runes, ascending
-	// posts lists, for each q-gram of each length, the candidates of that
-	// length holding it, ascending. Lists of under indexMin candidates have
-	// none: comparing with every candidate costs less than building them.
-	posts map[gram][]int32
-	// subseqs lists, for each candidate length up to maxSubseq, the
-	// candidates by the hash of their runes and of the runes each deletion
-	// of one rune leaves. Like posts, kept from indexMin candidates on. Two
-	// sequences of one hash only make a lookup compare one candidate more.
-	subseqs map[subseq][]int32
+	// lists are the lists of candidates lookups read, built once lookups
+	// have compared the word with as many candidates as building them
+	// costs: comparing a few words with every candidate costs less.
+	lists     atomic.Pointer[postings]
+	scanned   atomic.Int64 // candidates compared while lists was nil
+	buildOnce sync.Once
+	auto      bool // whether lists is built when scanned grows enough
+	runes     int  // runes in all candidates
 
 	// examined counts the candidates lookups looked at, read the list
 	// entries they read and ratios the Ratios they computed: the work of
@@ -58,9 +58,26 @@ type Index struct {
 	examined, read, ratios atomic.Int64
 }
 
-// indexMin is the number of candidates from which an Index keeps q-gram
-// lists.
-const indexMin = 64
+// postings are the lists of candidates an Index reads.
+type postings struct {
+	// grams lists, for each q-gram of each length, the candidates of that
+	// length holding it, ascending.
+	grams *lists[gram]
+	// subseqs lists, for each candidate length up to maxSubseq, the
+	// candidates by the hash of their runes and of the runes each deletion
+	// of one rune leaves. Two sequences of one hash only make a lookup
+	// compare one candidate more.
+	subseqs *lists[subseq]
+}
+
+// How an index comes by its lists: built on demand, at once (tests) or
+// never (tests: every lookup compares the word with every candidate
+// within the length bound).
+const (
+	listsOnDemand = iota
+	listsNow
+	listsNever
+)
 
 // maxQ is the longest q-gram the index keeps.
 const maxQ = 3
@@ -106,17 +123,16 @@ type subseq struct {
 // NewIndex builds an index of candidates. Duplicated candidates are kept,
 // and returned as many times as they appear, as Close does.
 func NewIndex(candidates []string) *Index {
-	return newIndex(candidates, len(candidates) >= indexMin)
+	return newIndex(candidates, listsOnDemand)
 }
 
-// newIndex builds an index that keeps q-gram lists when withPosts is true.
-func newIndex(candidates []string, withPosts bool) *Index {
-	ix := &Index{cands: make([]candidate, len(candidates))}
-	total := 0
+// newIndex builds an index that comes by its lists as mode says.
+func newIndex(candidates []string, mode int) *Index {
+	ix := &Index{cands: make([]candidate, len(candidates)), auto: mode == listsOnDemand}
 	for _, s := range candidates {
-		total += utf8.RuneCountInString(s)
+		ix.runes += utf8.RuneCountInString(s)
 	}
-	runes := make([]rune, 0, total) // one buffer for every sorted rune list
+	runes := make([]rune, 0, ix.runes) // one buffer for every sorted rune list
 	for i, s := range candidates {
 		start := len(runes)
 		runes = appendRunes(runes, s)
@@ -139,44 +155,123 @@ func newIndex(candidates []string, withPosts bool) *Index {
 		ix.buckets = append(ix.buckets, bucket{n: n, ids: ids[lo:hi:hi]})
 		lo = hi
 	}
-	if withPosts {
-		ix.posts = map[gram][]int32{}
-		ix.subseqs = map[subseq][]int32{}
-		var grams []gram
-		var buf []rune
-		for i, c := range ix.cands {
-			buf = appendRunes(buf[:0], c.s)
-			for q := 1; q <= maxQ; q++ {
-				grams = gramsOf(grams[:0], buf, q)
-				for _, g := range grams {
-					ix.posts[g] = append(ix.posts[g], int32(i))
-				}
-			}
-			if c.n > maxSubseq {
-				continue
-			}
-			for _, h := range append(deletions(nil, buf, 1), hashRunes(buf)) {
-				k := subseq{h, int32(c.n)}
-				ix.subseqs[k] = append(ix.subseqs[k], int32(i))
-			}
-		}
+	if mode == listsNow {
+		ix.buildLists()
 	}
 	return ix
 }
 
+// buildCost is about what building the lists costs, in candidates
+// compared: each rune of each candidate adds about four entries.
+func (ix *Index) buildCost() int64 {
+	return int64(4*ix.runes + len(ix.cands))
+}
+
+// buildLists builds the lists of candidates, once.
+func (ix *Index) buildLists() {
+	ix.buildOnce.Do(func() {
+		var grams []gram
+		var hashes []uint64
+		var buf []rune
+		p := &postings{}
+		p.grams = buildLists(len(ix.cands), func(i int, add func(gram)) {
+			buf = appendRunes(buf[:0], ix.cands[i].s)
+			for q := 1; q <= maxQ; q++ {
+				grams = gramsOf(grams[:0], buf, q)
+				for _, g := range grams {
+					add(g)
+				}
+			}
+		})
+		p.subseqs = buildLists(len(ix.cands), func(i int, add func(subseq)) {
+			if ix.cands[i].n > maxSubseq {
+				return
+			}
+			buf = appendRunes(buf[:0], ix.cands[i].s)
+			hashes = append(deletions(hashes[:0], buf, 1), hashRunes(buf))
+			for _, h := range hashes {
+				add(subseq{h, int32(len(buf))})
+			}
+		})
+		ix.lists.Store(p)
+	})
+}
+
+// lists maps keys to lists of candidates, ascending, kept as spans of one
+// array.
+type lists[K comparable] struct {
+	spans map[K][2]int32
+	ids   []int32
+}
+
+// buildLists lists the candidates under the keys keys(i) adds for each
+// candidate i of n. It asks twice: once to count, once to fill.
+func buildLists[K comparable](n int, keys func(i int, add func(K))) *lists[K] {
+	ls := &lists[K]{spans: map[K][2]int32{}}
+	for i := range n {
+		keys(i, func(k K) {
+			s := ls.spans[k]
+			s[1]++
+			ls.spans[k] = s
+		})
+	}
+	total := int32(0)
+	for k, s := range ls.spans {
+		ls.spans[k] = [2]int32{total, total}
+		total += s[1]
+	}
+	ls.ids = make([]int32, total)
+	for i := range n {
+		keys(i, func(k K) {
+			s := ls.spans[k]
+			ls.ids[s[1]] = int32(i)
+			s[1]++
+			ls.spans[k] = s
+		})
+	}
+	return ls
+}
+
+// get returns the candidates listed under k.
+func (ls *lists[K]) get(k K) []int32 {
+	s := ls.spans[k]
+	return ls.ids[s[0]:s[1]:s[1]]
+}
+
 // gramsOf appends the q-grams of r, each with its occurrence number and
-// len(r) as the length.
+// len(r) as the length, in no particular order.
 func gramsOf(dst []gram, r []rune, q int) []gram {
 	start := len(dst)
 	for i := 0; i+q <= len(r); i++ {
 		g := gram{q: int32(q), n: int32(len(r))}
 		copy(g.r[:], r[i:i+q])
-		for _, h := range dst[start:] {
-			if h.r == g.r {
-				g.occ++
+		dst = append(dst, g)
+	}
+	// Number the occurrences of each q-gram: by looking back in a short
+	// name, as neighbours once sorted in a long one.
+	grams := dst[start:]
+	if len(grams) <= 32 {
+		for i := range grams {
+			for _, h := range grams[:i] {
+				if h.r == grams[i].r {
+					grams[i].occ++
+				}
 			}
 		}
-		dst = append(dst, g)
+		return dst
+	}
+	slices.SortFunc(grams, func(x, y gram) int {
+		for i := range x.r {
+			if c := cmp.Compare(x.r[i], y.r[i]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	for i := 1; i < len(grams); i++ {
+		if grams[i].r == grams[i-1].r {
+			grams[i].occ = grams[i-1].occ + 1
+		}
 	}
 	return dst
 }
@@ -185,9 +280,11 @@ func gramsOf(dst []gram, r []rune, q int) []gram {
 // deleting k runes of r, or returns nil when there would be more than
 // maxVariants of them (or none).
 func deletions(dst []uint64, r []rune, k int) []uint64 {
-	if k > len(r) || variantCount(len(r), k) > maxVariants {
+	count := variantCount(len(r), k)
+	if k > len(r) || count > maxVariants {
 		return nil
 	}
+	dst = slices.Grow(dst, count)
 	start := len(dst)
 	kept := make([]rune, 0, len(r))
 	// walk keeps or deletes r[i], with left runes still to delete; kept
@@ -246,10 +343,10 @@ func (ix *Index) Close(word string, n int, cutoff float64) []string {
 	if n <= 0 || !(cutoff >= 0 && cutoff <= 1) || len(ix.cands) == 0 {
 		return nil
 	}
-	l := lookup{ix: ix, n: n, cutoff: cutoff}
+	l := lookup{ix: ix, n: n, cutoff: cutoff, top: make([]scored, 0, n+1)}
 	l.m.init(word, ix.maxLen)
 	lb := len(l.m.b)
-	if ix.posts != nil {
+	if l.p = ix.lists.Load(); l.p != nil {
 		for q := 1; q <= maxQ; q++ {
 			l.grams[q] = gramsOf(nil, l.m.b, q)
 		}
@@ -279,6 +376,9 @@ func (ix *Index) Close(word string, n int, cutoff float64) []string {
 		}
 		l.visit(b)
 	}
+	if l.p == nil && ix.auto && ix.scanned.Add(int64(l.examined)) >= ix.buildCost() {
+		ix.buildLists()
+	}
 	ix.examined.Add(int64(l.examined))
 	ix.read.Add(int64(l.read))
 	ix.ratios.Add(int64(l.ratios))
@@ -294,17 +394,19 @@ func (ix *Index) Close(word string, n int, cutoff float64) []string {
 
 // lookup is the state of one Close call.
 type lookup struct {
-	ix *Index
-	n  int
+	ix     *Index
+	p      *postings // the index's lists; nil: compare with every candidate of a bucket
+	n      int
+	cutoff float64
+	m      matcher // b is the word
+	grams  [maxQ + 1][]gram
+	top    []scored         // the best so far, best first, at most n
+	seeds  []int32          // the candidates seed considered, ascending
+	ids    []int32          // scratch: the candidates of one bucket to consider
+	dels   map[int][]uint64 // the hashes of the word's runes after k deletions, by k
+
 	// examined, read and ratios count the lookup's work (see Index).
 	examined, read, ratios int
-	cutoff                 float64
-	m                      matcher // b is the word
-	grams                  [maxQ + 1][]gram
-	top                    []scored         // the best so far, best first, at most n
-	seeds                  []int32          // the candidates seed considered, ascending
-	ids                    []int32          // scratch: the candidates of one bucket to consider
-	dels                   map[int][]uint64 // the hashes of the word's runes after k deletions, by k
 }
 
 // threshold is the similarity a candidate must reach to be among the
@@ -363,7 +465,7 @@ func (l *lookup) seed() {
 			var rarest []int32
 			for _, g := range l.grams[q] {
 				g.n = int32(b.n)
-				if p := l.ix.posts[g]; len(p) > 0 && (rarest == nil || len(p) < len(rarest)) {
+				if p := l.p.grams.get(g); len(p) > 0 && (rarest == nil || len(p) < len(rarest)) {
 					rarest = p
 				}
 			}
@@ -401,12 +503,12 @@ func (ix *Index) bucket(n int) *bucket {
 // variants, hashes of sequences of m runes, once la-m of their runes are
 // deleted (none or one, which the index holds).
 func (l *lookup) bySubseq(la, m int, variants []uint64) [][]int32 {
-	if la-m > 1 || la > maxSubseq || l.ix.subseqs == nil {
+	if la-m > 1 || la > maxSubseq || l.p == nil {
 		return nil
 	}
 	var lists [][]int32
 	for _, h := range variants {
-		if p := l.ix.subseqs[subseq{h, int32(la)}]; len(p) > 0 {
+		if p := l.p.subseqs.get(subseq{h, int32(la)}); len(p) > 0 {
 			lists = append(lists, p)
 		}
 	}
@@ -429,13 +531,13 @@ func (l *lookup) visit(b *bucket) {
 	// looking up a sequence of the word costs about what two entries of a
 	// list do; the lists are not looked at when the sequences cost less
 	// than the bucket.
-	if la-mMin <= 1 && la <= maxSubseq && l.ix.subseqs != nil && 2*variantCount(lb, lb-mMin) < len(b.ids) {
+	if la-mMin <= 1 && la <= maxSubseq && l.p != nil && 2*variantCount(lb, lb-mMin) < len(b.ids) {
 		l.considerLists(l.bySubseq(la, mMin, l.variants(lb-mMin)))
 		return
 	}
 	var best [][]int32 // the lists to read, nil: the whole bucket
 	bestCost := len(b.ids)
-	for q := 1; q <= maxQ && l.ix.posts != nil; q++ {
+	for q := 1; q <= maxQ && l.p != nil; q++ {
 		need := sharedGrams(q, mMin, la, lb)
 		if need == 0 {
 			continue
@@ -449,7 +551,7 @@ func (l *lookup) visit(b *bucket) {
 		lists := make([][]int32, 0, have)
 		for _, g := range l.grams[q] {
 			g.n = int32(la)
-			lists = append(lists, l.ix.posts[g])
+			lists = append(lists, l.p.grams.get(g))
 		}
 		slices.SortFunc(lists, func(x, y []int32) int { return cmp.Compare(len(x), len(y)) })
 		lists = lists[:have-need+1]

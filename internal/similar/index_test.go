@@ -138,11 +138,11 @@ func queries(rng *rand.Rand, alphabet []rune, cands []string, count, maxLen int)
 func checkSame(t *testing.T, cands []string, word string, n int, cutoff float64) {
 	t.Helper()
 	want := bruteClose(word, cands, n, cutoff)
-	for _, posts := range []bool{true, false} {
-		got := newIndex(cands, posts).Close(word, n, cutoff)
+	for _, mode := range []int{listsNow, listsNever} {
+		got := newIndex(cands, mode).Close(word, n, cutoff)
 		if !slices.Equal(got, want) {
-			t.Fatalf("index (q-gram lists %v) Close(%q, %q, %d, %v) = %q, comparing with every candidate gives %q",
-				posts, word, cands, n, cutoff, got, want)
+			t.Fatalf("index (lists built: %v) Close(%q, %q, %d, %v) = %q, comparing with every candidate gives %q",
+				mode == listsNow, word, cands, n, cutoff, got, want)
 		}
 	}
 }
@@ -156,7 +156,7 @@ func TestIndexEqualsBruteForce(t *testing.T) {
 		alphabet := alphabets[round%len(alphabets)]
 		maxLen := 2 + rng.IntN(14)
 		cands := candidateSet(rng, alphabet, rng.IntN(120), maxLen)
-		ix := newIndex(cands, true)
+		ix := NewIndex(cands) // its lists are built between two lookups
 		for _, word := range queries(rng, alphabet, cands, 20, maxLen+2) {
 			n := 1 + rng.IntN(4)
 			cutoff := cutoffs[rng.IntN(len(cutoffs))]
@@ -241,7 +241,7 @@ func TestIndexWorkIsFarBelowNSquared(t *testing.T) {
 	// Without the q-gram lists a lookup examines every candidate within
 	// reach of the length bound: the counters measure what the bounds are
 	// about.
-	scan := newIndex(tools[:300], false)
+	scan := newIndex(tools[:300], listsNever)
 	for _, w := range words[:300] {
 		scan.Suggest(w)
 	}
