@@ -58,6 +58,14 @@ type Index struct {
 	examined, read, ratios atomic.Int64
 }
 
+// compared counts the candidates every lookup has compared a word with.
+var compared atomic.Int64
+
+// Compared returns the number of candidates every lookup so far, of every
+// Index and Close, has compared a word with: for tests that bound the
+// work of a whole run.
+func Compared() int64 { return compared.Load() }
+
 // postings are the lists of candidates an Index reads.
 type postings struct {
 	// grams lists, for each q-gram of each length, the candidates of that
@@ -379,6 +387,7 @@ func (ix *Index) Close(word string, n int, cutoff float64) []string {
 	if l.p == nil && ix.auto && ix.scanned.Add(int64(l.examined)) >= ix.buildCost() {
 		ix.buildLists()
 	}
+	compared.Add(int64(l.examined))
 	ix.examined.Add(int64(l.examined))
 	ix.read.Add(int64(l.read))
 	ix.ratios.Add(int64(l.ratios))
