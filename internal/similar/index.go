@@ -13,32 +13,44 @@ import (
 // An Index answers Close and Suggest for one fixed list of candidates with
 // exactly the results of comparing the word with every candidate, while
 // comparing it with few of them: built once per list, it makes n lookups
-// against n names cost far less than n².
+// of near misses among n names cost far less than n².
 //
 // Nothing is guessed. A candidate is skipped only when a bound proves that
 // its similarity is below the cutoff, or below the n-th best similarity
 // found so far (below it, it cannot be among the first n whatever the order
 // of equal scores). The bounds follow from what Ratio counts: M runes
 // matched in blocks, each block a common substring, the blocks in the same
-// order in both strings, and the similarity 2*M/T for T runes in all.
+// order in both strings, and the similarity 2*M/T for T runes in all; so a
+// candidate of la runes needs at least some mMin matched runes.
 //
 //   - Length: M is at most the shorter length, the bound real_quick_ratio
 //     checks. Candidates are kept in buckets by length in runes, and only the
 //     lengths where the bound can still be met are visited, nearest first.
+//   - Common subsequence: the blocks, in order, are a common subsequence
+//     of M runes, so deleting la-mMin runes of the candidate and lb-mMin of
+//     the word leaves the same runes. The index keeps the hash of each
+//     candidate's runes and of what each deletion of one rune leaves; when
+//     mMin is la or la-1 a lookup hashes the word's few deletions (at most
+//     maxVariants) and compares the word with the candidates they name.
+//     This finds the near misses of a near miss.
 //   - Shared q-grams: the blocks share, as multisets, at least
 //     M - (q-1)*b substrings of q runes, for b blocks; between two blocks at
 //     least one rune of one string is unmatched, so b <= T - 2M + 1. For q = 1
-//     this is the multiset of runes that quick_ratio counts.
-//   - Prefix filter: a candidate that shares at least L of the word's G
-//     q-grams holds one of any G - L + 1 of them. Each bucket keeps, for every
-//     q-gram (with its occurrence number, so that multisets become sets), the
-//     candidates that hold it; a lookup reads the lists of the word's rarest
-//     q-grams, for the q that reads the fewest entries, and compares the word
-//     with those candidates only.
+//     this is the multiset of runes that quick_ratio counts. A candidate
+//     that shares at least L of the word's G q-grams holds one of any
+//     G - L + 1 of them: the index keeps, for every q-gram (numbered by
+//     occurrence, so that multisets become sets) and length, the candidates
+//     that hold it, and a lookup reads the lists of the word's rarest
+//     q-grams, for the q that reads the fewest entries.
 //
-// The index starts from the candidates that share the word's rarest
-// substring of three runes, so that the n-th best similarity, and with it
-// the bounds, rise early. An Index is safe for concurrent lookups.
+// A lookup starts from the candidates one edit away and those holding the
+// word's rarest substring of three runes, so that the n-th best similarity,
+// and with it the bounds, rise early. The lists are built once lookups
+// have compared as many candidates as building them costs, so that a few
+// lookups in a list cost what comparing with every name does. In the worst
+// case, a list whose names all come near the word, a lookup compares the
+// word with every candidate, as Close always did. An Index is safe for
+// concurrent lookups.
 type Index struct {
 	cands   []candidate
 	maxLen  int      // longest candidate in bytes, which bounds its runes
