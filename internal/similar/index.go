@@ -81,8 +81,9 @@ func Compared() int64 { return compared.Load() }
 // postings are the lists of candidates an Index reads.
 type postings struct {
 	// grams lists, for each q-gram of each length, the candidates of that
-	// length holding it, ascending.
-	grams *lists[gram]
+	// length holding it, ascending, by the q-gram's hash: two q-grams of
+	// one hash only make a lookup compare more candidates.
+	grams *lists[uint64]
 	// subseqs lists, for each candidate length up to maxSubseq, the
 	// candidates by the hash of their runes and of the runes each deletion
 	// of one rune leaves. Two sequences of one hash only make a lookup
@@ -98,6 +99,11 @@ const (
 	listsNow
 	listsNever
 )
+
+// gramSizes are the lengths of the q-grams the index keeps: single runes,
+// the multiset quick_ratio counts, and substrings of three runes, which few
+// names share.
+var gramSizes = []int{1, maxQ}
 
 // maxQ is the longest q-gram the index keeps.
 const maxQ = 3
@@ -194,12 +200,12 @@ func (ix *Index) buildLists() {
 		var hashes []uint64
 		var buf []rune
 		p := &postings{}
-		p.grams = buildLists(len(ix.cands), func(i int, add func(gram)) {
+		p.grams = buildLists(len(ix.cands), func(i int, add func(uint64)) {
 			buf = appendRunes(buf[:0], ix.cands[i].s)
-			for q := 1; q <= maxQ; q++ {
+			for _, q := range gramSizes {
 				grams = gramsOf(grams[:0], buf, q)
 				for _, g := range grams {
-					add(g)
+					add(g.hash())
 				}
 			}
 		})
@@ -256,6 +262,16 @@ func buildLists[K comparable](n int, keys func(i int, add func(K))) *lists[K] {
 func (ls *lists[K]) get(k K) []int32 {
 	s := ls.spans[k]
 	return ls.ids[s[0]:s[1]:s[1]]
+}
+
+// hash is FNV-1a over the fields of g.
+func (g gram) hash() uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range [...]int32{g.r[0], g.r[1], g.r[2], g.q, g.occ, g.n} {
+		h ^= uint64(uint32(v))
+		h *= 1099511628211
+	}
+	return h
 }
 
 // gramsOf appends the q-grams of r, each with its occurrence number and
@@ -367,7 +383,7 @@ func (ix *Index) Close(word string, n int, cutoff float64) []string {
 	l.m.init(word, ix.maxLen)
 	lb := len(l.m.b)
 	if l.p = ix.lists.Load(); l.p != nil {
-		for q := 1; q <= maxQ; q++ {
+		for _, q := range gramSizes {
 			l.grams[q] = gramsOf(nil, l.m.b, q)
 		}
 		l.seed()
@@ -486,7 +502,7 @@ func (l *lookup) seed() {
 			var rarest []int32
 			for _, g := range l.grams[q] {
 				g.n = int32(b.n)
-				if p := l.p.grams.get(g); len(p) > 0 && (rarest == nil || len(p) < len(rarest)) {
+				if p := l.p.grams.get(g.hash()); len(p) > 0 && (rarest == nil || len(p) < len(rarest)) {
 					rarest = p
 				}
 			}
@@ -558,7 +574,10 @@ func (l *lookup) visit(b *bucket) {
 	}
 	var best [][]int32 // the lists to read, nil: the whole bucket
 	bestCost := len(b.ids)
-	for q := 1; q <= maxQ && l.p != nil; q++ {
+	for _, q := range gramSizes {
+		if l.p == nil {
+			break
+		}
 		need := sharedGrams(q, mMin, la, lb)
 		if need == 0 {
 			continue
@@ -572,7 +591,7 @@ func (l *lookup) visit(b *bucket) {
 		lists := make([][]int32, 0, have)
 		for _, g := range l.grams[q] {
 			g.n = int32(la)
-			lists = append(lists, l.p.grams.get(g))
+			lists = append(lists, l.p.grams.get(g.hash()))
 		}
 		slices.SortFunc(lists, func(x, y []int32) int { return cmp.Compare(len(x), len(y)) })
 		lists = lists[:have-need+1]
