@@ -278,3 +278,36 @@ func BenchmarkIndexNearMiss(b *testing.B) {
 		})
 	}
 }
+
+// TestIndexConcurrentLookups: lookups from several goroutines, while the
+// first of them build the lists, return what comparing with every
+// candidate does (go test -race checks the sharing).
+func TestIndexConcurrentLookups(t *testing.T) {
+	tools, words := nearMissNames(400)
+	want := make([][]string, len(words))
+	for i, w := range words {
+		want[i] = bruteClose(w, tools, 2, 0.6)
+	}
+	ix := NewIndex(tools)
+	errs := make(chan string, 4)
+	for g := range 4 {
+		go func() {
+			for i := range words {
+				i = (i + g*100) % len(words)
+				if got := ix.Suggest(words[i]); !slices.Equal(got, want[i]) {
+					errs <- fmt.Sprintf("Suggest(%q) = %q, want %q", words[i], got, want[i])
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+	if ix.lists.Load() == nil {
+		t.Error("1,600 lookups among 400 names did not build the lists")
+	}
+}
