@@ -320,29 +320,34 @@ func deletions(dst []uint64, r []rune, k int) []uint64 {
 	if k > len(r) || count > maxVariants {
 		return nil
 	}
-	dst = slices.Grow(dst, count)
-	start := len(dst)
-	kept := make([]rune, 0, len(r))
-	// walk keeps or deletes r[i], with left runes still to delete; kept
-	// holds the runes kept before i.
-	var walk func(i, left int)
-	walk = func(i, left int) {
-		if left == 0 {
-			dst = append(dst, hashRunes(append(kept, r[i:]...)))
-			return
-		}
-		if i == len(r) {
-			return
-		}
-		walk(i+1, left-1)
-		kept = append(kept, r[i])
-		walk(i+1, left)
-		kept = kept[:len(kept)-1]
-	}
-	walk(0, k)
-	out := dst[start:]
+	d := deleter{r: r, kept: make([]rune, 0, len(r)), dst: slices.Grow(dst, count)}
+	start := len(d.dst)
+	d.walk(0, k)
+	out := d.dst[start:]
 	slices.Sort(out)
-	return append(dst[:start], slices.Compact(out)...)
+	return append(d.dst[:start], slices.Compact(out)...)
+}
+
+// deleter makes the sequences deletions hashes.
+type deleter struct {
+	r    []rune
+	kept []rune // the runes kept so far
+	dst  []uint64
+}
+
+// walk keeps or deletes d.r[i], with left runes still to delete.
+func (d *deleter) walk(i, left int) {
+	if left == 0 {
+		d.dst = append(d.dst, hashRunes(append(d.kept, d.r[i:]...)))
+		return
+	}
+	if i == len(d.r) {
+		return
+	}
+	d.walk(i+1, left-1)
+	d.kept = append(d.kept, d.r[i])
+	d.walk(i+1, left)
+	d.kept = d.kept[:len(d.kept)-1]
 }
 
 // hashRunes is FNV-1a over the runes of r.
@@ -383,8 +388,10 @@ func (ix *Index) Close(word string, n int, cutoff float64) []string {
 	l.m.init(word, ix.maxLen)
 	lb := len(l.m.b)
 	if l.p = ix.lists.Load(); l.p != nil {
+		buf := make([]gram, 0, len(gramSizes)*lb)
 		for _, q := range gramSizes {
-			l.grams[q] = gramsOf(nil, l.m.b, q)
+			buf = gramsOf(buf, l.m.b, q)
+			l.grams[q] = buf[len(buf)-max(0, lb-q+1):]
 		}
 		l.seed()
 	}
@@ -437,10 +444,11 @@ type lookup struct {
 	cutoff float64
 	m      matcher // b is the word
 	grams  [maxQ + 1][]gram
-	top    []scored         // the best so far, best first, at most n
-	seeds  []int32          // the candidates seed considered, ascending
-	ids    []int32          // scratch: the candidates of one bucket to consider
-	dels   map[int][]uint64 // the hashes of the word's runes after k deletions, by k
+	top    []scored  // the best so far, best first, at most n
+	seeds  []int32   // the candidates seed considered, ascending
+	ids    []int32   // scratch: the candidates of one bucket to consider
+	dels   []deleted // the hashes of the word's runes after k deletions, by k
+	lists  [][]int32 // scratch: the lists bySubseq returns
 
 	// examined, read and ratios count the lookup's work (see Index).
 	examined, read, ratios int
@@ -538,18 +546,18 @@ func (ix *Index) bucket(n int) *bucket {
 
 // bySubseq returns the lists of candidates of la runes that leave one of
 // variants, hashes of sequences of m runes, once la-m of their runes are
-// deleted (none or one, which the index holds).
+// deleted (none or one, which the index holds), until the next call.
 func (l *lookup) bySubseq(la, m int, variants []uint64) [][]int32 {
 	if la-m > 1 || la > maxSubseq || l.p == nil {
 		return nil
 	}
-	var lists [][]int32
+	l.lists = l.lists[:0]
 	for _, h := range variants {
 		if p := l.p.subseqs.get(subseq{h, int32(la)}); len(p) > 0 {
-			lists = append(lists, p)
+			l.lists = append(l.lists, p)
 		}
 	}
-	return lists
+	return l.lists
 }
 
 // visit compares the word with the candidates of one bucket that the
@@ -626,15 +634,20 @@ func (l *lookup) considerLists(lists [][]int32) {
 // of the word, made once per lookup and k; nil when there would be too
 // many.
 func (l *lookup) variants(k int) []uint64 {
-	if l.dels == nil {
-		l.dels = map[int][]uint64{}
+	for _, d := range l.dels {
+		if d.k == k {
+			return d.v
+		}
 	}
-	v, ok := l.dels[k]
-	if !ok {
-		v = deletions(nil, l.m.b, k)
-		l.dels[k] = v
-	}
+	v := deletions(nil, l.m.b, k)
+	l.dels = append(l.dels, deleted{k, v})
 	return v
+}
+
+// deleted are the hashes of the sequences k deletions leave of a word.
+type deleted struct {
+	k int
+	v []uint64
 }
 
 // considerAll considers the candidates ids but those seed considered.

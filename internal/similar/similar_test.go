@@ -197,7 +197,7 @@ func TestSuggestAllocs(t *testing.T) {
 		mode  int
 		most  float64
 		lists string
-	}{{listsNever, 8, "comparing with every name"}, {listsNow, 40, "reading its lists"}} {
+	}{{listsNever, 8, "comparing with every name"}, {listsNow, 30, "reading its lists"}} {
 		ix := newIndex(names, tt.mode)
 		allocs := testing.AllocsPerRun(100, func() { ix.Suggest("computr") })
 		if allocs > tt.most {
