@@ -23,12 +23,16 @@ var _ = register(&Rule{
 			names = append(names, a.Name)
 		}
 		configured := "Configured agents: " + quoteAll(slices.Sorted(slices.Values(names))) + "."
+		var index *similar.Index // built at the first unknown name, once for all
 		for _, a := range p.Config.Agents {
 			for _, it := range a.DelegatesTo.Items {
 				if p.Config.Agent(it.Value) != nil {
 					continue
 				}
-				matches := similar.Suggest(it.Value, names)
+				if index == nil {
+					index = similar.NewIndex(names)
+				}
+				matches := index.Suggest(it.Value)
 				f := Finding{Span: it.Span, Key: a.DelegatesTo.Path,
 					Message: fmt.Sprintf("agent %s delegates to unknown agent %s%s.", q(a.Name), q(it.Value), didYouMean(matches)),
 					Notes:   []string{configured}}

@@ -25,6 +25,7 @@ var _ = register(&Rule{
 		for _, t := range w.Toolsets {
 			names = append(names, t.Name)
 		}
+		var index *similar.Index // built at the first unknown name, once for all
 		available := "Available toolsets: " + listed(slices.Sorted(slices.Values(names)), plain, "") + "."
 		for _, a := range w.Agents {
 			if a.Tools == nil || a.Tools.Available.All {
@@ -34,7 +35,10 @@ var _ = register(&Rule{
 				if w.Toolset(it.Value) != nil || config.IsAllWord(it.Value) {
 					continue
 				}
-				matches := similar.Suggest(it.Value, names)
+				if index == nil {
+					index = similar.NewIndex(names)
+				}
+				matches := index.Suggest(it.Value)
 				msg := fmt.Sprintf("agent %s declares unknown toolset %s%s.", q(a.Name), q(it.Value), didYouMean(matches))
 				notes := []string{available}
 				if it.Value == kokua.Core {

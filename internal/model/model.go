@@ -12,6 +12,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/similar"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
@@ -188,6 +189,9 @@ type World struct {
 	agents   map[string]*Agent
 	toolHome map[string][]string
 	resolved map[string]Resolution
+	// indexes holds the "did you mean" index of each list of names
+	// Resolve suggests from, built at its first use.
+	indexes map[nameList]*similar.Index
 }
 
 // Toolset returns the registered toolset of that name, or nil.

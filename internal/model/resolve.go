@@ -115,7 +115,7 @@ func (w *World) resolve(text string) Resolution {
 			return r
 		}
 		r.Status = UnknownToolset
-		r.Close = similar.Suggest(e.Toolset, w.toolsetNames())
+		r.Close = w.suggest(e.Toolset, nameList{}, w.toolsetNames)
 		return r
 	}
 	r.Toolset = t
@@ -134,7 +134,7 @@ func (w *World) resolve(text string) Resolution {
 		if homes := w.toolHome[e.Tool]; len(homes) > 0 {
 			r.Homes = prefixed(homes, e.Tool)
 		} else {
-			r.Close = similar.Suggest(e.Tool, t.Tools)
+			r.Close = w.suggest(e.Tool, nameList{tools: t}, func() []string { return t.Tools })
 		}
 	}
 	return r
@@ -158,7 +158,7 @@ func (w *World) resolveCore(r Resolution) Resolution {
 			}
 		}
 		if len(r.Homes) == 0 {
-			r.Close = similar.Suggest(e.Tool, w.CoreTools) // only core tools that exist
+			r.Close = w.suggest(e.Tool, nameList{core: true}, func() []string { return w.CoreTools }) // only core tools that exist
 		}
 	}
 	return r
@@ -172,6 +172,29 @@ func prefixed(homes []string, tool string) []string {
 		out[i] = h + "." + tool
 	}
 	return out
+}
+
+// nameList names a list Resolve suggests from: the toolset names (the
+// zero value), the core tools, or the tools of one toolset.
+type nameList struct {
+	core  bool
+	tools *Toolset
+}
+
+// suggest returns the "did you mean" candidates for word among a list of
+// names (R208), from the list's index: each list is indexed once, so that
+// a config with many near misses costs far less than comparing each with
+// every name.
+func (w *World) suggest(word string, list nameList, names func() []string) []string {
+	ix := w.indexes[list]
+	if ix == nil {
+		ix = similar.NewIndex(names())
+		if w.indexes == nil {
+			w.indexes = map[nameList]*similar.Index{}
+		}
+		w.indexes[list] = ix
+	}
+	return ix.Suggest(word)
 }
 
 func (w *World) toolsetNames() []string {

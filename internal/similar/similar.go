@@ -19,7 +19,6 @@ package similar
 import (
 	"cmp"
 	"slices"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -160,7 +159,12 @@ func (m *matcher) realQuickRatio() float64 {
 func (m *matcher) quickRatio() float64 {
 	m.aSorted = append(m.aSorted[:0], m.a...)
 	slices.Sort(m.aSorted)
-	x, y := m.aSorted, m.bSorted
+	return ratioOf(intersection(m.aSorted, m.bSorted), len(m.aSorted)+len(m.bSorted))
+}
+
+// intersection returns the size of the multiset intersection of two sorted
+// rune lists.
+func intersection(x, y []rune) int {
 	matches := 0
 	for i, j := 0, 0; i < len(x) && j < len(y); {
 		switch {
@@ -174,7 +178,7 @@ func (m *matcher) quickRatio() float64 {
 			j++
 		}
 	}
-	return ratioOf(matches, len(x)+len(y))
+	return matches
 }
 
 // spans looks up, once per first sequence, where each element of a occurs
@@ -296,52 +300,17 @@ type scored struct {
 // Close returns at most n of candidates that are similar to word, best first,
 // like Python's difflib.get_close_matches(word, candidates, n, cutoff).
 //
-// A candidate c is kept when Ratio(c, word) >= cutoff; the cheap upper bounds
-// (SequenceMatcher's real_quick_ratio and quick_ratio) are checked first so
-// that hopeless candidates are rejected early. Results are ordered by
+// A candidate c is kept when Ratio(c, word) >= cutoff. Results are ordered by
 // decreasing score, and equal scores by decreasing candidate string, as
 // heapq.nlargest orders (score, candidate) pairs (strings compare byte-wise,
 // which for valid UTF-8 is Python's code point order). Duplicated candidates are
 // returned as many times as they appear. Where Python raises ValueError
 // (n <= 0, or cutoff outside [0, 1] or NaN), Close returns nil.
+//
+// Close builds an Index of candidates for one lookup; to look up many words
+// among the same candidates, build the Index once.
 func Close(word string, candidates []string, n int, cutoff float64) []string {
-	if n <= 0 || !(cutoff >= 0 && cutoff <= 1) {
-		return nil
-	}
-	var m matcher
-	maxLen := 0 // in bytes, which bounds the length in runes
-	for _, c := range candidates {
-		maxLen = max(maxLen, len(c))
-	}
-	m.init(word, maxLen)
-	var found []scored
-	for _, c := range candidates {
-		m.setA(c)
-		if m.realQuickRatio() < cutoff || m.quickRatio() < cutoff {
-			continue
-		}
-		if r := m.ratio(); r >= cutoff {
-			found = append(found, scored{r, c})
-		}
-	}
-	if len(found) == 0 {
-		return nil
-	}
-	slices.SortFunc(found, func(x, y scored) int {
-		switch {
-		case x.score > y.score:
-			return -1
-		case x.score < y.score:
-			return 1
-		}
-		return strings.Compare(y.s, x.s)
-	})
-	found = found[:min(n, len(found))]
-	out := make([]string, len(found))
-	for i, f := range found {
-		out[i] = f.s
-	}
-	return out
+	return NewIndex(candidates).Close(word, n, cutoff)
 }
 
 // Suggest returns up to two "did you mean" suggestions for word among

@@ -193,9 +193,16 @@ func TestRatioPython(t *testing.T) {
 }
 
 func TestSuggestAllocs(t *testing.T) {
-	allocs := testing.AllocsPerRun(100, func() { Suggest("computr", names) })
-	if allocs > 8 {
-		t.Errorf("Suggest allocates %v times per call, want at most 8", allocs)
+	for _, tt := range []struct {
+		mode  int
+		most  float64
+		lists string
+	}{{listsNever, 8, "comparing with every name"}, {listsNow, 30, "reading its lists"}} {
+		ix := newIndex(names, tt.mode)
+		allocs := testing.AllocsPerRun(100, func() { ix.Suggest("computr") })
+		if allocs > tt.most {
+			t.Errorf("Index.Suggest, %s, allocates %v times per call, want at most %v", tt.lists, allocs, tt.most)
+		}
 	}
 }
 
