@@ -96,7 +96,21 @@ func wantCode(t *testing.T, r result, code int) {
 // what it is about, nothing on stdout, and no Go panic or stack trace.
 func wantUsageError(t *testing.T, r result, mentions ...string) {
 	t.Helper()
-	wantCode(t, r, cli.ExitUsage)
+	wantOneLineError(t, r, cli.ExitUsage, mentions...)
+}
+
+// wantWriteError is wantUsageError for output that could not be written:
+// ExitInternal, never ExitUsage.
+func wantWriteError(t *testing.T, r result, mentions ...string) {
+	t.Helper()
+	wantOneLineError(t, r, cli.ExitInternal, mentions...)
+}
+
+// wantOneLineError checks a run ended with code, nothing on stdout and
+// one line on stderr that mentions each of mentions.
+func wantOneLineError(t *testing.T, r result, code int, mentions ...string) {
+	t.Helper()
+	wantCode(t, r, code)
 	if r.stdout != "" {
 		t.Errorf("stdout should be empty, got:\n%s", r.stdout)
 	}

@@ -310,8 +310,10 @@ func TestMigrateWriteThroughSymlink(t *testing.T) {
 }
 
 // TestMigrateWriteRefuses: --write replaces only a regular file, and
-// refuses, changing nothing, anything else: a folder, a device, a backup
-// name taken by something that is not a file.
+// refuses, changing nothing, anything else: a folder, a device (usage
+// errors, decided from the path before anything is written), a backup
+// name taken by something that is not a file (found as the backup is
+// written: a write failure, exit 3).
 func TestMigrateWriteRefuses(t *testing.T) {
 	t.Run("folder", func(t *testing.T) {
 		dir := files(t, map[string]string{"config.toml/x": ""})
@@ -325,7 +327,7 @@ func TestMigrateWriteRefuses(t *testing.T) {
 	})
 	t.Run("backup is a folder", func(t *testing.T) {
 		dir := files(t, map[string]string{"config.toml": oldConfig, "config.toml.bak/x": ""})
-		wantUsageError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml.bak")
+		wantWriteError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml.bak")
 		if got, _ := os.ReadFile(filepath.Join(dir, "config.toml")); string(got) != oldConfig {
 			t.Error("the config was changed although its backup could not be written")
 		}
@@ -335,7 +337,7 @@ func TestMigrateWriteRefuses(t *testing.T) {
 		if err := os.Symlink("elsewhere", filepath.Join(dir, "config.toml.bak.1")); err != nil {
 			t.Skip("no symlinks here:", err)
 		}
-		wantUsageError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml.bak.1")
+		wantWriteError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml.bak.1")
 		for name, want := range map[string]string{"config.toml": oldConfig, "config.toml.bak": otherConfig, "elsewhere": "x"} {
 			if got := readOr(filepath.Join(dir, name)); got != want {
 				t.Errorf("%s was changed to %q although the backup could not be written", name, got)

@@ -6,6 +6,7 @@ package clitest
 import (
 	"bytes"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -33,9 +34,62 @@ func Run(main Main, name, stdin string, args ...string) Result {
 // RunFrom is Run with standard input read from stdin, which may be a
 // file, as a shell's redirection gives a command.
 func RunFrom(main Main, name string, stdin io.Reader, args ...string) Result {
-	var stdout, stderr bytes.Buffer
-	code := main(append([]string{name}, args...), stdin, &stdout, &stderr)
-	return Result{Code: code, Stdout: stdout.String(), Stderr: stderr.String()}
+	return RunTo(main, name, stdin, nil, args...)
+}
+
+// RunTo is RunFrom with standard output written to stdout, which may be
+// a file (DevFull, as `> /dev/full` gives a command); Result.Stdout is
+// then empty. A nil stdout is captured in Result.Stdout, as Run does.
+func RunTo(main Main, name string, stdin io.Reader, stdout io.Writer, args ...string) Result {
+	var out, stderr bytes.Buffer
+	if stdout == nil {
+		stdout = &out
+	}
+	code := main(append([]string{name}, args...), stdin, stdout, &stderr)
+	return Result{Code: code, Stdout: out.String(), Stderr: stderr.String()}
+}
+
+// RunIn is Run in the folder dir, with env ("NAME=value") set on top of
+// the test's environment, NO_COLOR emptied first; both are undone when t
+// ends. It runs t's test in dir, so a test that calls it cannot be
+// parallel.
+func RunIn(t *testing.T, main Main, name, dir string, env []string, stdin string, args ...string) Result {
+	t.Helper()
+	t.Chdir(dir)
+	t.Setenv("NO_COLOR", "")
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	return Run(main, name, stdin, args...)
+}
+
+// DevFull opens /dev/full, where every write fails with ENOSPC, to be a
+// command's standard output; the test is skipped where there is none. It
+// is closed when t ends.
+func DevFull(t *testing.T) *os.File {
+	t.Helper()
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	return f
+}
+
+// CheckWriteFails requires a run whose output could not be written to
+// end as the README's exit table says: ExitInternal (never ExitUsage),
+// with its last line on stderr naming the command and saying it could
+// not write.
+func CheckWriteFails(t *testing.T, name string, args []string, r Result) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(r.Stderr, "\n"), "\n")
+	last := lines[len(lines)-1]
+	if r.Code != cli.ExitInternal || !strings.HasPrefix(last, name) || !strings.Contains(last, "cannot write") ||
+		strings.Contains(r.Stderr, "goroutine") {
+		t.Errorf("%s %q with its output unwritable: exit %d, stderr %q; want exit %d and a last line that starts %q and says it cannot write",
+			name, args, r.Code, r.Stderr, cli.ExitInternal, name)
+	}
 }
 
 // EmptyFlagArgs lists, for every string flag of root and of its
