@@ -67,7 +67,7 @@ func keygen(path string, stdout io.Writer) error {
 	_, err = fmt.Fprintf(stdout, "%s: private key (keep it secret; kokua-compile --sign %s)\n%s: public key %s (kokua-run --verify-key %s)\n",
 		path, path, pubPath, policy.KeyID(pub), pubPath)
 	if err != nil {
-		return cli.StdoutFailed("kokua-compile: keygen", fmt.Sprintf("what was written (both keys were: %s and %s)", path, pubPath), err)
+		return cli.WriteFailed("kokua-compile: keygen", fmt.Errorf("cannot write to standard output (%w); the keys were written: %s and %s", err, path, pubPath))
 	}
 	return nil
 }

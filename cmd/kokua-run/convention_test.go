@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 )
 
@@ -29,7 +30,7 @@ func TestConvention(t *testing.T) {
 		{"flags after the arguments", []string{"decide", pol, "coder", "write_file", "--format", "json", "--unattended"}, cli.ExitDenied, `"decision":"denied"`, ""},
 		{"decide without its arguments", []string{"decide", pol}, cli.ExitUsage, "", "want POLICY AGENT TOOL"},
 	} {
-		code, stdout, stderr := runMain("", c.args...)
+		code, stdout, stderr := clitest.Run(Main, "kokua-run", "", c.args...).Split()
 		if code != c.code || (c.stdout == "") != (stdout == "") || !strings.Contains(stdout, c.stdout) ||
 			(c.stderr == "") != (stderr == "") || !strings.Contains(stderr, c.stderr) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d, %q, %q", c.name, code, stdout, stderr, c.code, c.stdout, c.stderr)
@@ -52,7 +53,7 @@ func TestSessionUsageErrors(t *testing.T) {
 		{"tools now\n", "kokua-run session: line 1: tools takes nothing after it"},
 		{"# a comment\n\nnames\nfrobnicate mcp\ntools\n", `kokua-run session: line 4: unknown command "frobnicate"`},
 	} {
-		code, stdout, stderr := runMain(c.script, "session", pol, "assistant")
+		code, stdout, stderr := clitest.Run(Main, "kokua-run", c.script, "session", pol, "assistant").Split()
 		if code != cli.ExitUsage || !strings.HasPrefix(stderr, c.stderr) || strings.Count(stderr, "\n") != 1 ||
 			!strings.Contains(stderr, "the commands are load <toolset>, call [--unattended] <tool>, tools and names") {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.script, code, stderr, c.stderr)
@@ -64,7 +65,7 @@ func TestSessionUsageErrors(t *testing.T) {
 			t.Errorf("%q: the session went on after the bad line: %q", c.script, stdout)
 		}
 	}
-	code, stdout, stderr := runMain("load mcp\ncall --unattended add_mcp_server\ncall mcp.add_mcp_server\n", "session", pol, "assistant")
+	code, stdout, stderr := clitest.Run(Main, "kokua-run", "load mcp\ncall --unattended add_mcp_server\ncall mcp.add_mcp_server\n", "session", pol, "assistant").Split()
 	if code != cli.ExitOK || !strings.Contains(stdout, "denied: ") || !strings.Contains(stdout, "confirm: ") {
 		t.Errorf("a good script: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}

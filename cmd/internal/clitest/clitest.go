@@ -25,6 +25,12 @@ type Result struct {
 	Stdout, Stderr string
 }
 
+// Split is the result as three values, for a test that names them:
+// code, stdout, stderr := clitest.Run(...).Split().
+func (r Result) Split() (code int, stdout, stderr string) {
+	return r.Code, r.Stdout, r.Stderr
+}
+
 // Run runs main in process on args (without the program name, which is
 // name), with stdin as standard input.
 func Run(main Main, name, stdin string, args ...string) Result {
