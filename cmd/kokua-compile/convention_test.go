@@ -9,7 +9,6 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
-	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -20,35 +19,23 @@ func brokenConfig(t *testing.T) string {
 	return strings.Replace(mustRead(t, shippedPath(t)), `"mcp.add_mcp_server", "config`, `"mcp.add_mcp_servr", "config`, 1)
 }
 
-// TestConvention (issue 10, one CLI convention): --version, help, -h, no
-// arguments, flags after the config, and - for standard input.
+// TestConvention (issue 10, one CLI convention): the checks every
+// command passes (clitest.CheckConvention), flags after the config, and
+// kokua-compile's own usage errors.
 func TestConvention(t *testing.T) {
 	cfg := shippedPath(t)
-	for _, c := range []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string // a part of stdout; "" for none
-		stderr string // a part of stderr; "" for none
-	}{
-		{"version", []string{"--version"}, cli.ExitOK, "kokua-compile version " + version.Version + "\n", ""},
-		{"help word", []string{"help"}, cli.ExitOK, "kokua-compile agents", ""},
-		{"help of a subcommand", []string{"help", "agents"}, cli.ExitOK, "kokua-compile agents [--manifest FILE]", ""},
-		{"-h of a subcommand", []string{"agents", "-h"}, cli.ExitOK, "kokua-compile agents [--manifest FILE]", ""},
-		{"no arguments", nil, cli.ExitUsage, "", "kokua-compile: no arguments; usage: kokua-compile "},
-		{"two configs", []string{cfg, cfg}, cli.ExitUsage, "", "exactly one config"},
-		{"flags after the config", []string{cfg, "--format", "json", "--color", "never"}, cli.ExitOK, `"policy_version": 1`, ""},
-		{"unknown flag after the config", []string{cfg, "--nope"}, cli.ExitUsage, "", "flag provided but not defined: -nope"},
-		{"agents listing in JSON", []string{"agents", cfg, "--format", "json"}, cli.ExitOK, `"agents": {`, ""},
-		{"agents listing in SARIF", []string{"agents", "--format", "sarif", cfg}, cli.ExitUsage, "", "agents lists in --format human or json"},
-		{"stdin-filename without -", []string{"--stdin-filename", "x.toml", cfg}, cli.ExitUsage, "", "--stdin-filename"},
-	} {
-		code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", c.args...).Split()
-		if code != c.code || (c.stdout == "") != (stdout == "") || !strings.Contains(stdout, c.stdout) ||
-			(c.stderr == "") != (stderr == "") || !strings.Contains(stderr, c.stderr) {
-			t.Errorf("%s: exit %d, stdout %.200q, stderr %q; want %d, %q, %q", c.name, code, stdout, stderr, c.code, c.stdout, c.stderr)
-		}
-	}
+	clitest.CheckConvention(t, Main, "kokua-compile", clitest.Convention{
+		Help: "kokua-compile agents",
+		Sub:  "agents", SubHelp: "kokua-compile agents [--manifest FILE]",
+		Cases: []clitest.Case{
+			{Name: "two configs", Args: []string{cfg, cfg}, Code: cli.ExitUsage, Stderr: "exactly one config"},
+			{Name: "flags after the config", Args: []string{cfg, "--format", "json", "--color", "never"}, Code: cli.ExitOK, Stdout: `"policy_version": 1`},
+			{Name: "unknown flag after the config", Args: []string{cfg, "--nope"}, Code: cli.ExitUsage, Stderr: "flag provided but not defined: -nope"},
+			{Name: "agents listing in JSON", Args: []string{"agents", cfg, "--format", "json"}, Code: cli.ExitOK, Stdout: `"agents": {`},
+			{Name: "agents listing in SARIF", Args: []string{"agents", "--format", "sarif", cfg}, Code: cli.ExitUsage, Stderr: "agents lists in --format human or json"},
+			{Name: "stdin-filename without -", Args: []string{"--stdin-filename", "x.toml", cfg}, Code: cli.ExitUsage, Stderr: "--stdin-filename"},
+		},
+	})
 }
 
 // TestErrorFormats (issue 10): kokua-compile writes a config's errors in

@@ -9,40 +9,28 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
-	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
 
-// runStdin runs kokua-lint in process, in dir, with stdin.
-
-// TestConvention (issue 10, one CLI convention): --version, help as a
-// word and -h, no arguments, and flags before and after the files.
+// TestConvention (issue 10, one CLI convention): the checks every
+// command passes (clitest.CheckConvention), and flags before and after
+// the files.
 func TestConvention(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": withError(t), "clean.toml": shipped(t)})
-	for _, c := range []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string
-	}{
-		{"version", []string{"--version"}, cli.ExitOK, "kokua-lint version " + version.Version + "\n"},
-		{"help word", []string{"help"}, cli.ExitOK, "USAGE:\n   kokua-lint [--manifest FILE]"},
-		{"-h", []string{"-h"}, cli.ExitOK, "USAGE:\n   kokua-lint [--manifest FILE]"},
-		{"help of a subcommand", []string{"help", "manifest"}, cli.ExitOK, "kokua-lint manifest > kokua.manifest.json"},
-		{"flags after the file", []string{"config.toml", "--format", "json"}, cli.ExitFindings, `"rule": "unknown-toolset"`},
-		{"flags around the files", []string{"--format", "json", "clean.toml", "--fail-on", "warning", "config.toml"}, cli.ExitFindings, `"rule": "unknown-toolset"`},
-		{"-- ends the flags", []string{"--format", "json", "--", "config.toml"}, cli.ExitFindings, `"rule": "unknown-toolset"`},
-	} {
-		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", c.args...)
-		if r.Code != c.code || !strings.Contains(r.Stdout, c.stdout) {
-			t.Errorf("%s: exit %d, stdout %.300q, stderr %q; want %d and %q", c.name, r.Code, r.Stdout, r.Stderr, c.code, c.stdout)
-		}
-	}
-	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, ""), "no arguments", "usage: kokua-lint ")
-	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "config.toml", "--format"), "--format")
-	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--list-rules", "config.toml"), "--list-rules takes no config files")
-	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "manifest", "extra"), "manifest takes no arguments")
+	clitest.CheckConvention(t, Main, "kokua-lint", clitest.Convention{
+		Help: "USAGE:\n   kokua-lint [--manifest FILE]",
+		Sub:  "manifest", SubHelp: "kokua-lint manifest > kokua.manifest.json",
+		Dir: dir,
+		Cases: []clitest.Case{
+			{Name: "flags after the file", Args: []string{"config.toml", "--format", "json"}, Code: cli.ExitFindings, Stdout: `"rule": "unknown-toolset"`},
+			{Name: "flags around the files", Args: []string{"--format", "json", "clean.toml", "--fail-on", "warning", "config.toml"}, Code: cli.ExitFindings, Stdout: `"rule": "unknown-toolset"`},
+			{Name: "-- ends the flags", Args: []string{"--format", "json", "--", "config.toml"}, Code: cli.ExitFindings, Stdout: `"rule": "unknown-toolset"`},
+			{Name: "a flag without its value", Args: []string{"config.toml", "--format"}, Code: cli.ExitUsage, Stderr: "--format"},
+			{Name: "--list-rules with a file", Args: []string{"--list-rules", "config.toml"}, Code: cli.ExitUsage, Stderr: "--list-rules takes no config files"},
+			{Name: "manifest with an argument", Args: []string{"manifest", "extra"}, Code: cli.ExitUsage, Stderr: "manifest takes no arguments"},
+		},
+	})
 }
 
 // TestStdin (issue 10): - reads the config from standard input, named by
