@@ -3,8 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 )
 
@@ -36,5 +38,24 @@ func TestWriteFailureExits3(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); !os.IsNotExist(err) {
 		t.Errorf("%s was made (%v)", missing, err)
+	}
+}
+
+// TestNotRegularOutputIsUsage (issue 19): -o naming a folder or a device
+// is refused from its path, before the config is read, as a usage error:
+// one line, and no finding of the config printed. It used to be found
+// only at the write, after the lint (a config with errors exited 1).
+func TestNotRegularOutputIsUsage(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte(brokenConfig(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []string{dir, os.DevNull} {
+		r := clitest.Run(Main, "kokua-compile", "", "-o", out, cfg)
+		if r.Code != cli.ExitUsage || r.Stdout != "" || strings.Count(r.Stderr, "\n") != 1 ||
+			!strings.Contains(r.Stderr, "cannot write "+out) {
+			t.Errorf("-o %s: exit %d, stdout %q, stderr %q; want exit 2 and one line", out, r.Code, r.Stdout, r.Stderr)
+		}
 	}
 }
