@@ -7,6 +7,7 @@ import (
 
 	urfave "github.com/urfave/cli/v3"
 
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
 )
@@ -49,17 +50,17 @@ func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 			Agents any `json:"agents"`
 		}{doc.Agents}, "", "  ")
 		if err != nil {
-			return usage("%v", err)
+			return cli.Fail(cli.ExitInternal, "kokua-compile: %v", err)
 		}
 		// Names come from the config and the manifest: no control or
 		// bidirectional character of one reaches the terminal raw.
 		if _, err := stdout.Write(append(diag.PrintableJSON(data), '\n')); err != nil {
-			return usage("%v", err)
+			return cli.StdoutFailed("kokua-compile", "the agents", err)
 		}
 		return nil
 	}
 	if err := compile.WriteAgents(stdout, l.res.World); err != nil {
-		return usage("%v", err)
+		return cli.StdoutFailed("kokua-compile", "the agents", err)
 	}
 	return nil
 }

@@ -138,7 +138,7 @@ func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writ
 		}
 		opts := lint.WriteOptions{Sources: map[string][]byte{src.Name: src.Data, m.Source.Name: m.Source.Data}, Style: cli.Style(color)}
 		if err := lint.Write(stderr, o.format, res.Diagnostics, opts); err != nil {
-			return nil, usage("%v", err)
+			return nil, cli.WriteFailed("kokua-compile", fmt.Errorf("cannot write the findings to standard error: %w", err))
 		}
 	}
 	if res.HasErrors() || res.World == nil {

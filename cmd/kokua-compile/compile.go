@@ -42,6 +42,9 @@ type compileOptions struct {
 func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !o.check {
 		// Under --check, -o is read, never written.
+		if err := cli.RegularOutput("kokua-compile", "-o", o.output); err != nil {
+			return err
+		}
 		if err := cli.NotAnInput("kokua-compile", "-o", o.output, stdin, cli.Input{What: "the config", Path: o.config},
 			cli.Input{What: "the manifest", Path: o.manifest}, cli.Input{What: "the signing key", Path: o.sign}); err != nil {
 			return err
@@ -76,12 +79,12 @@ func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) 
 	}
 	if o.output == "" {
 		if _, err := stdout.Write(out); err != nil {
-			return usage("writing the policy: %v", err)
+			return cli.StdoutFailed("kokua-compile", "the policy", err)
 		}
 		return nil
 	}
 	if err := compile.WriteFile(o.output, out); err != nil {
-		return usage("%v", err)
+		return cli.WriteFailed("kokua-compile", err)
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -22,7 +22,7 @@ type cmdline struct {
 
 // args spells the command line out as kokua-compile reads it.
 func (o cmdline) args() []string {
-	args := []string{"kokua-compile"}
+	var args []string
 	if o.Agents {
 		args = append(args, "agents")
 	}
@@ -44,15 +44,6 @@ func (o cmdline) args() []string {
 	}
 	return append(args, o.Config)
 }
-
-// runCompile runs kokua-compile in process.
-func runCompile(t *testing.T, o cmdline) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errs bytes.Buffer
-	code = Main(o.args(), strings.NewReader(""), &out, &errs)
-	return code, out.String(), errs.String()
-}
-
 func shippedPath(t *testing.T) string {
 	t.Helper()
 	return filepath.Join("..", "..", "examples", "shipped.config.toml")
@@ -66,7 +57,7 @@ func TestRunWritesAtomically(t *testing.T) {
 	if err := os.WriteFile(out, []byte("the old policy"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runCompile(t, cmdline{Config: shippedPath(t), Output: out})
+	code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", cmdline{Config: shippedPath(t), Output: out}.args()...).Split()
 	if code != cli.ExitOK || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
@@ -94,7 +85,7 @@ func TestRunRefusesBrokenConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, format := range []string{"human", "json"} {
-		code, stdout, stderr := runCompile(t, cmdline{Config: cfg, Output: out, Format: format})
+		code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", cmdline{Config: cfg, Output: out, Format: format}.args()...).Split()
 		if code != cli.ExitFindings || stdout != "" {
 			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing on stdout", format, code, stdout)
 		}
@@ -127,7 +118,7 @@ func TestRunUsageErrors(t *testing.T) {
 		{"missing manifest", cmdline{Config: shippedPath(t), Manifest: filepath.Join(dir, "m.json")}, "cannot read"},
 	}
 	for _, tt := range tests {
-		code, _, stderr := runCompile(t, tt.o)
+		code, _, stderr := clitest.Run(Main, "kokua-compile", "", tt.o.args()...).Split()
 		if code != cli.ExitUsage || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "goroutine") {
 			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", tt.name, code, stderr, tt.want)
 		}
@@ -138,15 +129,15 @@ func TestRunUsageErrors(t *testing.T) {
 // bytes as -o writes.
 func TestRunStdoutMatchesFile(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "p.json")
-	_, stdout, _ := runCompile(t, cmdline{Config: shippedPath(t)})
-	runCompile(t, cmdline{Config: shippedPath(t), Output: out})
+	_, stdout, _ := clitest.Run(Main, "kokua-compile", "", cmdline{Config: shippedPath(t)}.args()...).Split()
+	clitest.Run(Main, "kokua-compile", "", cmdline{Config: shippedPath(t), Output: out}.args()...)
 	if stdout != mustRead(t, out) {
 		t.Error("stdout and -o differ")
 	}
 }
 
 func TestRunAgentsView(t *testing.T) {
-	code, stdout, _ := runCompile(t, cmdline{Config: shippedPath(t), Agents: true})
+	code, stdout, _ := clitest.Run(Main, "kokua-compile", "", cmdline{Config: shippedPath(t), Agents: true}.args()...).Split()
 	for _, want := range []string{
 		"assistant (entry agent)",
 		"  loads on demand: documents, skills, mcp, scheduling, benchmark",
@@ -181,12 +172,12 @@ func TestRunCheck(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(mustRead(t, shippedPath(t))), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runCompile(t, cmdline{Config: cfg, Output: out, Check: true}); code != cli.ExitFindings || !strings.Contains(stderr, "missing") {
+	if code, _, stderr := clitest.Run(Main, "kokua-compile", "", cmdline{Config: cfg, Output: out, Check: true}.args()...).Split(); code != cli.ExitFindings || !strings.Contains(stderr, "missing") {
 		t.Errorf("no policy yet: exit %d, %q", code, stderr)
 	}
-	runCompile(t, cmdline{Config: cfg, Output: out})
+	clitest.Run(Main, "kokua-compile", "", cmdline{Config: cfg, Output: out}.args()...)
 	// The same config under another path is the same policy.
-	if code, _, stderr := runCompile(t, cmdline{Config: shippedPath(t), Output: out, Check: true}); code != cli.ExitOK {
+	if code, _, stderr := clitest.Run(Main, "kokua-compile", "", cmdline{Config: shippedPath(t), Output: out, Check: true}.args()...).Split(); code != cli.ExitOK {
 		t.Errorf("up to date: exit %d, %q", code, stderr)
 	}
 	edited := strings.Replace(mustRead(t, cfg), `"fs", "time", "messaging"]`, `"fs", "time"]`, 1)
@@ -194,7 +185,7 @@ func TestRunCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := mustRead(t, out)
-	if code, _, stderr := runCompile(t, cmdline{Config: cfg, Output: out, Check: true}); code != cli.ExitFindings || !strings.Contains(stderr, "stale") {
+	if code, _, stderr := clitest.Run(Main, "kokua-compile", "", cmdline{Config: cfg, Output: out, Check: true}.args()...).Split(); code != cli.ExitFindings || !strings.Contains(stderr, "stale") {
 		t.Errorf("stale: exit %d, %q", code, stderr)
 	}
 	if mustRead(t, out) != before {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -9,18 +8,10 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/internal/version"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
-
-// runArgs runs kokua-compile in process with args and stdin.
-func runArgs(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errs bytes.Buffer
-	code = Main(append([]string{"kokua-compile"}, args...), strings.NewReader(stdin), &out, &errs)
-	return code, out.String(), errs.String()
-}
 
 // brokenConfig is the shipped config with tool-access.md's misspelled
 // entry: one pending-dead-entry error.
@@ -28,35 +19,23 @@ func brokenConfig(t *testing.T) string {
 	return strings.Replace(mustRead(t, shippedPath(t)), `"mcp.add_mcp_server", "config`, `"mcp.add_mcp_servr", "config`, 1)
 }
 
-// TestConvention (issue 10, one CLI convention): --version, help, -h, no
-// arguments, flags after the config, and - for standard input.
+// TestConvention (issue 10, one CLI convention): the checks every
+// command passes (clitest.CheckConvention), flags after the config, and
+// kokua-compile's own usage errors.
 func TestConvention(t *testing.T) {
 	cfg := shippedPath(t)
-	for _, c := range []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string // a part of stdout; "" for none
-		stderr string // a part of stderr; "" for none
-	}{
-		{"version", []string{"--version"}, cli.ExitOK, "kokua-compile version " + version.Version + "\n", ""},
-		{"help word", []string{"help"}, cli.ExitOK, "kokua-compile agents", ""},
-		{"help of a subcommand", []string{"help", "agents"}, cli.ExitOK, "kokua-compile agents [--manifest FILE]", ""},
-		{"-h of a subcommand", []string{"agents", "-h"}, cli.ExitOK, "kokua-compile agents [--manifest FILE]", ""},
-		{"no arguments", nil, cli.ExitUsage, "", "kokua-compile: no arguments; usage: kokua-compile "},
-		{"two configs", []string{cfg, cfg}, cli.ExitUsage, "", "exactly one config"},
-		{"flags after the config", []string{cfg, "--format", "json", "--color", "never"}, cli.ExitOK, `"policy_version": 1`, ""},
-		{"unknown flag after the config", []string{cfg, "--nope"}, cli.ExitUsage, "", "flag provided but not defined: -nope"},
-		{"agents listing in JSON", []string{"agents", cfg, "--format", "json"}, cli.ExitOK, `"agents": {`, ""},
-		{"agents listing in SARIF", []string{"agents", "--format", "sarif", cfg}, cli.ExitUsage, "", "agents lists in --format human or json"},
-		{"stdin-filename without -", []string{"--stdin-filename", "x.toml", cfg}, cli.ExitUsage, "", "--stdin-filename"},
-	} {
-		code, stdout, stderr := runArgs(t, "", c.args...)
-		if code != c.code || (c.stdout == "") != (stdout == "") || !strings.Contains(stdout, c.stdout) ||
-			(c.stderr == "") != (stderr == "") || !strings.Contains(stderr, c.stderr) {
-			t.Errorf("%s: exit %d, stdout %.200q, stderr %q; want %d, %q, %q", c.name, code, stdout, stderr, c.code, c.stdout, c.stderr)
-		}
-	}
+	clitest.CheckConvention(t, Main, "kokua-compile", clitest.Convention{
+		Help: "kokua-compile agents",
+		Sub:  "agents", SubHelp: "kokua-compile agents [--manifest FILE]",
+		Cases: []clitest.Case{
+			{Name: "two configs", Args: []string{cfg, cfg}, Code: cli.ExitUsage, Stderr: "exactly one config"},
+			{Name: "flags after the config", Args: []string{cfg, "--format", "json", "--color", "never"}, Code: cli.ExitOK, Stdout: `"policy_version": 1`},
+			{Name: "unknown flag after the config", Args: []string{cfg, "--nope"}, Code: cli.ExitUsage, Stderr: "flag provided but not defined: -nope"},
+			{Name: "agents listing in JSON", Args: []string{"agents", cfg, "--format", "json"}, Code: cli.ExitOK, Stdout: `"agents": {`},
+			{Name: "agents listing in SARIF", Args: []string{"agents", "--format", "sarif", cfg}, Code: cli.ExitUsage, Stderr: "agents lists in --format human or json"},
+			{Name: "stdin-filename without -", Args: []string{"--stdin-filename", "x.toml", cfg}, Code: cli.ExitUsage, Stderr: "--stdin-filename"},
+		},
+	})
 }
 
 // TestErrorFormats (issue 10): kokua-compile writes a config's errors in
@@ -89,7 +68,7 @@ func TestErrorFormats(t *testing.T) {
 			return strings.HasPrefix(s, "::error file=") && strings.Contains(s, "title=pending-dead-entry::")
 		},
 	} {
-		code, stdout, stderr := runArgs(t, "", "--format", format, cfg)
+		code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "--format", format, cfg).Split()
 		if code != cli.ExitFindings || stdout != "" || !valid(stderr) {
 			t.Errorf("%s: exit %d, stdout %q, stderr:\n%s", format, code, stdout, stderr)
 		}
@@ -104,16 +83,16 @@ func TestStdin(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(mustRead(t, shippedPath(t))), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, fromFile, _ := runArgs(t, "", cfg)
-	code, fromStdin, stderr := runArgs(t, mustRead(t, cfg), "--stdin-filename", "deploy/config.toml", "-")
+	_, fromFile, _ := clitest.Run(Main, "kokua-compile", "", cfg).Split()
+	code, fromStdin, stderr := clitest.Run(Main, "kokua-compile", mustRead(t, cfg), "--stdin-filename", "deploy/config.toml", "-").Split()
 	if code != cli.ExitOK || fromStdin != fromFile {
 		t.Errorf("exit %d (%s); the policy of - differs from the file's", code, stderr)
 	}
-	code, _, stderr = runArgs(t, brokenConfig(t), "-", "--stdin-filename", "deploy/config.toml")
+	code, _, stderr = clitest.Run(Main, "kokua-compile", brokenConfig(t), "-", "--stdin-filename", "deploy/config.toml").Split()
 	if code != cli.ExitFindings || !strings.HasPrefix(stderr, "deploy/config.toml:") {
 		t.Errorf("broken stdin: exit %d, stderr %q", code, stderr)
 	}
-	code, _, stderr = runArgs(t, brokenConfig(t), "-")
+	code, _, stderr = clitest.Run(Main, "kokua-compile", brokenConfig(t), "-").Split()
 	if code != cli.ExitFindings || !strings.HasPrefix(stderr, cli.StdinName+":") {
 		t.Errorf("broken stdin without a name: exit %d, stderr %q", code, stderr)
 	}
@@ -145,7 +124,7 @@ func TestReproducible(t *testing.T) {
 		{"/", cfg[1:], man[1:]},
 	} {
 		t.Chdir(c.wd)
-		code, out, stderr := runArgs(t, "", "--manifest", c.man, c.cfg)
+		code, out, stderr := clitest.Run(Main, "kokua-compile", "", "--manifest", c.man, c.cfg).Split()
 		if code != cli.ExitOK {
 			t.Fatalf("%+v: exit %d: %s", c, code, stderr)
 		}
@@ -177,7 +156,7 @@ func TestWriteSafely(t *testing.T) {
 	if err := os.Symlink("policy.json", link); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runArgs(t, "", "-o", link, shippedPath(t)); code != cli.ExitOK {
+	if code, _, stderr := clitest.Run(Main, "kokua-compile", "", "-o", link, shippedPath(t)).Split(); code != cli.ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
@@ -190,7 +169,7 @@ func TestWriteSafely(t *testing.T) {
 		t.Errorf("the target does not hold the policy: %v", err)
 	}
 	for _, out := range []string{os.DevNull, dir} {
-		code, _, stderr := runArgs(t, "", "-o", out, shippedPath(t))
+		code, _, stderr := clitest.Run(Main, "kokua-compile", "", "-o", out, shippedPath(t)).Split()
 		if code != cli.ExitUsage || !strings.Contains(stderr, "cannot write "+out) {
 			t.Errorf("-o %s: exit %d, %q", out, code, stderr)
 		}
@@ -225,11 +204,11 @@ func TestCheckMessages(t *testing.T) {
 
 	follow := func() {
 		t.Helper()
-		code, _, stderr := runArgs(t, "", "--manifest", "deploy/my manifest.json", "-o", "deploy/policy.json", "deploy/config.toml")
+		code, _, stderr := clitest.Run(Main, "kokua-compile", "", "--manifest", "deploy/my manifest.json", "-o", "deploy/policy.json", "deploy/config.toml").Split()
 		if code != cli.ExitOK {
 			t.Fatalf("following the advice: exit %d: %s", code, stderr)
 		}
-		if code, _, stderr := runArgs(t, "", checkArgs...); code != cli.ExitOK {
+		if code, _, stderr := clitest.Run(Main, "kokua-compile", "", checkArgs...).Split(); code != cli.ExitOK {
 			t.Fatalf("--check after following the advice: exit %d: %s", code, stderr)
 		}
 	}
@@ -250,7 +229,7 @@ func TestCheckMessages(t *testing.T) {
 		}, "neither input has changed"},
 	} {
 		c.change()
-		code, stdout, stderr := runArgs(t, "", checkArgs...)
+		code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", checkArgs...).Split()
 		if code != cli.ExitFindings || stdout != "" || !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "run "+rerun) {
 			t.Errorf("%s: exit %d, stderr %q; want 1, %q and %q", c.name, code, stderr, c.want, rerun)
 		}
@@ -258,7 +237,7 @@ func TestCheckMessages(t *testing.T) {
 	}
 
 	write("deploy/config.toml", broken)
-	code, _, stderr := runArgs(t, "", checkArgs...)
+	code, _, stderr := clitest.Run(Main, "kokua-compile", "", checkArgs...).Split()
 	if code != cli.ExitFindings || strings.Count(stderr, "\n") != 1 ||
 		!strings.Contains(stderr, "deploy/config.toml has 1 error(s), the first pending-dead-entry at deploy/config.toml:") {
 		t.Errorf("errors under --check: exit %d, stderr %q", code, stderr)
@@ -274,11 +253,11 @@ func TestOnlyKokua(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "policy.json")
-	code, stdout, stderr := runArgs(t, "", "--check", "--only-kokua", "-o", out, cfg)
+	code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "--check", "--only-kokua", "-o", out, cfg).Split()
 	if code != cli.ExitOK || stdout != "" || stderr != "kokua-compile: skipping "+cfg+": not a Kokua config (it has no [assistant], [agents], [security], [reviewers], [mcp] or [tools] table)\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	if code, _, _ := runArgs(t, "", "--check", "-o", out, cfg); code != cli.ExitFindings {
+	if code, _, _ := clitest.Run(Main, "kokua-compile", "", "--check", "-o", out, cfg).Split(); code != cli.ExitFindings {
 		t.Errorf("without --only-kokua: exit %d, want 1 (no-agents)", code)
 	}
 }
@@ -314,7 +293,7 @@ func TestFlagBeforeSubcommand(t *testing.T) {
 		{"agents", cfg, "--manifest", manifest},
 		{"--manifest", manifest, "graph", cfg},
 	} {
-		code, _, stderr := runArgs(t, "", args...)
+		code, _, stderr := clitest.Run(Main, "kokua-compile", "", args...).Split()
 		if code != cli.ExitFindings || !strings.Contains(stderr, "unknown toolset 'benchmark'") {
 			t.Errorf("kokua-compile %s: exit %d, stderr %q; want exit 1 and the unknown benchmark toolset", strings.Join(args, " "), code, stderr)
 		}

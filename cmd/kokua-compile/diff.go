@@ -76,7 +76,7 @@ func runDiff(manifest, format, base string, allowWiden bool, args []string, stdo
 	}
 	r := diff.Compare(oldSide, newSide)
 	if err := diff.Write(stdout, format, r); err != nil {
-		return usage("writing the report: %v", err)
+		return cli.StdoutFailed("kokua-compile", "the report", err)
 	}
 	if r.Widened && !allowWiden {
 		return cli.Code(cli.ExitFindings)
@@ -94,7 +94,7 @@ func loadSide(src lint.Source, m *lint.Manifest, stderr io.Writer) (*diff.Side, 
 	if side == nil {
 		opts := lint.WriteOptions{Sources: map[string][]byte{src.Name: src.Data, m.Source.Name: m.Source.Data}, Style: cli.Style(false)}
 		if err := lint.Write(stderr, "human", res.Diagnostics, opts); err != nil {
-			return nil, usage("%v", err)
+			return nil, cli.WriteFailed("kokua-compile", fmt.Errorf("cannot write the findings to standard error: %w", err))
 		}
 		return nil, cli.Fail(cli.ExitFindings, "kokua-compile: %s has errors; nothing was compared", src.Name)
 	}

@@ -9,17 +9,11 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/golden"
 )
 
 // run runs kokua-compile in process on the arguments after the program.
-func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errs bytes.Buffer
-	code = Main(append([]string{"kokua-compile"}, args...), strings.NewReader(""), &out, &errs)
-	return code, out.String(), errs.String()
-}
-
 func diffCase(t *testing.T, name string) (oldFile, newFile string) {
 	t.Helper()
 	dir := filepath.Join(golden.Root(t), "testdata", "diff", name)
@@ -30,7 +24,7 @@ func diffCase(t *testing.T, name string) (oldFile, newFile string) {
 func compileTo(t *testing.T, config, name string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), name)
-	if code, _, stderr := run(t, "-o", out, config); code != 0 {
+	if code, _, stderr := clitest.Run(Main, "kokua-compile", "", "-o", out, config).Split(); code != 0 {
 		t.Fatalf("compiling %s: exit %d: %s", config, code, stderr)
 	}
 	return out
@@ -55,7 +49,7 @@ func TestDiffExitCodes(t *testing.T) {
 		{"json", []string{"diff", "--format", "json", "--allow-widen", wOld, wNew}, cli.ExitOK, `"widened": true`},
 	}
 	for _, tt := range tests {
-		code, stdout, stderr := run(t, tt.args...)
+		code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", tt.args...).Split()
 		if code != tt.code || !strings.Contains(stdout, tt.want) {
 			t.Errorf("%s: exit %d (want %d), stdout lacks %q:\n%s%s", tt.name, code, tt.code, tt.want, stdout, stderr)
 		}
@@ -68,9 +62,9 @@ func TestDiffExitCodes(t *testing.T) {
 func TestDiffPolicies(t *testing.T) {
 	oldFile, newFile := diffCase(t, "gate-removed")
 	oldPolicy, newPolicy := compileTo(t, oldFile, "old.json"), compileTo(t, newFile, "new.json")
-	_, fromConfigs, _ := run(t, "diff", "--format", "json", oldFile, newFile)
+	_, fromConfigs, _ := clitest.Run(Main, "kokua-compile", "", "diff", "--format", "json", oldFile, newFile).Split()
 	for _, args := range [][]string{{oldPolicy, newPolicy}, {oldFile, newPolicy}, {oldPolicy, newFile}} {
-		code, stdout, stderr := run(t, append([]string{"diff", "--format", "json"}, args...)...)
+		code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", append([]string{"diff", "--format", "json"}, args...)...).Split()
 		if code != cli.ExitFindings {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
 		}
@@ -81,7 +75,7 @@ func TestDiffPolicies(t *testing.T) {
 	}
 	// A policy records no position for an available item: the key alone.
 	aOld, aNew := diffCase(t, "available-gained")
-	_, stdout, _ := run(t, "diff", compileTo(t, aOld, "a.json"), compileTo(t, aNew, "b.json"))
+	_, stdout, _ := clitest.Run(Main, "kokua-compile", "", "diff", compileTo(t, aOld, "a.json"), compileTo(t, aNew, "b.json")).Split()
 	if !strings.Contains(stdout, "available gained: fs_write (") || !strings.Contains(stdout, "b.json [agents.researcher.tools].available)") {
 		t.Errorf("the policy diff does not name the available key:\n%s", stdout)
 	}
@@ -116,7 +110,7 @@ func TestDiffErrors(t *testing.T) {
 		{"graph broken", []string{"graph", broken}, cli.ExitFindings, "nothing was compared"},
 	}
 	for _, tt := range tests {
-		code, stdout, stderr := run(t, tt.args...)
+		code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", tt.args...).Split()
 		if code != tt.code || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "goroutine") {
 			t.Errorf("%s: exit %d (want %d), stderr lacks %q:\n%s%s", tt.name, code, tt.code, tt.want, stdout, stderr)
 		}
@@ -146,11 +140,11 @@ func TestDiffBase(t *testing.T) {
 	git("commit", "-q", "-m", "base")
 	copyFile(t, newFile, cfg)
 	t.Chdir(repo)
-	code, stdout, stderr := run(t, "diff", "--base", "HEAD", "config.toml")
+	code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "diff", "--base", "HEAD", "config.toml").Split()
 	if code != cli.ExitFindings || !strings.HasPrefix(stdout, "HEAD:config.toml -> config.toml: 4 widened") {
 		t.Errorf("exit %d:\n%s%s", code, stdout, stderr)
 	}
-	code, _, stderr = run(t, "diff", "--base", "no-such-ref", "config.toml")
+	code, _, stderr = clitest.Run(Main, "kokua-compile", "", "diff", "--base", "no-such-ref", "config.toml").Split()
 	if code != cli.ExitUsage || !strings.Contains(stderr, "git show") {
 		t.Errorf("a bad ref: exit %d: %s", code, stderr)
 	}

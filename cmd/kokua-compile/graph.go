@@ -44,7 +44,7 @@ func graphCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 				return err
 			}
 			if err := reach.Write(stdout, format, side.Graph); err != nil {
-				return usage("writing the graph: %v", err)
+				return cli.StdoutFailed("kokua-compile", "the graph", err)
 			}
 			return nil
 		},

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/golden"
 )
 
@@ -22,12 +23,12 @@ func TestGraphShipped(t *testing.T) {
 		"dot":     filepath.Join(root, "docs", "shipped-graph.dot"),
 		"mermaid": filepath.Join(root, "testdata", "graph", "shipped.mmd"),
 	} {
-		code, fromConfig, stderr := run(t, "graph", "--format", format, shipped)
+		code, fromConfig, stderr := clitest.Run(Main, "kokua-compile", "", "graph", "--format", format, shipped).Split()
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", format, code, stderr)
 		}
 		golden.Check(t, want, []byte(fromConfig))
-		if _, fromPolicy, _ := run(t, "graph", "--format", format, policyFile); fromPolicy != fromConfig {
+		if _, fromPolicy, _ := clitest.Run(Main, "kokua-compile", "", "graph", "--format", format, policyFile).Split(); fromPolicy != fromConfig {
 			t.Errorf("%s: the graph of the compiled policy differs from the config's:\n%s", format, fromPolicy)
 		}
 	}

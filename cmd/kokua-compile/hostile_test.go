@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -45,7 +46,7 @@ func hostileCompileConfig(widen bool) string {
 func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 	dir := t.TempDir()
 	key := filepath.Join(dir, "policy.key")
-	if code, _, stderr := run(t, "keygen", key); code != cli.ExitOK {
+	if code, _, stderr := clitest.Run(Main, "kokua-compile", "", "keygen", key).Split(); code != cli.ExitOK {
 		t.Fatalf("keygen: exit %d: %s", code, stderr)
 	}
 	clean := func(what string, out []byte) {
@@ -90,7 +91,7 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 			{"agents", newPath + ".missing"},
 			{"--manifest", newPath + ".missing", newPath},
 		}...) {
-			code, stdout, stderr := run(t, args...)
+			code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", args...).Split()
 			if code > cli.ExitUsage {
 				t.Errorf("kokua-compile %q: exit %d: %s", args, code, stderr)
 			}
@@ -115,7 +116,7 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 			clean("the policy file -o wrote ("+c.path+")", data)
 			hasEveryAgent(t, c.path, data)
 			args := append(append([]string{"--check"}, c.sign...), "-o", c.path, newPath)
-			if code, _, stderr := run(t, args...); code != cli.ExitOK {
+			if code, _, stderr := clitest.Run(Main, "kokua-compile", "", args...).Split(); code != cli.ExitOK {
 				t.Errorf("kokua-compile %q of the policy -o wrote: exit %d: %s", args, code, stderr)
 			}
 		}
@@ -167,19 +168,12 @@ func TestSpecialFileInputsAreRefused(t *testing.T) {
 		{[]string{"graph", pipe}, "named pipe (FIFO), not a regular file"},
 		{[]string{"--sign", pipe, config}, "named pipe (FIFO)"},
 	} {
-		type result struct {
-			code           int
-			stdout, stderr string
-		}
-		done := make(chan result, 1)
-		go func() {
-			code, stdout, stderr := run(t, c.args...)
-			done <- result{code, stdout, stderr}
-		}()
+		done := make(chan clitest.Result, 1)
+		go func() { done <- clitest.Run(Main, "kokua-compile", "", c.args...) }()
 		select {
 		case r := <-done:
-			if r.code != cli.ExitUsage || !strings.Contains(r.stderr, c.says) || strings.Count(r.stderr, "\n") != 1 {
-				t.Errorf("kokua-compile %q: exit %d, stderr %q; want exit 2 and one line saying %q", c.args, r.code, r.stderr, c.says)
+			if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, c.says) || strings.Count(r.Stderr, "\n") != 1 {
+				t.Errorf("kokua-compile %q: exit %d, stderr %q; want exit 2 and one line saying %q", c.args, r.Code, r.Stderr, c.says)
 			}
 		case <-time.After(20 * time.Second):
 			t.Fatalf("kokua-compile %q blocked", c.args)

@@ -58,14 +58,17 @@ func keygen(path string, stdout io.Writer) error {
 		return cli.Fail(cli.ExitInternal, "kokua-compile: keygen: %v", err)
 	}
 	if err := writeNew(path, privPEM, 0o600); err != nil {
-		return usage("keygen: %v", err)
+		return cli.WriteFailed("kokua-compile: keygen", fmt.Errorf("cannot write %s: %w", path, unwrapPath(err)))
 	}
 	if err := writeNew(pubPath, pubPEM, 0o644); err != nil {
 		_ = os.Remove(path)
-		return usage("keygen: %v", err)
+		return cli.WriteFailed("kokua-compile: keygen", fmt.Errorf("cannot write %s: %w; %s was removed", pubPath, unwrapPath(err), path))
 	}
-	fmt.Fprintf(stdout, "%s: private key (keep it secret; kokua-compile --sign %s)\n%s: public key %s (kokua-run --verify-key %s)\n",
+	_, err = fmt.Fprintf(stdout, "%s: private key (keep it secret; kokua-compile --sign %s)\n%s: public key %s (kokua-run --verify-key %s)\n",
 		path, path, pubPath, policy.KeyID(pub), pubPath)
+	if err != nil {
+		return cli.WriteFailed("kokua-compile: keygen", fmt.Errorf("cannot write to standard output (%w); the keys were written: %s and %s", err, path, pubPath))
+	}
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestKeygenAndSign(t *testing.T) {
 	dir := t.TempDir()
 	key := filepath.Join(dir, "policy.key")
-	code, out, errs := runArgs(t, "", "keygen", key)
+	code, out, errs := clitest.Run(Main, "kokua-compile", "", "keygen", key).Split()
 	if code != cli.ExitOK || !strings.Contains(out, "policy.key.pub: public key ed25519:") {
 		t.Fatalf("keygen: exit %d, %q %q", code, out, errs)
 	}
@@ -34,7 +35,7 @@ func TestKeygenAndSign(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		code, _, errs = runArgs(t, "", "keygen", existing)
+		code, _, errs = clitest.Run(Main, "kokua-compile", "", "keygen", existing).Split()
 		if code != cli.ExitUsage || !strings.Contains(errs, "exists; a key is never overwritten") {
 			t.Errorf("keygen over %s: exit %d, %q", existing, code, errs)
 		}
@@ -47,10 +48,10 @@ func TestKeygenAndSign(t *testing.T) {
 	}
 
 	signedPath, unsignedPath := filepath.Join(dir, "signed.json"), filepath.Join(dir, "unsigned.json")
-	if code, _, errs := runArgs(t, "", "--sign", key, "-o", signedPath, shippedPath(t)); code != cli.ExitOK {
+	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "--sign", key, "-o", signedPath, shippedPath(t)).Split(); code != cli.ExitOK {
 		t.Fatalf("--sign: exit %d, %s", code, errs)
 	}
-	if code, _, errs := runArgs(t, "", "-o", unsignedPath, shippedPath(t)); code != cli.ExitOK {
+	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "-o", unsignedPath, shippedPath(t)).Split(); code != cli.ExitOK {
 		t.Fatalf("unsigned: exit %d, %s", code, errs)
 	}
 	pub, err := policy.ReadPublicKey(key + ".pub")
@@ -68,11 +69,11 @@ func TestKeygenAndSign(t *testing.T) {
 	if p.Document().Signature.KeyID != policy.KeyID(pub) {
 		t.Errorf("key id %s", p.Document().Signature.KeyID)
 	}
-	if code, _, errs := runArgs(t, "", "--check", "--sign", key, "-o", signedPath, shippedPath(t)); code != cli.ExitOK {
+	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "--check", "--sign", key, "-o", signedPath, shippedPath(t)).Split(); code != cli.ExitOK {
 		t.Errorf("--check --sign of an up-to-date signed policy: exit %d, %s", code, errs)
 	}
 	for _, bad := range []string{filepath.Join(dir, "missing.key"), key + ".pub"} {
-		code, _, errs := runArgs(t, "", "--sign", bad, shippedPath(t))
+		code, _, errs := clitest.Run(Main, "kokua-compile", "", "--sign", bad, shippedPath(t)).Split()
 		if code != cli.ExitUsage || !strings.Contains(errs, "--sign") {
 			t.Errorf("--sign %s: exit %d, %q", bad, code, errs)
 		}
@@ -84,10 +85,10 @@ func TestKeygenAndSign(t *testing.T) {
 	if err := os.WriteFile(warned, []byte(hostileCompileConfig(false)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errs := runArgs(t, "", warned); code != cli.ExitOK || !strings.Contains(errs, "unprintable-name") {
+	if code, _, errs := clitest.Run(Main, "kokua-compile", "", warned).Split(); code != cli.ExitOK || !strings.Contains(errs, "unprintable-name") {
 		t.Fatalf("the config was meant to compile with warnings: exit %d, %q", code, errs)
 	}
-	code, _, errs = runArgs(t, "", "--sign", key+".pub", warned)
+	code, _, errs = clitest.Run(Main, "kokua-compile", "", "--sign", key+".pub", warned).Split()
 	if code != cli.ExitUsage || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "--sign") {
 		t.Errorf("--sign with a public key, on a config with warnings: exit %d, stderr %q; want exit 2 and one line", code, errs)
 	}
@@ -122,7 +123,7 @@ func TestRefusesWhatNoRuntimeLoads(t *testing.T) {
 		}
 		out := filepath.Join(dir, "policy.json")
 		config := filepath.Join("..", "..", "testdata", "compile", "tool-block", "config.toml")
-		code, stdout, errs := runArgs(t, "", "--manifest", manifest, "-o", out, config)
+		code, stdout, errs := clitest.Run(Main, "kokua-compile", "", "--manifest", manifest, "-o", out, config).Split()
 		if code != c.code || !strings.Contains(errs, c.want) || stdout != "" {
 			t.Errorf("spec_bytes %s: exit %d, stdout %q, stderr %q; want exit %d and %q", c.size, code, stdout, errs, c.code, c.want)
 		}

@@ -115,6 +115,9 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	for _, c := range o.configs {
 		inputs = append(inputs, cli.Input{What: "a config", Path: c})
 	}
+	if err := cli.RegularOutput("kokua-lint", "--sarif-file", o.sarifFile); err != nil {
+		return err
+	}
 	if err := cli.NotAnInput("kokua-lint", "--sarif-file", o.sarifFile, stdin, inputs...); err != nil {
 		return err
 	}
@@ -143,17 +146,17 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.sarifFile != "" {
 		var log bytes.Buffer
 		if err := lint.Write(&log, "sarif", all, lint.WriteOptions{Sources: sources}); err != nil {
-			return usage("writing the SARIF log: %v", err)
+			return cli.Fail(cli.ExitInternal, "kokua-lint: writing the SARIF log: %v", err)
 		}
 		if err := compile.WriteFile(o.sarifFile, log.Bytes()); err != nil {
-			return usage("%v", err)
+			return cli.WriteFailed("kokua-lint: --sarif-file", err)
 		}
 	}
 	if o.format == "human" && m.Embedded && len(sources) > 1 {
 		fmt.Fprintf(stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install (%d toolsets)\n", len(m.Manifest.Toolsets))
 	}
 	if err := lint.Write(stdout, o.format, all, lint.WriteOptions{Sources: sources, Style: cli.Style(color)}); err != nil {
-		return usage("writing the report: %v", err)
+		return cli.StdoutFailed("kokua-lint", "the report", err)
 	}
 	for _, d := range all {
 		if d.Severity.AtLeast(failOn) {
@@ -175,7 +178,7 @@ func listRules(w io.Writer, format string) error {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Phase, r.Summary, strings.Join(r.Refs, " "))
 		}
 		if err := tw.Flush(); err != nil {
-			return usage("writing the rules: %v", err)
+			return cli.StdoutFailed("kokua-lint", "the rules", err)
 		}
 	case "json":
 		type rule struct {
@@ -196,11 +199,11 @@ func listRules(w io.Writer, format string) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(out); err != nil {
-			return usage("writing the rules: %v", err)
+			return cli.StdoutFailed("kokua-lint", "the rules", err)
 		}
 	case "sarif":
 		if err := lint.Write(w, "sarif", nil, lint.WriteOptions{}); err != nil {
-			return usage("writing the rules: %v", err)
+			return cli.StdoutFailed("kokua-lint", "the rules", err)
 		}
 	default:
 		return usage("--list-rules prints --format human, json or sarif, not %q", format)

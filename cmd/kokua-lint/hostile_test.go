@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
@@ -80,16 +80,16 @@ func hostileFiles(t *testing.T) (dir string, configs, manifests []string) {
 // format writes one line per finding.
 func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 	dir, configs, manifests := hostileFiles(t)
-	check := func(what string, r result) {
+	check := func(what string, r clitest.Result) {
 		t.Helper()
-		if raw := hostile.Raw([]byte(r.stdout)); raw != "" {
+		if raw := hostile.Raw([]byte(r.Stdout)); raw != "" {
 			t.Errorf("%s: stdout carries %s", what, raw)
 		}
-		if raw := hostile.Raw([]byte(r.stderr)); raw != "" {
+		if raw := hostile.Raw([]byte(r.Stderr)); raw != "" {
 			t.Errorf("%s: stderr carries %s", what, raw)
 		}
-		if hostile.Forged([]byte(r.stdout)) || hostile.Forged([]byte(r.stderr)) {
-			t.Errorf("%s: a name started a line of its own:\nstdout: %q\nstderr: %q", what, r.stdout, r.stderr)
+		if hostile.Forged([]byte(r.Stdout)) || hostile.Forged([]byte(r.Stderr)) {
+			t.Errorf("%s: a name started a line of its own:\nstdout: %q\nstderr: %q", what, r.Stdout, r.Stderr)
 		}
 	}
 	for i := range configs {
@@ -99,21 +99,21 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 				if m != "" {
 					args = append(args, "--manifest", m)
 				}
-				r := run(t, dir, nil, append(args, configs[i])...)
+				r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", append(args, configs[i])...)
 				what := fmt.Sprintf("%s --format %s (manifest %q)", hostile.Names[i], format, m)
 				wantCode(t, r, cli.ExitFindings)
 				check(what, r)
 				if format != "github" {
 					continue
 				}
-				js := run(t, dir, nil, append([]string{"--format", "json"}, append(args[4:], configs[i])...)...)
+				js := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", append([]string{"--format", "json"}, append(args[4:], configs[i])...)...)
 				var report struct{ Diagnostics []json.RawMessage }
-				if err := json.Unmarshal([]byte(js.stdout), &report); err != nil {
+				if err := json.Unmarshal([]byte(js.Stdout), &report); err != nil {
 					t.Fatal(err)
 				}
-				lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+				lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
 				if len(lines) != len(report.Diagnostics) {
-					t.Errorf("%s: %d lines for %d findings:\n%s", what, len(lines), len(report.Diagnostics), r.stdout)
+					t.Errorf("%s: %d lines for %d findings:\n%s", what, len(lines), len(report.Diagnostics), r.Stdout)
 				}
 				for _, l := range lines {
 					if !strings.HasPrefix(l, "::") {
@@ -123,9 +123,9 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 			}
 		}
 		// An input that cannot be read names its path on stderr.
-		check("missing "+hostile.Names[i], run(t, dir, nil, configs[i]+".missing"))
-		check("missing manifest "+hostile.Names[i], run(t, dir, nil, "--manifest", manifests[i]+".missing", configs[i]))
-		check("--stdin-filename "+hostile.Names[i], run(t, dir, nil, "--stdin-filename", hostile.Names[i], "-"))
+		check("missing "+hostile.Names[i], clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", configs[i]+".missing"))
+		check("missing manifest "+hostile.Names[i], clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--manifest", manifests[i]+".missing", configs[i]))
+		check("--stdin-filename "+hostile.Names[i], clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--stdin-filename", hostile.Names[i], "-"))
 	}
 }
 
@@ -141,12 +141,12 @@ func TestMigrateMessagesAreEscaped(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, args := range [][]string{{"migrate", cfg}, {"migrate", "--diff", cfg}, {"migrate", cfg + ".missing"}} {
-			r := run(t, dir, nil, args...)
-			if raw := hostile.Raw([]byte(r.stdout + r.stderr)); raw != "" {
-				t.Errorf("kokua-lint %q: the output carries %s\nstderr: %q", args, raw, r.stderr)
+			r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", args...)
+			if raw := hostile.Raw([]byte(r.Stdout + r.Stderr)); raw != "" {
+				t.Errorf("kokua-lint %q: the output carries %s\nstderr: %q", args, raw, r.Stderr)
 			}
-			if hostile.Forged([]byte(r.stderr)) {
-				t.Errorf("kokua-lint %q: a name started a line of its own on stderr: %q", args, r.stderr)
+			if hostile.Forged([]byte(r.Stderr)) {
+				t.Errorf("kokua-lint %q: a name started a line of its own on stderr: %q", args, r.Stderr)
 			}
 		}
 	}
@@ -169,18 +169,23 @@ func fifo(t *testing.T) string {
 func TestSpecialFileInputsAreRefused(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": "[assistant.tools]\nconfirm = []\nreview = []\n"})
 	pipe := fifo(t)
+	// Paths are absolute: the runs are in a goroutine, which t.Chdir is
+	// not for.
+	cfg := filepath.Join(dir, "config.toml")
 	for _, c := range []struct {
 		args []string
 		says string
 	}{
 		{[]string{pipe}, "named pipe (FIFO), not a regular file"},
-		{[]string{"--manifest", pipe, "config.toml"}, "named pipe (FIFO), not a regular file"},
-		{[]string{"--manifest", "/dev/zero", "config.toml"}, "character device, not a regular file"},
+		{[]string{"--manifest", pipe, cfg}, "named pipe (FIFO), not a regular file"},
+		{[]string{"--manifest", "/dev/zero", cfg}, "character device, not a regular file"},
 		{[]string{"migrate", pipe}, "named pipe (FIFO), not a regular file"},
 		{[]string{"/dev/zero"}, "character device, not a regular file"},
 	} {
-		done := make(chan result, 1)
-		go func() { done <- runIn(dir, c.args...) }()
+		done := make(chan clitest.Result, 1)
+		go func() {
+			done <- clitest.Run(Main, "kokua-lint", "", append([]string{"--color", "never"}, c.args...)...)
+		}()
 		select {
 		case r := <-done:
 			wantUsageError(t, r, c.says)
@@ -188,16 +193,4 @@ func TestSpecialFileInputsAreRefused(t *testing.T) {
 			t.Fatalf("kokua-lint %q blocked", c.args)
 		}
 	}
-}
-
-// runIn runs kokua-lint in process with paths relative to dir made
-// absolute, for a goroutine (t.Chdir is not for one).
-func runIn(dir string, args ...string) result {
-	args = append([]string{}, args...)
-	if last := args[len(args)-1]; !filepath.IsAbs(last) {
-		args[len(args)-1] = filepath.Join(dir, last)
-	}
-	var stdout, stderr bytes.Buffer
-	code := Main(append([]string{"kokua-lint", "--color", "never"}, args...), strings.NewReader(""), &stdout, &stderr)
-	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
 }

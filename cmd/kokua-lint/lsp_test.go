@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 )
 
 // pipes joins a reader and a writer into the client's stream.
@@ -86,10 +87,10 @@ func TestLSP(t *testing.T) {
 
 func TestLSPUsage(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": shipped(t)})
-	wantUsageError(t, run(t, dir, nil, "lsp", "config.toml"), "lsp takes no arguments")
-	wantUsageError(t, run(t, dir, nil, "lsp", "--manifest", "nosuch.json"), "nosuch.json")
-	if r := run(t, dir, nil, "lsp", "--help"); r.code != cli.ExitOK || !strings.Contains(r.stdout, "kokua-lint lsp [--manifest FILE]") {
-		t.Errorf("lsp --help: %d\n%s%s", r.code, r.stdout, r.stderr)
+	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "lsp", "config.toml"), "lsp takes no arguments")
+	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "lsp", "--manifest", "nosuch.json"), "nosuch.json")
+	if r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "lsp", "--help"); r.Code != cli.ExitOK || !strings.Contains(r.Stdout, "kokua-lint lsp [--manifest FILE]") {
+		t.Errorf("lsp --help: %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
 
@@ -101,22 +102,21 @@ func TestLSPMalformedFrames(t *testing.T) {
 	frame := func(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
 	in := "Content-Length: -1\r\n\r\n" + frame("{oops") +
 		frame(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`) + frame(`{"jsonrpc":"2.0","method":"exit"}`)
-	var stdout, stderr bytes.Buffer
-	code := Main([]string{"kokua-lint", "lsp"}, strings.NewReader(in), &stdout, &stderr)
-	if code != cli.ExitOK {
-		t.Errorf("exit status %d, want 0; stderr:\n%s", code, stderr.String())
+	r := clitest.Run(Main, "kokua-lint", in, "lsp")
+	if r.Code != cli.ExitOK {
+		t.Errorf("exit status %d, want 0; stderr:\n%s", r.Code, r.Stderr)
 	}
 	for _, want := range []string{
 		"kokua-lint lsp: dropped a frame that cannot be delimited: Content-Length \"-1\" is not a number of bytes",
 		"kokua-lint lsp: answered a malformed message with error -32700: the message is not JSON",
 	} {
-		if !strings.Contains(stderr.String(), want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		if !strings.Contains(r.Stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
 		}
 	}
 	for _, want := range []string{`"id":null,"error":{"code":-32700`, `"result":null,"id":1`} {
-		if !strings.Contains(stdout.String(), want) {
-			t.Errorf("stdout lacks %s:\n%s", want, stdout.String())
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("stdout lacks %s:\n%s", want, r.Stdout)
 		}
 	}
 }

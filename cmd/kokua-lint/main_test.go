@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/rules"
@@ -47,28 +48,6 @@ func withWarning(t *testing.T) string {
 	return shipped(t) + "\n[github_backup]\nrepo = \"me/kokua-state\"\n"
 }
 
-// result is what one run of kokua-lint did.
-type result struct {
-	stdout, stderr string
-	code           int
-}
-
-// run runs kokua-lint in process, in dir, with args and with extra
-// environment variables (NAME=value) on top of the test's environment
-// without NO_COLOR.
-func run(t *testing.T, dir string, env []string, args ...string) result {
-	t.Helper()
-	t.Chdir(dir)
-	t.Setenv("NO_COLOR", "")
-	for _, kv := range env {
-		name, value, _ := strings.Cut(kv, "=")
-		t.Setenv(name, value)
-	}
-	var stdout, stderr bytes.Buffer
-	code := Main(append([]string{"kokua-lint"}, args...), strings.NewReader(""), &stdout, &stderr)
-	return result{stdout: stdout.String(), stderr: stderr.String(), code: code}
-}
-
 // files writes name -> content into a fresh directory and returns it.
 func files(t *testing.T, contents map[string]string) string {
 	t.Helper()
@@ -85,35 +64,49 @@ func files(t *testing.T, contents map[string]string) string {
 	return dir
 }
 
-func wantCode(t *testing.T, r result, code int) {
+func wantCode(t *testing.T, r clitest.Result, code int) {
 	t.Helper()
-	if r.code != code {
-		t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, code, r.stdout, r.stderr)
+	if r.Code != code {
+		t.Errorf("exit status %d, want %d\nstdout:\n%s\nstderr:\n%s", r.Code, code, r.Stdout, r.Stderr)
 	}
 }
 
 // wantUsageError checks a refusal: exit 2, one line on stderr that names
 // what it is about, nothing on stdout, and no Go panic or stack trace.
-func wantUsageError(t *testing.T, r result, mentions ...string) {
+func wantUsageError(t *testing.T, r clitest.Result, mentions ...string) {
 	t.Helper()
-	wantCode(t, r, cli.ExitUsage)
-	if r.stdout != "" {
-		t.Errorf("stdout should be empty, got:\n%s", r.stdout)
+	wantOneLineError(t, r, cli.ExitUsage, mentions...)
+}
+
+// wantWriteError is wantUsageError for output that could not be written:
+// ExitInternal, never ExitUsage.
+func wantWriteError(t *testing.T, r clitest.Result, mentions ...string) {
+	t.Helper()
+	wantOneLineError(t, r, cli.ExitInternal, mentions...)
+}
+
+// wantOneLineError checks a run ended with code, nothing on stdout and
+// one line on stderr that mentions each of mentions.
+func wantOneLineError(t *testing.T, r clitest.Result, code int, mentions ...string) {
+	t.Helper()
+	wantCode(t, r, code)
+	if r.Stdout != "" {
+		t.Errorf("stdout should be empty, got:\n%s", r.Stdout)
 	}
-	if n := strings.Count(r.stderr, "\n"); n != 1 || !strings.HasSuffix(r.stderr, "\n") {
-		t.Errorf("stderr should be one line, got %d:\n%s", n, r.stderr)
+	if n := strings.Count(r.Stderr, "\n"); n != 1 || !strings.HasSuffix(r.Stderr, "\n") {
+		t.Errorf("stderr should be one line, got %d:\n%s", n, r.Stderr)
 	}
-	if !strings.HasPrefix(r.stderr, "kokua-lint: ") {
-		t.Errorf("stderr should start with 'kokua-lint: ', got %q", r.stderr)
+	if !strings.HasPrefix(r.Stderr, "kokua-lint: ") {
+		t.Errorf("stderr should start with 'kokua-lint: ', got %q", r.Stderr)
 	}
 	for _, s := range []string{"panic", "goroutine ", ".go:"} {
-		if strings.Contains(r.stderr, s) {
-			t.Errorf("stderr looks like a Go crash (%q):\n%s", s, r.stderr)
+		if strings.Contains(r.Stderr, s) {
+			t.Errorf("stderr looks like a Go crash (%q):\n%s", s, r.Stderr)
 		}
 	}
 	for _, m := range mentions {
-		if !strings.Contains(r.stderr, m) {
-			t.Errorf("stderr should mention %q, got %q", m, r.stderr)
+		if !strings.Contains(r.Stderr, m) {
+			t.Errorf("stderr should mention %q, got %q", m, r.Stderr)
 		}
 	}
 }
@@ -122,58 +115,58 @@ const embeddedNote = "kokua-lint: no --manifest given: checking against the embe
 
 func TestShippedConfigIsClean(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": shipped(t)})
-	r := run(t, dir, nil, "config.toml")
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "config.toml")
 	wantCode(t, r, cli.ExitOK)
-	if r.stdout != "" {
-		t.Errorf("stdout should be empty for the shipped config, got:\n%s", r.stdout)
+	if r.Stdout != "" {
+		t.Errorf("stdout should be empty for the shipped config, got:\n%s", r.Stdout)
 	}
-	if r.stderr != embeddedNote {
-		t.Errorf("stderr should be the embedded-manifest note, got %q", r.stderr)
+	if r.Stderr != embeddedNote {
+		t.Errorf("stderr should be the embedded-manifest note, got %q", r.Stderr)
 	}
 }
 
 func TestErrorExitsOne(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": withError(t)})
-	r := run(t, dir, nil, "--color", "never", "config.toml")
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--color", "never", "config.toml")
 	wantCode(t, r, cli.ExitFindings)
 	for _, s := range []string{"config.toml:24:", "error:", "'webb'", "[unknown-toolset]", "1 error, 0 warnings, 0 info\n"} {
-		if !strings.Contains(r.stdout, s) {
-			t.Errorf("stdout should contain %q, got:\n%s", s, r.stdout)
+		if !strings.Contains(r.Stdout, s) {
+			t.Errorf("stdout should contain %q, got:\n%s", s, r.Stdout)
 		}
 	}
 	// --fail-on warning fails on errors too.
-	wantCode(t, run(t, dir, nil, "--fail-on", "warning", "config.toml"), cli.ExitFindings)
+	wantCode(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--fail-on", "warning", "config.toml"), cli.ExitFindings)
 }
 
 func TestFailOn(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": withWarning(t)})
-	r := run(t, dir, nil, "--color", "never", "config.toml")
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--color", "never", "config.toml")
 	wantCode(t, r, cli.ExitOK)
-	if !strings.Contains(r.stdout, "[unused-section]") || !strings.HasSuffix(r.stdout, "0 errors, 1 warning, 0 info\n") {
-		t.Errorf("want exactly the unused-section warning, got:\n%s", r.stdout)
+	if !strings.Contains(r.Stdout, "[unused-section]") || !strings.HasSuffix(r.Stdout, "0 errors, 1 warning, 0 info\n") {
+		t.Errorf("want exactly the unused-section warning, got:\n%s", r.Stdout)
 	}
-	wantCode(t, run(t, dir, nil, "--fail-on", "warning", "config.toml"), cli.ExitFindings)
-	wantCode(t, run(t, dir, nil, "--fail-on", "error", "config.toml"), cli.ExitOK)
-	wantUsageError(t, run(t, dir, nil, "--fail-on", "info", "config.toml"), "--fail-on")
-	wantUsageError(t, run(t, dir, nil, "--fail-on", "bogus", "config.toml"), "--fail-on", "bogus")
+	wantCode(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--fail-on", "warning", "config.toml"), cli.ExitFindings)
+	wantCode(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--fail-on", "error", "config.toml"), cli.ExitOK)
+	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--fail-on", "info", "config.toml"), "--fail-on")
+	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--fail-on", "bogus", "config.toml"), "--fail-on", "bogus")
 }
 
 func TestUnreadableInputs(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": shipped(t), "sub/keep": ""})
 	t.Run("missing", func(t *testing.T) {
-		wantUsageError(t, run(t, dir, nil, "nosuch.toml"), "nosuch.toml", "no such file")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "nosuch.toml"), "nosuch.toml", "no such file")
 	})
 	t.Run("missing-after-a-good-one", func(t *testing.T) {
-		wantUsageError(t, run(t, dir, nil, "config.toml", "nosuch.toml"), "nosuch.toml")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "config.toml", "nosuch.toml"), "nosuch.toml")
 	})
 	t.Run("directory", func(t *testing.T) {
-		wantUsageError(t, run(t, dir, nil, "sub"), "sub", "directory")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "sub"), "sub", "directory")
 	})
 	t.Run("no-arguments", func(t *testing.T) {
-		wantUsageError(t, run(t, dir, nil), "no arguments", "CONFIG")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, ""), "no arguments", "CONFIG")
 	})
 	t.Run("no-config", func(t *testing.T) {
-		wantUsageError(t, run(t, dir, nil, "--fail-on", "warning"), "config")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--fail-on", "warning"), "config")
 	})
 	t.Run("too-large", func(t *testing.T) {
 		path := filepath.Join(dir, "huge.toml")
@@ -188,7 +181,7 @@ func TestUnreadableInputs(t *testing.T) {
 		if err := f.Close(); err != nil {
 			t.Fatal(err)
 		}
-		wantUsageError(t, run(t, dir, nil, "huge.toml"), "huge.toml", "16 MiB")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "huge.toml"), "huge.toml", "16 MiB")
 	})
 	t.Run("exactly-the-limit", func(t *testing.T) {
 		// A config of exactly 16 MiB is read (and linted: padding is a comment).
@@ -200,39 +193,39 @@ func TestUnreadableInputs(t *testing.T) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r := run(t, dir, nil, "big.toml")
+		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "big.toml")
 		wantCode(t, r, cli.ExitOK)
 	})
 }
 
 func TestBadFlags(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": shipped(t)})
-	wantUsageError(t, run(t, dir, nil, "--format", "bogus", "config.toml"), "--format", "bogus")
-	wantUsageError(t, run(t, dir, nil, "--color", "sometimes", "config.toml"), "--color", "sometimes")
-	r := run(t, dir, nil, "--no-such-flag", "config.toml")
+	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--format", "bogus", "config.toml"), "--format", "bogus")
+	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--color", "sometimes", "config.toml"), "--color", "sometimes")
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--no-such-flag", "config.toml")
 	wantCode(t, r, cli.ExitUsage)
-	if strings.Contains(r.stderr, "goroutine ") {
-		t.Errorf("an unknown flag crashed:\n%s", r.stderr)
+	if strings.Contains(r.Stderr, "goroutine ") {
+		t.Errorf("an unknown flag crashed:\n%s", r.Stderr)
 	}
 }
 
 func TestJSONOutput(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": withError(t)})
-	r := run(t, dir, nil, "--format", "json", "config.toml")
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--format", "json", "config.toml")
 	wantCode(t, r, cli.ExitFindings)
-	if r.stderr != "" {
-		t.Errorf("stderr should be empty with --format json, got %q", r.stderr)
+	if r.Stderr != "" {
+		t.Errorf("stderr should be empty with --format json, got %q", r.Stderr)
 	}
 	var report struct {
 		Diagnostics []map[string]any `json:"diagnostics"`
 	}
-	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	dec := json.NewDecoder(strings.NewReader(r.Stdout))
 	dec.UseNumber()
 	if err := dec.Decode(&report); err != nil {
-		t.Fatalf("stdout is not JSON: %v\n%s", err, r.stdout)
+		t.Fatalf("stdout is not JSON: %v\n%s", err, r.Stdout)
 	}
 	if len(report.Diagnostics) != 1 {
-		t.Fatalf("want one diagnostic, got %d:\n%s", len(report.Diagnostics), r.stdout)
+		t.Fatalf("want one diagnostic, got %d:\n%s", len(report.Diagnostics), r.Stdout)
 	}
 	d := report.Diagnostics[0]
 	fields := []string{"rule", "severity", "phase", "message", "file", "line", "column", "end_line", "end_column", "key", "suggestion", "refs"}
@@ -257,10 +250,10 @@ func TestJSONOutput(t *testing.T) {
 	}
 
 	clean := files(t, map[string]string{"config.toml": shipped(t)})
-	r = run(t, clean, nil, "--format", "json", "config.toml")
+	r = clitest.RunIn(t, Main, "kokua-lint", clean, nil, "", "--format", "json", "config.toml")
 	wantCode(t, r, cli.ExitOK)
-	if r.stdout != "{\n  \"diagnostics\": []\n}\n" {
-		t.Errorf("a clean config should give an empty diagnostics list, got %q", r.stdout)
+	if r.Stdout != "{\n  \"diagnostics\": []\n}\n" {
+		t.Errorf("a clean config should give an empty diagnostics list, got %q", r.Stdout)
 	}
 }
 
@@ -268,23 +261,23 @@ func TestJSONOutput(t *testing.T) {
 // both files' findings, sorted by file whatever the argument order.
 func TestSeveralConfigs(t *testing.T) {
 	dir := files(t, map[string]string{"a/config.toml": withError(t), "b/config.toml": withWarning(t), "c/config.toml": shipped(t)})
-	r := run(t, dir, nil, "--color", "never", "b/config.toml", "c/config.toml", "a/config.toml")
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--color", "never", "b/config.toml", "c/config.toml", "a/config.toml")
 	wantCode(t, r, cli.ExitFindings)
-	a := strings.Index(r.stdout, "a/config.toml:24:14: error:")
-	b := strings.Index(r.stdout, "b/config.toml:41:1: warning:")
+	a := strings.Index(r.Stdout, "a/config.toml:24:14: error:")
+	b := strings.Index(r.Stdout, "b/config.toml:41:1: warning:")
 	if a < 0 || b < 0 || a > b {
-		t.Errorf("want a/config.toml's error before b/config.toml's warning, got:\n%s", r.stdout)
+		t.Errorf("want a/config.toml's error before b/config.toml's warning, got:\n%s", r.Stdout)
 	}
-	if strings.Contains(r.stdout, "c/config.toml") {
-		t.Errorf("the clean config should report nothing:\n%s", r.stdout)
+	if strings.Contains(r.Stdout, "c/config.toml") {
+		t.Errorf("the clean config should report nothing:\n%s", r.Stdout)
 	}
-	if !strings.HasSuffix(r.stdout, "1 error, 1 warning, 0 info\n") {
-		t.Errorf("want one summary line for the whole run, got:\n%s", r.stdout)
+	if !strings.HasSuffix(r.Stdout, "1 error, 1 warning, 0 info\n") {
+		t.Errorf("want one summary line for the whole run, got:\n%s", r.Stdout)
 	}
 
-	r = run(t, dir, nil, "--format", "json", "b/config.toml", "a/config.toml")
+	r = clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--format", "json", "b/config.toml", "a/config.toml")
 	var report lint.JSONReport
-	if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
+	if err := json.Unmarshal([]byte(r.Stdout), &report); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
@@ -315,22 +308,22 @@ func TestColor(t *testing.T) {
 		{"always-beats-NO_COLOR", []string{"NO_COLOR=1"}, []string{"--color", "always"}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := run(t, dir, c.env, append(c.args, "config.toml")...)
+			r := clitest.RunIn(t, Main, "kokua-lint", dir, c.env, "", append(c.args, "config.toml")...)
 			wantCode(t, r, cli.ExitFindings)
-			if got := ansi.MatchString(r.stdout); got != c.color {
-				t.Errorf("ANSI colour in output: %v, want %v:\n%q", got, c.color, r.stdout)
+			if got := ansi.MatchString(r.Stdout); got != c.color {
+				t.Errorf("ANSI colour in output: %v, want %v:\n%q", got, c.color, r.Stdout)
 			}
-			if strings.Contains(r.stderr, "\x1b") {
-				t.Errorf("stderr holds an escape sequence: %q", r.stderr)
+			if strings.Contains(r.Stderr, "\x1b") {
+				t.Errorf("stderr holds an escape sequence: %q", r.Stderr)
 			}
-			plain := ansi.ReplaceAllString(r.stdout, "")
+			plain := ansi.ReplaceAllString(r.Stdout, "")
 			if strings.Contains(plain, "\x1b") {
-				t.Errorf("output holds an escape that is not a colour: %q", r.stdout)
+				t.Errorf("output holds an escape that is not a colour: %q", r.Stdout)
 			}
 			if c.color {
-				never := run(t, dir, nil, "--color", "never", "config.toml")
-				if plain != never.stdout {
-					t.Errorf("coloured output differs from plain output beyond the colour:\n%s\n---\n%s", plain, never.stdout)
+				never := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--color", "never", "config.toml")
+				if plain != never.Stdout {
+					t.Errorf("coloured output differs from plain output beyond the colour:\n%s\n---\n%s", plain, never.Stdout)
 				}
 			}
 		})
@@ -338,12 +331,12 @@ func TestColor(t *testing.T) {
 }
 
 func TestListRules(t *testing.T) {
-	r := run(t, t.TempDir(), nil, "--list-rules")
+	r := clitest.RunIn(t, Main, "kokua-lint", t.TempDir(), nil, "", "--list-rules")
 	wantCode(t, r, cli.ExitOK)
-	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(r.Stdout, "\n"), "\n")
 	all := rules.All()
 	if len(lines) != len(all) {
-		t.Errorf("%d lines for %d rules:\n%s", len(lines), len(all), r.stdout)
+		t.Errorf("%d lines for %d rules:\n%s", len(lines), len(all), r.Stdout)
 	}
 	for i, rule := range all {
 		if i >= len(lines) {
@@ -374,22 +367,22 @@ func TestManifestFlag(t *testing.T) {
 		"sub/keep.json": "",
 	})
 	t.Run("good", func(t *testing.T) {
-		r := run(t, dir, nil, "--manifest", "good.json", "config.toml")
+		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--manifest", "good.json", "config.toml")
 		wantCode(t, r, cli.ExitOK)
-		if r.stdout != "" || r.stderr != "" {
-			t.Errorf("a given manifest should give no note and no finding, got stdout %q stderr %q", r.stdout, r.stderr)
+		if r.Stdout != "" || r.Stderr != "" {
+			t.Errorf("a given manifest should give no note and no finding, got stdout %q stderr %q", r.Stdout, r.Stderr)
 		}
 	})
 	for _, name := range []string{"broken.json", "wrong.json"} {
 		t.Run(name, func(t *testing.T) {
-			r := run(t, dir, nil, "--color", "never", "--manifest", name, "config.toml")
+			r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--color", "never", "--manifest", name, "config.toml")
 			wantCode(t, r, cli.ExitFindings)
-			if !strings.HasPrefix(r.stdout, name+":1:") || !strings.Contains(r.stdout, "[invalid-manifest]") {
-				t.Errorf("want invalid-manifest findings in %s, got:\n%s", name, r.stdout)
+			if !strings.HasPrefix(r.Stdout, name+":1:") || !strings.Contains(r.Stdout, "[invalid-manifest]") {
+				t.Errorf("want invalid-manifest findings in %s, got:\n%s", name, r.Stdout)
 			}
-			r = run(t, dir, nil, "--format", "json", "--manifest", name, "config.toml")
+			r = clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--format", "json", "--manifest", name, "config.toml")
 			var report lint.JSONReport
-			if err := json.Unmarshal([]byte(r.stdout), &report); err != nil {
+			if err := json.Unmarshal([]byte(r.Stdout), &report); err != nil {
 				t.Fatal(err)
 			}
 			for _, d := range report.Diagnostics {
@@ -400,10 +393,10 @@ func TestManifestFlag(t *testing.T) {
 		})
 	}
 	t.Run("missing", func(t *testing.T) {
-		wantUsageError(t, run(t, dir, nil, "--manifest", "nosuch.json", "config.toml"), "nosuch.json")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--manifest", "nosuch.json", "config.toml"), "nosuch.json")
 	})
 	t.Run("directory", func(t *testing.T) {
-		wantUsageError(t, run(t, dir, nil, "--manifest", "sub", "config.toml"), "sub", "directory")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--manifest", "sub", "config.toml"), "sub", "directory")
 	})
 }
 
@@ -416,12 +409,12 @@ func TestDeterministic(t *testing.T) {
 		{"--color", "always", "other.toml", "config.toml"},
 		{"--format", "json", "config.toml", "other.toml"},
 	} {
-		first := run(t, dir, nil, args...)
-		if first.stdout == "" {
+		first := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", args...)
+		if first.Stdout == "" {
 			t.Fatalf("%v: no output", args)
 		}
 		for range 2 {
-			if again := run(t, dir, nil, args...); again != first {
+			if again := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", args...); again != first {
 				t.Errorf("%v: two runs differ:\n%+v\n---\n%+v", args, first, again)
 			}
 		}
@@ -433,8 +426,8 @@ func TestDeterministic(t *testing.T) {
 // quoted lines and suggestions; go test -update rewrites the golden file.
 func TestColorBytes(t *testing.T) {
 	want := filepath.Join(root, "cmd", "kokua-lint", "testdata", "mixed-severities.color.txt")
-	r := run(t, filepath.Join(root, "testdata", "formats", "mixed-severities"), nil,
+	r := clitest.RunIn(t, Main, "kokua-lint", filepath.Join(root, "testdata", "formats", "mixed-severities"), nil, "",
 		"--color", "always", "--manifest", "manifest.json", "config.toml")
 	wantCode(t, r, cli.ExitFindings)
-	golden.Check(t, want, []byte(r.stdout))
+	golden.Check(t, want, []byte(r.Stdout))
 }

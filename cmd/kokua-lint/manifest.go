@@ -6,6 +6,7 @@ import (
 
 	urfave "github.com/urfave/cli/v3"
 
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -22,7 +23,7 @@ func manifestCommand(stdout io.Writer) *urfave.Command {
 				return usage("manifest takes no arguments")
 			}
 			if _, err := stdout.Write(lint.DefaultManifest().Source.Data); err != nil {
-				return usage("writing the manifest: %v", err)
+				return cli.StdoutFailed("kokua-lint", "the manifest", err)
 			}
 			return nil
 		},

@@ -81,10 +81,10 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	var kept string
 	if o.write && changed {
 		if kept, err = keepOriginal(target, src.Data, mode); err != nil {
-			return usage("migrate: %v; %s was not changed", err, o.config)
+			return cli.WriteFailed("kokua-lint: migrate", fmt.Errorf("%w; %s was not changed", err, o.config))
 		}
 		if err := compile.WriteFile(target, res.Output); err != nil {
-			return usage("migrate: %v", err)
+			return cli.WriteFailed("kokua-lint: migrate", fmt.Errorf("%w; the original is %s", err, kept))
 		}
 	}
 	if m.Embedded {
@@ -106,10 +106,12 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	switch {
 	case o.diff:
 		// The diff's header names the file: escaped, as every path printed is.
-		fmt.Fprint(stdout, migrate.Diff(diag.Printable(o.config), src.Data, res.Output))
+		if _, err := io.WriteString(stdout, migrate.Diff(diag.Printable(o.config), src.Data, res.Output)); err != nil {
+			return cli.StdoutFailed("kokua-lint: migrate", "the diff", err)
+		}
 	case !o.write:
 		if _, err := stdout.Write(res.Output); err != nil {
-			return usage("migrate: %v", err)
+			return cli.StdoutFailed("kokua-lint: migrate", "the migrated config", err)
 		}
 	}
 	for _, ch := range res.Changes {

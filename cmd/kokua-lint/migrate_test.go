@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/golden"
 )
 
@@ -55,26 +56,26 @@ func TestMigrateGolden(t *testing.T) {
 		}
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			work, flags := migrateCase(t, dir)
-			out := run(t, work, nil, append(append([]string{"migrate"}, flags...), "config.toml")...)
-			golden.Check(t, filepath.Join(dir, "want.toml"), []byte(out.stdout))
-			golden.Check(t, filepath.Join(dir, "want.txt"), []byte(fmt.Sprintf("%sexit %d\n", out.stderr, out.code)))
-			diff := run(t, work, nil, append(append([]string{"migrate", "--diff"}, flags...), "config.toml")...)
-			golden.Check(t, filepath.Join(dir, "want.diff"), []byte(diff.stdout))
-			if diff.code != out.code {
-				t.Errorf("--diff exits %d, the plain run %d", diff.code, out.code)
+			out := clitest.RunIn(t, Main, "kokua-lint", work, nil, "", append(append([]string{"migrate"}, flags...), "config.toml")...)
+			golden.Check(t, filepath.Join(dir, "want.toml"), []byte(out.Stdout))
+			golden.Check(t, filepath.Join(dir, "want.txt"), []byte(fmt.Sprintf("%sexit %d\n", out.Stderr, out.Code)))
+			diff := clitest.RunIn(t, Main, "kokua-lint", work, nil, "", append(append([]string{"migrate", "--diff"}, flags...), "config.toml")...)
+			golden.Check(t, filepath.Join(dir, "want.diff"), []byte(diff.Stdout))
+			if diff.Code != out.Code {
+				t.Errorf("--diff exits %d, the plain run %d", diff.Code, out.Code)
 			}
-			if out.stdout == "" {
+			if out.Stdout == "" {
 				return // not migrated at all: invalid TOML
 			}
-			if err := os.WriteFile(filepath.Join(work, "config.toml"), []byte(out.stdout), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(work, "config.toml"), []byte(out.Stdout), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			again := run(t, work, nil, append(append([]string{"migrate"}, flags...), "config.toml")...)
-			if again.stdout != out.stdout {
-				t.Errorf("migrating the output again changes it:\n%s", diffOf(out.stdout, again.stdout))
+			again := clitest.RunIn(t, Main, "kokua-lint", work, nil, "", append(append([]string{"migrate"}, flags...), "config.toml")...)
+			if again.Stdout != out.Stdout {
+				t.Errorf("migrating the output again changes it:\n%s", diffOf(out.Stdout, again.Stdout))
 			}
-			if again.code != out.code {
-				t.Errorf("migrating the output again exits %d, the first run %d", again.code, out.code)
+			if again.Code != out.Code {
+				t.Errorf("migrating the output again exits %d, the first run %d", again.Code, out.Code)
 			}
 		})
 	}
@@ -111,20 +112,20 @@ func TestMigrateWrite(t *testing.T) {
 	if err := os.Chmod(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	printed := run(t, dir, nil, "migrate", "config.toml")
+	printed := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "config.toml")
 	wantCode(t, printed, cli.ExitOK)
 
-	r := run(t, dir, nil, "migrate", "--write", "config.toml")
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml")
 	wantCode(t, r, cli.ExitOK)
-	if r.stdout != "" {
-		t.Errorf("--write printed on stdout:\n%s", r.stdout)
+	if r.Stdout != "" {
+		t.Errorf("--write printed on stdout:\n%s", r.Stdout)
 	}
 	got, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got) != printed.stdout {
-		t.Errorf("--write wrote\n%s\nbut migrate prints\n%s", got, printed.stdout)
+	if string(got) != printed.Stdout {
+		t.Errorf("--write wrote\n%s\nbut migrate prints\n%s", got, printed.Stdout)
 	}
 	bak, err := os.ReadFile(path + ".bak")
 	if err != nil || string(bak) != oldConfig {
@@ -136,13 +137,13 @@ func TestMigrateWrite(t *testing.T) {
 		}
 	}
 
-	again := run(t, dir, nil, "migrate", "--write", "config.toml")
+	again := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml")
 	wantCode(t, again, cli.ExitOK)
 	if bak2, _ := os.ReadFile(path + ".bak"); string(bak2) != oldConfig {
 		t.Error("a second --write, which had nothing to do, replaced the backup")
 	}
-	if !strings.Contains(again.stderr, "needs no migration") {
-		t.Errorf("a second --write should say there was nothing to do:\n%s", again.stderr)
+	if !strings.Contains(again.Stderr, "needs no migration") {
+		t.Errorf("a second --write should say there was nothing to do:\n%s", again.Stderr)
 	}
 }
 
@@ -177,7 +178,7 @@ func TestMigrateWriteKeepsEveryOriginal(t *testing.T) {
 	// step copies a config over config.toml, as cp would, unless from is
 	// "", then runs --write and writes both to the transcript with what
 	// it says of the write.
-	step := func(from string) result {
+	step := func(from string) clitest.Result {
 		t.Helper()
 		if from != "" {
 			if err := os.WriteFile(path, []byte(readOr(filepath.Join(dir, from))), 0o600); err != nil {
@@ -188,20 +189,20 @@ func TestMigrateWriteKeepsEveryOriginal(t *testing.T) {
 		if err := os.Chmod(path, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		r := run(t, dir, nil, "migrate", "--write", "config.toml")
+		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml")
 		wantCode(t, r, cli.ExitOK)
 		transcript.WriteString("$ kokua-lint migrate --write config.toml\n")
-		for _, line := range strings.SplitAfter(r.stderr, "\n") {
+		for _, line := range strings.SplitAfter(r.Stderr, "\n") {
 			if strings.Contains(line, "wrote") || strings.Contains(line, "needs no migration") {
 				transcript.WriteString(line)
 			}
 		}
 		return r
 	}
-	wantKept := func(r result, name string, backups map[string]string) {
+	wantKept := func(r clitest.Result, name string, backups map[string]string) {
 		t.Helper()
-		if name != "" && !strings.Contains(r.stderr, "the original is "+name+"\n") {
-			t.Errorf("--write should name %s as the original:\n%s", name, r.stderr)
+		if name != "" && !strings.Contains(r.Stderr, "the original is "+name+"\n") {
+			t.Errorf("--write should name %s as the original:\n%s", name, r.Stderr)
 		}
 		for n, want := range backups {
 			if got := readOr(filepath.Join(dir, n)); got != want {
@@ -245,19 +246,19 @@ func TestMigrateWriteTwiceUnfinished(t *testing.T) {
 	original := "# only a gate\n[security]\nconfirm_tools = [\"execute_python\"]\n"
 	dir := files(t, map[string]string{"config.toml": original})
 	path := filepath.Join(dir, "config.toml")
-	first := run(t, dir, nil, "migrate", "--write", "config.toml")
+	first := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml")
 	wantCode(t, first, cli.ExitFindings)
 	written := readOr(path)
 	if written == original || !strings.Contains(written, "# kokua-lint migrate: no-agents") {
 		t.Fatalf("the first --write wrote:\n%s", written)
 	}
-	second := run(t, dir, nil, "migrate", "--write", "config.toml")
+	second := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml")
 	wantCode(t, second, cli.ExitFindings)
 	if got := readOr(path); got != written {
 		t.Errorf("a second --write changed the config:\n%s", diffOf(written, got))
 	}
-	if strings.Contains(second.stderr, "wrote") {
-		t.Errorf("a second --write says it wrote:\n%s", second.stderr)
+	if strings.Contains(second.Stderr, "wrote") {
+		t.Errorf("a second --write says it wrote:\n%s", second.Stderr)
 	}
 	if got := readOr(path + ".bak"); got != original {
 		t.Errorf("config.toml.bak holds %q, want the original", got)
@@ -275,7 +276,7 @@ func TestMigrateWriteBackupFallback(t *testing.T) {
 	t.Cleanup(func() { linkFile = link })
 	linkFile = func(string, string) error { return &os.LinkError{Op: "link", Err: errors.ErrUnsupported} }
 	dir := files(t, map[string]string{"config.toml": oldConfig, "config.toml.bak": otherConfig})
-	r := run(t, dir, nil, "migrate", "--write", "config.toml")
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml")
 	wantCode(t, r, cli.ExitOK)
 	if got := readOr(filepath.Join(dir, "config.toml.bak")); got != otherConfig {
 		t.Errorf("config.toml.bak was replaced: %q", got)
@@ -295,7 +296,7 @@ func TestMigrateWriteThroughSymlink(t *testing.T) {
 	if err := os.Symlink(filepath.Join("real", "config.toml"), filepath.Join(dir, "config.toml")); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
-	r := run(t, dir, nil, "migrate", "--write", "config.toml")
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml")
 	wantCode(t, r, cli.ExitOK)
 	if info, err := os.Lstat(filepath.Join(dir, "config.toml")); err != nil || info.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was replaced (%v)", err)
@@ -310,22 +311,24 @@ func TestMigrateWriteThroughSymlink(t *testing.T) {
 }
 
 // TestMigrateWriteRefuses: --write replaces only a regular file, and
-// refuses, changing nothing, anything else: a folder, a device, a backup
-// name taken by something that is not a file.
+// refuses, changing nothing, anything else: a folder, a device (usage
+// errors, decided from the path before anything is written), a backup
+// name taken by something that is not a file (found as the backup is
+// written: a write failure, exit 3).
 func TestMigrateWriteRefuses(t *testing.T) {
 	t.Run("folder", func(t *testing.T) {
 		dir := files(t, map[string]string{"config.toml/x": ""})
-		wantUsageError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml"), "config.toml")
 	})
 	t.Run("device", func(t *testing.T) {
 		if _, err := os.Stat(os.DevNull); err != nil {
 			t.Skip("no", os.DevNull)
 		}
-		wantUsageError(t, run(t, t.TempDir(), nil, "migrate", "--write", os.DevNull), "regular file")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", t.TempDir(), nil, "", "migrate", "--write", os.DevNull), "regular file")
 	})
 	t.Run("backup is a folder", func(t *testing.T) {
 		dir := files(t, map[string]string{"config.toml": oldConfig, "config.toml.bak/x": ""})
-		wantUsageError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml.bak")
+		wantWriteError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml"), "config.toml.bak")
 		if got, _ := os.ReadFile(filepath.Join(dir, "config.toml")); string(got) != oldConfig {
 			t.Error("the config was changed although its backup could not be written")
 		}
@@ -335,7 +338,7 @@ func TestMigrateWriteRefuses(t *testing.T) {
 		if err := os.Symlink("elsewhere", filepath.Join(dir, "config.toml.bak.1")); err != nil {
 			t.Skip("no symlinks here:", err)
 		}
-		wantUsageError(t, run(t, dir, nil, "migrate", "--write", "config.toml"), "config.toml.bak.1")
+		wantWriteError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml"), "config.toml.bak.1")
 		for name, want := range map[string]string{"config.toml": oldConfig, "config.toml.bak": otherConfig, "elsewhere": "x"} {
 			if got := readOr(filepath.Join(dir, name)); got != want {
 				t.Errorf("%s was changed to %q although the backup could not be written", name, got)
@@ -348,9 +351,9 @@ func TestMigrateWriteRefuses(t *testing.T) {
 // one is a usage error.
 func TestMigrateUsage(t *testing.T) {
 	dir := files(t, map[string]string{"a.toml": oldConfig, "b.toml": oldConfig})
-	wantUsageError(t, run(t, dir, nil, "migrate"), "config")
-	wantUsageError(t, run(t, dir, nil, "migrate", "a.toml", "b.toml"), "exactly one")
-	wantUsageError(t, run(t, dir, nil, "migrate", "missing.toml"), "missing.toml")
+	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate"), "config")
+	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "a.toml", "b.toml"), "exactly one")
+	wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "missing.toml"), "missing.toml")
 }
 
 // TestMigrateDiffLabels: --diff is a unified diff of the file as git
@@ -358,18 +361,18 @@ func TestMigrateUsage(t *testing.T) {
 // config that needs nothing.
 func TestMigrateDiffLabels(t *testing.T) {
 	dir := files(t, map[string]string{"config.toml": oldConfig})
-	r := run(t, dir, nil, "migrate", "--diff", "config.toml")
-	if !strings.HasPrefix(r.stdout, "--- a/config.toml\n+++ b/config.toml\n@@ ") {
-		t.Errorf("--diff does not start as a unified diff of config.toml:\n%s", r.stdout)
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--diff", "config.toml")
+	if !strings.HasPrefix(r.Stdout, "--- a/config.toml\n+++ b/config.toml\n@@ ") {
+		t.Errorf("--diff does not start as a unified diff of config.toml:\n%s", r.Stdout)
 	}
-	migrated := run(t, dir, nil, "migrate", "config.toml")
-	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(migrated.stdout), 0o644); err != nil {
+	migrated := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "config.toml")
+	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(migrated.Stdout), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if r := run(t, dir, nil, "migrate", "--diff", "config.toml"); r.stdout != "" || r.code != cli.ExitOK {
-		t.Errorf("--diff of a migrated config printed %q and exited %d", r.stdout, r.code)
+	if r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--diff", "config.toml"); r.Stdout != "" || r.Code != cli.ExitOK {
+		t.Errorf("--diff of a migrated config printed %q and exited %d", r.Stdout, r.Code)
 	}
-	if bytes.Contains([]byte(migrated.stdout), []byte("confirm_tools")) {
+	if bytes.Contains([]byte(migrated.Stdout), []byte("confirm_tools")) {
 		t.Error("the migrated config still holds confirm_tools")
 	}
 }
@@ -396,7 +399,7 @@ func TestMigrateDocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	manifestJSON := run(t, t.TempDir(), nil, "manifest").stdout
+	manifestJSON := clitest.RunIn(t, Main, "kokua-lint", t.TempDir(), nil, "", "manifest").Stdout
 	commands := 0
 	for _, text := range []string{string(doc), string(readme)} {
 		for _, block := range strings.Split(text, "```sh\n")[1:] {
@@ -408,9 +411,9 @@ func TestMigrateDocs(t *testing.T) {
 					continue
 				}
 				dir := files(t, map[string]string{"config.toml": string(example), "kokua.manifest.json": manifestJSON})
-				r := run(t, dir, nil, args[1:]...)
-				if r.code != cli.ExitOK {
-					t.Errorf("%q exits %d:\n%s", line, r.code, r.stderr)
+				r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", args[1:]...)
+				if r.Code != cli.ExitOK {
+					t.Errorf("%q exits %d:\n%s", line, r.Code, r.Stderr)
 				}
 				if _, err := os.Stat(filepath.Join(dir, "config.toml.bak")); (err == nil) != strings.Contains(line, "--write") {
 					t.Errorf("%q: config.toml.bak exists: %v", line, err == nil)
@@ -433,10 +436,10 @@ func TestMigrateDiffPatches(t *testing.T) {
 	}
 	for _, c := range []string{"agents-tools-list", "roles", "multi-line-list"} {
 		work, flags := migrateCase(t, filepath.Join(root, "testdata", "migrate", c))
-		diff := run(t, work, nil, append(append([]string{"migrate", "--diff"}, flags...), "config.toml")...)
-		want := run(t, work, nil, append(append([]string{"migrate"}, flags...), "config.toml")...)
+		diff := clitest.RunIn(t, Main, "kokua-lint", work, nil, "", append(append([]string{"migrate", "--diff"}, flags...), "config.toml")...)
+		want := clitest.RunIn(t, Main, "kokua-lint", work, nil, "", append(append([]string{"migrate"}, flags...), "config.toml")...)
 		cmd := exec.Command(patch, "-p1", "--quiet")
-		cmd.Dir, cmd.Stdin = work, strings.NewReader(diff.stdout)
+		cmd.Dir, cmd.Stdin = work, strings.NewReader(diff.Stdout)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%s: patch -p1: %v\n%s", c, err, out)
 		}
@@ -444,8 +447,8 @@ func TestMigrateDiffPatches(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if string(got) != want.stdout {
-			t.Errorf("%s: the patched config differs from the migrated one:\n%s", c, diffOf(want.stdout, string(got)))
+		if string(got) != want.Stdout {
+			t.Errorf("%s: the patched config differs from the migrated one:\n%s", c, diffOf(want.Stdout, string(got)))
 		}
 	}
 }

@@ -5,36 +5,25 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/internal/version"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 )
 
-// TestConvention (issue 10, one CLI convention): --version, help as a
-// word (it used to exit 3), -h, no arguments (it used to exit 0), an
-// unknown command, and flags after the arguments.
+// TestConvention (issue 10, one CLI convention): the checks every
+// command passes (clitest.CheckConvention: help as a word used to exit 3,
+// no arguments used to exit 0), an unknown command, and flags after the
+// arguments.
 func TestConvention(t *testing.T) {
 	pol := shippedPolicy(t)
-	for _, c := range []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string // a part of stdout; "" for none
-		stderr string // a part of stderr; "" for none
-	}{
-		{"version", []string{"--version"}, cli.ExitOK, "kokua-run version " + version.Version + "\n", ""},
-		{"help word", []string{"help"}, cli.ExitOK, "kokua-run session [--preload TOOLSET,...] POLICY AGENT < script", ""},
-		{"help of a command", []string{"help", "decide"}, cli.ExitOK, "kokua-run decide [--format human|json] [--unattended] POLICY AGENT TOOL", ""},
-		{"-h of a command", []string{"serve", "-h"}, cli.ExitOK, "kokua-run serve [--addr 127.0.0.1:8181] POLICY", ""},
-		{"no arguments", nil, cli.ExitUsage, "", "kokua-run: no arguments; usage: kokua-run decide"},
-		{"unknown command", []string{"decid"}, cli.ExitUsage, "", `kokua-run: unknown command "decid": the commands are decide, session, serve`},
-		{"flags after the arguments", []string{"decide", pol, "coder", "write_file", "--format", "json", "--unattended"}, cli.ExitDenied, `"decision":"denied"`, ""},
-		{"decide without its arguments", []string{"decide", pol}, cli.ExitUsage, "", "want POLICY AGENT TOOL"},
-	} {
-		code, stdout, stderr := runMain("", c.args...)
-		if code != c.code || (c.stdout == "") != (stdout == "") || !strings.Contains(stdout, c.stdout) ||
-			(c.stderr == "") != (stderr == "") || !strings.Contains(stderr, c.stderr) {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d, %q, %q", c.name, code, stdout, stderr, c.code, c.stdout, c.stderr)
-		}
-	}
+	clitest.CheckConvention(t, Main, "kokua-run", clitest.Convention{
+		Help: "kokua-run session [--preload TOOLSET,...] POLICY AGENT < script",
+		Sub:  "decide", SubHelp: "kokua-run decide [--format human|json] [--unattended] POLICY AGENT TOOL",
+		Cases: []clitest.Case{
+			{Name: "-h of another command", Args: []string{"serve", "-h"}, Code: cli.ExitOK, Stdout: "kokua-run serve [--addr 127.0.0.1:8181] POLICY"},
+			{Name: "unknown command", Args: []string{"decid"}, Code: cli.ExitUsage, Stderr: `kokua-run: unknown command "decid": the commands are decide, session, serve`},
+			{Name: "flags after the arguments", Args: []string{"decide", pol, "coder", "write_file", "--format", "json", "--unattended"}, Code: cli.ExitDenied, Stdout: `"decision":"denied"`},
+			{Name: "decide without its arguments", Args: []string{"decide", pol}, Code: cli.ExitUsage, Stderr: "want POLICY AGENT TOOL"},
+		},
+	})
 }
 
 // TestSessionUsageErrors (issue 10): a line session cannot read stops it
@@ -52,7 +41,7 @@ func TestSessionUsageErrors(t *testing.T) {
 		{"tools now\n", "kokua-run session: line 1: tools takes nothing after it"},
 		{"# a comment\n\nnames\nfrobnicate mcp\ntools\n", `kokua-run session: line 4: unknown command "frobnicate"`},
 	} {
-		code, stdout, stderr := runMain(c.script, "session", pol, "assistant")
+		code, stdout, stderr := clitest.Run(Main, "kokua-run", c.script, "session", pol, "assistant").Split()
 		if code != cli.ExitUsage || !strings.HasPrefix(stderr, c.stderr) || strings.Count(stderr, "\n") != 1 ||
 			!strings.Contains(stderr, "the commands are load <toolset>, call [--unattended] <tool>, tools and names") {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.script, code, stderr, c.stderr)
@@ -64,7 +53,7 @@ func TestSessionUsageErrors(t *testing.T) {
 			t.Errorf("%q: the session went on after the bad line: %q", c.script, stdout)
 		}
 	}
-	code, stdout, stderr := runMain("load mcp\ncall --unattended add_mcp_server\ncall mcp.add_mcp_server\n", "session", pol, "assistant")
+	code, stdout, stderr := clitest.Run(Main, "kokua-run", "load mcp\ncall --unattended add_mcp_server\ncall mcp.add_mcp_server\n", "session", pol, "assistant").Split()
 	if code != cli.ExitOK || !strings.Contains(stdout, "denied: ") || !strings.Contains(stdout, "confirm: ") {
 		t.Errorf("a good script: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/internal/reference"
@@ -153,7 +154,7 @@ func TestSessionScripts(t *testing.T) {
 				if first, _, _ := strings.Cut(string(data), "\n"); strings.HasPrefix(first, "#! --preload ") {
 					args = append(args, "--preload", strings.TrimPrefix(first, "#! --preload "))
 				}
-				code, out, errs := runMain(string(data), append(args, c.policyPath, "assistant")...)
+				code, out, errs := clitest.Run(Main, "kokua-run", string(data), append(args, c.policyPath, "assistant")...).Split()
 				if code != 0 {
 					t.Fatalf("exit %d: %s", code, errs)
 				}

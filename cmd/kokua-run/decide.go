@@ -61,11 +61,13 @@ func decide(o decideOptions, stdout io.Writer) error {
 	if o.format == "json" {
 		data, err := json.Marshal(a)
 		if err != nil {
-			return cli.Code(cli.ExitUsage)
+			return cli.Fail(cli.ExitInternal, "kokua-run decide: %v", err)
 		}
-		_, _ = stdout.Write(append(diag.PrintableJSON(data), '\n'))
-	} else {
-		fmt.Fprintln(stdout, diag.Printable(human(a)))
+		if _, err := stdout.Write(append(diag.PrintableJSON(data), '\n')); err != nil {
+			return cli.StdoutFailed("kokua-run decide", "the answer", err)
+		}
+	} else if _, err := fmt.Fprintln(stdout, diag.Printable(human(a))); err != nil {
+		return cli.StdoutFailed("kokua-run decide", "the answer", err)
 	}
 	return cli.Code(exitCode(a.Decision))
 }

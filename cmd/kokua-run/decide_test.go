@@ -9,16 +9,11 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
 // runMain runs kokua-run in process with args after the program's name.
-func runMain(stdin string, args ...string) (code int, stdout, stderr string) {
-	var out, errs bytes.Buffer
-	code = Main(append([]string{"kokua-run"}, args...), strings.NewReader(stdin), &out, &errs)
-	return code, out.String(), errs.String()
-}
-
 func shippedPolicy(t *testing.T) string {
 	t.Helper()
 	return filepath.Join("..", "..", "testdata", "compile", "shipped", "want.json")
@@ -47,7 +42,7 @@ func TestDecideExitCodes(t *testing.T) {
 			if tt.unattended {
 				args = append(args, "--unattended")
 			}
-			code, out, _ := runMain("", append(args, shippedPolicy(t), tt.agent, tt.tool)...)
+			code, out, _ := clitest.Run(Main, "kokua-run", "", append(args, shippedPolicy(t), tt.agent, tt.tool)...).Split()
 			if code != tt.code {
 				t.Errorf("%s %s (%s): exit %d, want %d", tt.agent, tt.tool, format, code, tt.code)
 			}
@@ -87,7 +82,7 @@ func TestDecideRefusesBadPolicies(t *testing.T) {
 		write("version.json", bytes.Replace(good, []byte(`"policy_version": 1`), []byte(`"policy_version": 2`), 1)): "policy_version 2",
 	}
 	for path, want := range tests {
-		code, out, errs := runMain("", "decide", "--format", "human", path, "coder", "calculate")
+		code, out, errs := clitest.Run(Main, "kokua-run", "", "decide", "--format", "human", path, "coder", "calculate").Split()
 		if code != cli.ExitRefused || out != "" || !strings.Contains(errs, want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 4 and %q", filepath.Base(path), code, out, errs, want)
 		}
@@ -95,7 +90,7 @@ func TestDecideRefusesBadPolicies(t *testing.T) {
 }
 
 func TestSessionUnknownAgent(t *testing.T) {
-	code, _, errs := runMain("tools\n", "session", shippedPolicy(t), "ghost")
+	code, _, errs := clitest.Run(Main, "kokua-run", "tools\n", "session", shippedPolicy(t), "ghost").Split()
 	if code != cli.ExitUsage || !strings.Contains(errs, "no agent") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}

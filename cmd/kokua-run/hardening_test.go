@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/tampered"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -37,7 +38,7 @@ func TestTamperedCorpusRefused(t *testing.T) {
 			{"decide", path, "assistant", "memory.store_memory"},
 			{"session", "--preload", "skills", path, "writer"},
 		} {
-			code, out, errs := runMain("tools\n", args...)
+			code, out, errs := clitest.Run(Main, "kokua-run", "tools\n", args...).Split()
 			if code != cli.ExitRefused || out != "" || !strings.Contains(errs, c.Reason) {
 				t.Errorf("%s: %s: exit %d, stdout %q, stderr %q; want 4 saying %q", c.Name, args[0], code, out, errs, c.Reason)
 			}
@@ -86,10 +87,10 @@ func TestVerifyKey(t *testing.T) {
 	}
 	signed, byOther, unsigned := write("signed.json", sign(key)), write("other.json", sign(other)), shippedPolicy(t)
 
-	if code, out, errs := runMain("", "decide", "--verify-key", pubFile, signed, "coder", "compute.run_command"); code != cli.ExitReview {
+	if code, out, errs := clitest.Run(Main, "kokua-run", "", "decide", "--verify-key", pubFile, signed, "coder", "compute.run_command").Split(); code != cli.ExitReview {
 		t.Errorf("a signed policy: exit %d, %s %s", code, out, errs)
 	}
-	if code, out, errs := runMain("call write_file\n", "session", "--verify-key", pubFile, signed, "coder"); code != cli.ExitOK || !strings.Contains(out, "review") {
+	if code, out, errs := clitest.Run(Main, "kokua-run", "call write_file\n", "session", "--verify-key", pubFile, signed, "coder").Split(); code != cli.ExitOK || !strings.Contains(out, "review") {
 		t.Errorf("a signed policy's session: exit %d, %q %q", code, out, errs)
 	}
 	for _, c := range []struct{ path, want string }{
@@ -100,7 +101,7 @@ func TestVerifyKey(t *testing.T) {
 			{"decide", "--verify-key", pubFile, c.path, "coder", "compute.run_command"},
 			{"session", "--verify-key", pubFile, c.path, "coder"},
 		} {
-			if code, out, errs := runMain("tools\n", args...); code != cli.ExitRefused || out != "" || !strings.Contains(errs, c.want) {
+			if code, out, errs := clitest.Run(Main, "kokua-run", "tools\n", args...).Split(); code != cli.ExitRefused || out != "" || !strings.Contains(errs, c.want) {
 				t.Errorf("%v: exit %d, %q %q; want 4 saying %q", args, code, out, errs, c.want)
 			}
 		}
@@ -110,7 +111,7 @@ func TestVerifyKey(t *testing.T) {
 		}
 	}
 	for _, keyFile := range []string{filepath.Join(dir, "missing.pub"), signed} {
-		if code, _, errs := runMain("", "decide", "--verify-key", keyFile, signed, "coder", "calculate"); code != cli.ExitUsage || !strings.Contains(errs, "--verify-key") {
+		if code, _, errs := clitest.Run(Main, "kokua-run", "", "decide", "--verify-key", keyFile, signed, "coder", "calculate").Split(); code != cli.ExitUsage || !strings.Contains(errs, "--verify-key") {
 			t.Errorf("key file %s: exit %d, %q; want 2", keyFile, code, errs)
 		}
 	}

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"errors"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/policytest"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/hostile"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -82,12 +82,11 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 			{args: []string{"decide", path + ".missing", agent, "fs.read_file"}},
 			{args: []string{"decide", "--verify-key", path + ".missing", path, agent, "fs.read_file"}},
 		} {
-			var stdout, stderr bytes.Buffer
-			code := Main(append([]string{"kokua-run"}, c.args...), strings.NewReader(c.stdin), &stdout, &stderr)
-			if code == cli.ExitInternal {
-				t.Errorf("kokua-run %q: internal error: %s", c.args, stderr.String())
+			r := clitest.Run(Main, "kokua-run", c.stdin, c.args...)
+			if r.Code == cli.ExitInternal {
+				t.Errorf("kokua-run %q: internal error: %s", c.args, r.Stderr)
 			}
-			for stream, out := range map[string][]byte{"stdout": stdout.Bytes(), "stderr": stderr.Bytes()} {
+			for stream, out := range map[string][]byte{"stdout": []byte(r.Stdout), "stderr": []byte(r.Stderr)} {
 				if raw := hostile.Raw(out); raw != "" {
 					t.Errorf("kokua-run %q: %s carries %s", c.args, stream, raw)
 				}
@@ -121,20 +120,12 @@ func TestSpecialFilePoliciesAreRefused(t *testing.T) {
 		{[]string{"serve", "--addr", "127.0.0.1:0", pipe}, "named pipe (FIFO), not a regular file"},
 		{[]string{"serve", "--addr", "127.0.0.1:0", "--verify-key", pipe, good}, "named pipe (FIFO), not a regular file"},
 	} {
-		type result struct {
-			code   int
-			stderr string
-		}
-		done := make(chan result, 1)
-		go func() {
-			var stderr bytes.Buffer
-			code := Main(append([]string{"kokua-run"}, c.args...), strings.NewReader(""), io.Discard, &stderr)
-			done <- result{code, stderr.String()}
-		}()
+		done := make(chan clitest.Result, 1)
+		go func() { done <- clitest.Run(Main, "kokua-run", "", c.args...) }()
 		select {
 		case r := <-done:
-			if r.code != cli.ExitUsage || !strings.Contains(r.stderr, c.says) || strings.Count(r.stderr, "\n") != 1 {
-				t.Errorf("kokua-run %q: exit %d, stderr %q; want exit 2 and one line saying %q", c.args, r.code, r.stderr, c.says)
+			if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, c.says) || strings.Count(r.Stderr, "\n") != 1 {
+				t.Errorf("kokua-run %q: exit %d, stderr %q; want exit 2 and one line saying %q", c.args, r.Code, r.Stderr, c.says)
 			}
 		case <-time.After(20 * time.Second):
 			t.Fatalf("kokua-run %q blocked", c.args)

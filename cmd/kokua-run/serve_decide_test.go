@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/internal/policytest"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -49,7 +50,7 @@ func TestServeIsDecide(t *testing.T) {
 				if unattended {
 					args = append(args, "--unattended")
 				}
-				code, want, stderr := runMain("", append(args, path, q[0], q[1])...)
+				code, want, stderr := clitest.Run(Main, "kokua-run", "", append(args, path, q[0], q[1])...).Split()
 				if w.Body.String() != want {
 					t.Fatalf("%s: %s %s unattended=%v:\n got %s\nwant %s (exit %d, %s)", path, q[0], q[1], unattended, w.Body, want, code, stderr)
 				}

@@ -69,7 +69,14 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 	}
 	out := bufio.NewWriter(stdout)
 	// The transcript so far is written out before any message on stderr.
-	defer func() { _ = out.Flush() }()
+	// A transcript that could not be written ends the session with
+	// ExitInternal, whatever else went wrong: what stdout was to hold is
+	// not there.
+	defer func() {
+		if ferr := out.Flush(); ferr != nil {
+			err = cli.StdoutFailed("kokua-run session", "the transcript", ferr)
+		}
+	}()
 	for _, r := range results {
 		if r.Warning != "" {
 			fmt.Fprintf(out, "WARNING %s\n", diag.Printable(r.Warning))

@@ -31,7 +31,9 @@ const (
 	ExitServeFailed = 1
 	// ExitUsage: a usage error, or an input that cannot be read.
 	ExitUsage = 2
-	// ExitInternal: a bug in the command.
+	// ExitInternal: a bug in the command, or output it could not write
+	// (WriteFailed): standard output closed or full, an output file that
+	// cannot be created or replaced.
 	ExitInternal = 3
 	// ExitRefused: kokua-run refused the policy (missing, truncated,
 	// tampered with, an unknown version).

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"os"
+
+	"github.com/kokua-policy/kokua-policy/internal/regular"
 )
 
 // Input is a file a command reads, with what it is to the command.
@@ -53,4 +56,42 @@ func NotAnInput(command, flag, output string, stdin io.Reader, inputs ...Input) 
 		}
 	}
 	return nil
+}
+
+// RegularOutput refuses, from its path alone and before anything is read
+// or written, an output that exists and is not a regular file once
+// symlinks are followed: a directory, a device (-o /dev/null), a named
+// pipe. The commands write regular files only, and leave anything else as
+// it is. That is a usage error (ExitUsage). An output that passes and
+// still cannot be written (a read-only or missing folder, a full disk)
+// fails at the write, with WriteFailed. flag names the output in the
+// message ("-o", "--sarif-file").
+func RegularOutput(command, flag, output string) error {
+	if output == "" || output == Stdin {
+		return nil
+	}
+	info, err := os.Stat(output)
+	if err != nil {
+		return nil
+	}
+	if err := regular.Check(info.Mode()); err != nil {
+		return Fail(ExitUsage, "%s: %s: cannot write %s: %v, and it is left as it is", command, flag, output, err)
+	}
+	return nil
+}
+
+// WriteFailed ends a command whose output could not be written (standard
+// output closed or on a full disk, a file that cannot be created or
+// replaced) with ExitInternal and one line, "<command>: <err>": the
+// command line was right, so it is never ExitUsage. err says what was
+// being written, as compile.WriteFile's errors do ("cannot write FILE:
+// ...").
+func WriteFailed(command string, err error) error {
+	return Fail(ExitInternal, "%s: %v", command, err)
+}
+
+// StdoutFailed is WriteFailed for standard output: what names what was
+// being written ("the policy", "the report").
+func StdoutFailed(command, what string, err error) error {
+	return WriteFailed(command, fmt.Errorf("cannot write %s to standard output: %w", what, err))
 }

@@ -73,3 +73,46 @@ func TestNotAnInput(t *testing.T) {
 		t.Errorf("standard input from a reader: %v", err)
 	}
 }
+
+// TestRegularOutput: an output that exists and is not a regular file,
+// through a symlink too, is a usage error decided from its path; a
+// regular file, a file not there yet and standard output are not; and a
+// write failure is ExitInternal, never ExitUsage.
+func TestRegularOutput(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "policy.json")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		output, says string
+	}{
+		{dir, "it is a directory"},
+		{link, "it is a directory"},
+		{os.DevNull, "character device, not a regular file"},
+		{file, ""},
+		{filepath.Join(dir, "new.json"), ""},
+		{filepath.Join(dir, "no-such-folder", "new.json"), ""},
+		{Stdin, ""},
+		{"", ""},
+	} {
+		err := RegularOutput("kokua-compile", "-o", c.output)
+		var exit *Exit
+		switch {
+		case c.says == "" && err != nil:
+			t.Errorf("-o %q: %v; want no refusal", c.output, err)
+		case c.says != "" && (!errors.As(err, &exit) || exit.Code != ExitUsage ||
+			!strings.HasPrefix(exit.Message, "kokua-compile: -o: cannot write "+c.output+": ") || !strings.Contains(exit.Message, c.says)):
+			t.Errorf("-o %q: %v; want a usage error saying %q", c.output, err, c.says)
+		}
+	}
+	var exit *Exit
+	if err := WriteFailed("kokua-lint", errors.New("cannot write x.sarif: no space left on device")); !errors.As(err, &exit) ||
+		exit.Code != ExitInternal || exit.Message != "kokua-lint: cannot write x.sarif: no space left on device" {
+		t.Errorf("WriteFailed: %v", err)
+	}
+}

@@ -1,11 +1,13 @@
-// Package clitest is the test support of the three commands: it runs a
-// command's Main in process and holds the checks every command must pass
-// alike. Only the commands' tests import it.
+// Package clitest is the one test harness of the three commands: it runs
+// a command's Main in process (Run, RunFrom, RunTo, RunIn) and holds the
+// checks every command must pass alike (CheckConvention,
+// CheckEmptyFlags, CheckWriteFails). Only the commands' tests import it.
 package clitest
 
 import (
 	"bytes"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/internal/version"
 )
 
 // Main is a command's entry point, as cmd/<command>.Main.
@@ -24,6 +27,12 @@ type Result struct {
 	Stdout, Stderr string
 }
 
+// Split is the result as three values, for a test that names them:
+// code, stdout, stderr := clitest.Run(...).Split().
+func (r Result) Split() (code int, stdout, stderr string) {
+	return r.Code, r.Stdout, r.Stderr
+}
+
 // Run runs main in process on args (without the program name, which is
 // name), with stdin as standard input.
 func Run(main Main, name, stdin string, args ...string) Result {
@@ -33,9 +42,62 @@ func Run(main Main, name, stdin string, args ...string) Result {
 // RunFrom is Run with standard input read from stdin, which may be a
 // file, as a shell's redirection gives a command.
 func RunFrom(main Main, name string, stdin io.Reader, args ...string) Result {
-	var stdout, stderr bytes.Buffer
-	code := main(append([]string{name}, args...), stdin, &stdout, &stderr)
-	return Result{Code: code, Stdout: stdout.String(), Stderr: stderr.String()}
+	return RunTo(main, name, stdin, nil, args...)
+}
+
+// RunTo is RunFrom with standard output written to stdout, which may be
+// a file (DevFull, as `> /dev/full` gives a command); Result.Stdout is
+// then empty. A nil stdout is captured in Result.Stdout, as Run does.
+func RunTo(main Main, name string, stdin io.Reader, stdout io.Writer, args ...string) Result {
+	var out, stderr bytes.Buffer
+	if stdout == nil {
+		stdout = &out
+	}
+	code := main(append([]string{name}, args...), stdin, stdout, &stderr)
+	return Result{Code: code, Stdout: out.String(), Stderr: stderr.String()}
+}
+
+// RunIn is Run in the folder dir, with env ("NAME=value") set on top of
+// the test's environment, NO_COLOR emptied first; both are undone when t
+// ends. It runs t's test in dir, so a test that calls it cannot be
+// parallel.
+func RunIn(t *testing.T, main Main, name, dir string, env []string, stdin string, args ...string) Result {
+	t.Helper()
+	t.Chdir(dir)
+	t.Setenv("NO_COLOR", "")
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	return Run(main, name, stdin, args...)
+}
+
+// DevFull opens /dev/full, where every write fails with ENOSPC, to be a
+// command's standard output; the test is skipped where there is none. It
+// is closed when t ends.
+func DevFull(t *testing.T) *os.File {
+	t.Helper()
+	f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip("no /dev/full here:", err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	return f
+}
+
+// CheckWriteFails requires a run whose output could not be written to
+// end as the README's exit table says: ExitInternal (never ExitUsage),
+// with its last line on stderr naming the command and saying it could
+// not write.
+func CheckWriteFails(t *testing.T, name string, args []string, r Result) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(r.Stderr, "\n"), "\n")
+	last := lines[len(lines)-1]
+	if r.Code != cli.ExitInternal || !strings.HasPrefix(last, name) || !strings.Contains(last, "cannot write") ||
+		strings.Contains(r.Stderr, "goroutine") {
+		t.Errorf("%s %q with its output unwritable: exit %d, stderr %q; want exit %d and a last line that starts %q and says it cannot write",
+			name, args, r.Code, r.Stderr, cli.ExitInternal, name)
+	}
 }
 
 // EmptyFlagArgs lists, for every string flag of root and of its
@@ -90,6 +152,71 @@ func CheckEmptyFlags(t *testing.T, main Main, root *urfave.Command, must ...stri
 			!strings.Contains(r.Stderr, cli.ErrEmptyValue.Error()) {
 			t.Errorf("%s %q: exit %d, stdout %q, stderr %q; want exit %d and one line saying the value is empty",
 				root.Name, args, r.Code, r.Stdout, r.Stderr, cli.ExitUsage)
+		}
+	}
+}
+
+// Case is one command line of a convention check and what it must give.
+type Case struct {
+	Name string
+	Args []string
+	Code int
+	// Stdout and Stderr are a part of each stream; "" means the stream
+	// must be empty.
+	Stdout, Stderr string
+}
+
+// Convention is what CheckConvention needs to know of one command: the
+// text its help holds, one subcommand, and the cases only it has (flags
+// after the arguments, its own usage errors).
+type Convention struct {
+	// Help is a part of the command's help (-h, help).
+	Help string
+	// Sub is a subcommand, and SubHelp a part of its help (help SUB,
+	// SUB -h).
+	Sub, SubHelp string
+	// Dir, when not "", is the folder the cases run in (RunIn, with
+	// NO_COLOR emptied); otherwise they run where the test does.
+	Dir string
+	// Cases are the command's own.
+	Cases []Case
+}
+
+// CheckConvention runs the convention every command shares (cli.Run)
+// over main, then c.Cases:
+//   - --version prints "<name> version <version>" and exits 0;
+//   - help as the first word and -h print the command's help, and
+//     "help SUB" and "SUB -h" the subcommand's, with exit 0;
+//   - no arguments, and an unknown flag, are usage errors;
+//   - every usage error (exit 2), here or in c.Cases, is one line on
+//     stderr that starts with the command's name, and nothing on stdout.
+func CheckConvention(t *testing.T, main Main, name string, c Convention) {
+	t.Helper()
+	shared := []Case{
+		{Name: "version", Args: []string{"--version"}, Code: cli.ExitOK, Stdout: name + " version " + version.Version + "\n"},
+		{Name: "help word", Args: []string{"help"}, Code: cli.ExitOK, Stdout: c.Help},
+		{Name: "-h", Args: []string{"-h"}, Code: cli.ExitOK, Stdout: c.Help},
+		{Name: "help of a subcommand", Args: []string{"help", c.Sub}, Code: cli.ExitOK, Stdout: c.SubHelp},
+		{Name: "-h of a subcommand", Args: []string{c.Sub, "-h"}, Code: cli.ExitOK, Stdout: c.SubHelp},
+		{Name: "no arguments", Args: nil, Code: cli.ExitUsage, Stderr: name + ": no arguments; usage: " + name + " "},
+		{Name: "unknown flag", Args: []string{"--no-such-flag"}, Code: cli.ExitUsage, Stderr: "flag provided but not defined: -no-such-flag"},
+	}
+	for _, k := range append(shared, c.Cases...) {
+		var r Result
+		if c.Dir != "" {
+			r = RunIn(t, main, name, c.Dir, nil, "", k.Args...)
+		} else {
+			r = Run(main, name, "", k.Args...)
+		}
+		if r.Code != k.Code || (k.Stdout == "") != (r.Stdout == "") || !strings.Contains(r.Stdout, k.Stdout) ||
+			(k.Stderr == "") != (r.Stderr == "") || !strings.Contains(r.Stderr, k.Stderr) {
+			t.Errorf("%s: %s %q: exit %d, stdout %.300q, stderr %q; want %d, %q, %q", k.Name, name, k.Args, r.Code, r.Stdout, r.Stderr, k.Code, k.Stdout, k.Stderr)
+		}
+		if k.Name == "version" && r.Stdout != k.Stdout {
+			t.Errorf("%s --version: %q, want %q", name, r.Stdout, k.Stdout)
+		}
+		if r.Code == cli.ExitUsage && (strings.Count(r.Stderr, "\n") != 1 || !strings.HasPrefix(r.Stderr, name) || r.Stdout != "") {
+			t.Errorf("%s: %s %q: a usage error is one line on stderr starting %q and nothing on stdout; got stdout %q, stderr %q", k.Name, name, k.Args, name, r.Stdout, r.Stderr)
 		}
 	}
 }
