@@ -337,6 +337,9 @@ func FuzzFrames(f *testing.F) {
 // is one changed back under it.
 func TestDocumentOverCap(t *testing.T) {
 	c, _ := start(t, Options{}, nil)
+	// Three 16 MiB documents go through JSON and a pipe: under -race on a
+	// loaded two-core machine that took over 10 s.
+	c.patience = 3 * time.Minute
 	pad := func(s string, size int) string {
 		s += "#"
 		return s + strings.Repeat("x", size-len(s)-1) + "\n"

@@ -30,6 +30,11 @@ type client struct {
 	logs  chan string
 	// served is what Serve returned.
 	served chan error
+	// patience is how long the client waits for an answer or for
+	// diagnostics before the test fails: a guard against a hang, not a
+	// measure of speed (a test moving 16 MiB documents under -race on a
+	// loaded machine sets more).
+	patience time.Duration
 }
 
 // start runs a server with opts and initializes it with params (the
@@ -78,11 +83,19 @@ func start(t testing.TB, opts Options, params map[string]any) (*client, map[stri
 
 func (c *client) call(method string, params, result any) {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), c.timeout())
 	defer cancel()
 	if _, err := c.conn.Call(ctx, method, params, result); err != nil {
 		c.t.Fatalf("%s: %v", method, err)
 	}
+}
+
+// timeout is the client's patience, 10 s unless the test set another.
+func (c *client) timeout() time.Duration {
+	if c.patience == 0 {
+		return 10 * time.Second
+	}
+	return c.patience
 }
 
 func (c *client) notify(method string, params any) {
@@ -95,7 +108,7 @@ func (c *client) notify(method string, params any) {
 // wait returns the next diagnostics published for the document.
 func (c *client) wait(u protocol.DocumentURI) protocol.PublishDiagnosticsParams {
 	c.t.Helper()
-	timeout := time.After(10 * time.Second)
+	timeout := time.After(c.timeout())
 	for {
 		select {
 		case p := <-c.diags:
@@ -103,7 +116,7 @@ func (c *client) wait(u protocol.DocumentURI) protocol.PublishDiagnosticsParams 
 				return p
 			}
 		case <-timeout:
-			c.t.Fatalf("no diagnostics for %s within 10 s", u)
+			c.t.Fatalf("no diagnostics for %s within %v", u, c.timeout())
 		}
 	}
 }
