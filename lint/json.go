@@ -65,23 +65,34 @@ func WriteJSON(w io.Writer, ds []diag.Diagnostic) error {
 		return bw.Flush()
 	}
 	bw.WriteString("{\n  \"diagnostics\": [\n")
+	if err := writeElements(bw, "    ", ds, func(d diag.Diagnostic) any { return toJSON(d) }); err != nil {
+		return err
+	}
+	bw.WriteString("\n  ]\n}\n")
+	return bw.Flush()
+}
+
+// writeElements writes the elements of a JSON array one at a time, each
+// indented by indent, separated by ",\n", with HTML characters left as
+// they are and diag.PrintableJSON applied: the array's memory does not
+// grow with its length. as gives each diagnostic's JSON value.
+func writeElements(bw *bufio.Writer, indent string, ds []diag.Diagnostic, as func(diag.Diagnostic) any) error {
 	var one bytes.Buffer
 	enc := json.NewEncoder(&one)
-	enc.SetIndent("    ", "  ")
+	enc.SetIndent(indent, "  ")
 	enc.SetEscapeHTML(false)
 	for i, d := range ds {
 		one.Reset()
-		if err := enc.Encode(toJSON(d)); err != nil {
+		if err := enc.Encode(as(d)); err != nil {
 			return err
 		}
 		if i > 0 {
 			bw.WriteString(",\n")
 		}
-		bw.WriteString("    ")
+		bw.WriteString(indent)
 		bw.Write(diag.PrintableJSON(bytes.TrimSuffix(one.Bytes(), []byte{'\n'})))
 	}
-	bw.WriteString("\n  ]\n}\n")
-	return bw.Flush()
+	return nil
 }
 
 // writeBuffer is the size of the buffer the formats write through.

@@ -3,7 +3,6 @@ package lint
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -117,20 +116,8 @@ func WriteSARIF(w io.Writer, ds []diag.Diagnostic) error {
 	bw := bufio.NewWriterSize(w, writeBuffer)
 	bw.Write(head)
 	bw.WriteString("\n      \"results\": [\n")
-	var one bytes.Buffer
-	enc := json.NewEncoder(&one)
-	enc.SetIndent("        ", "  ")
-	enc.SetEscapeHTML(false)
-	for i, d := range ds {
-		one.Reset()
-		if err := enc.Encode(sarifResult(d, index[d.Rule])); err != nil {
-			return err
-		}
-		if i > 0 {
-			bw.WriteString(",\n")
-		}
-		bw.WriteString("        ")
-		bw.Write(diag.PrintableJSON(bytes.TrimSuffix(one.Bytes(), []byte{'\n'})))
+	if err := writeElements(bw, "        ", ds, func(d diag.Diagnostic) any { return sarifResult(d, index[d.Rule]) }); err != nil {
+		return err
 	}
 	bw.WriteString("\n      ],\n")
 	bw.Write(tail)
