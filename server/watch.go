@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -89,19 +91,36 @@ func (s *Server) Watch(ctx context.Context) (<-chan struct{}, error) {
 }
 
 // watchedNames are the names in the policy file's directory whose events
-// concern the policy: the file's own name, and the name of the file it
-// links to when it is a symlink to a file in the same directory (a link
-// swapped between two files of the directory, or its target written in
-// place). A target in another directory is not watched; SIGHUP reloads
-// it.
+// concern the policy: the file's own name, and for each symlink on the
+// way from it to the file it stands for, the first name of the link's
+// target when that lies in the directory. A link swapped between two
+// files of the directory counts (policy.json -> a.json, then b.json), and
+// so does a Kubernetes ConfigMap volume, whose policy.json ->
+// ..data/policy.json is updated by renaming a new ..data link over the
+// old one: no event names policy.json then, only ..data. A target in
+// another directory is not watched; SIGHUP reloads it.
 func watchedNames(abs string) map[string]bool {
+	dir := filepath.Dir(abs)
 	names := map[string]bool{filepath.Base(abs): true}
-	target, err := filepath.EvalSymlinks(abs)
-	if err != nil {
-		return names
-	}
-	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil && filepath.Dir(target) == dir {
-		names[filepath.Base(target)] = true
+	path := abs
+	for range maxLinks {
+		target, err := os.Readlink(path)
+		if err != nil {
+			break // not a link (or gone): the way ends here
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		rel, err := filepath.Rel(dir, target)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			break // outside the directory, which is not watched
+		}
+		names[strings.SplitN(rel, string(filepath.Separator), 2)[0]] = true
+		path = target
 	}
 	return names
 }
+
+// maxLinks bounds the links followed from the policy file, as the
+// kernel bounds a path's (a loop of links ends there).
+const maxLinks = 40
