@@ -2,10 +2,11 @@ package policy_test
 
 import (
 	"fmt"
-	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 )
 
 // TestStandardLibraryOnly holds the package a host embeds to the standard

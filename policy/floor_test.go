@@ -90,3 +90,40 @@ func TestPendingFloorFailsClosed(t *testing.T) {
 		t.Errorf("y is %s with the reviewer first: %v; want review by the reviewer first", a.Decision, a.Reason.Reviewer)
 	}
 }
+
+// TestComposedFirstHolder: a composed worker holds the whole registry but
+// capabilities, entry-point-only toolsets and refused ones, and a tool
+// name two toolsets offer is held from the first in trust order (R51,
+// R185); the answer names that toolset.
+func TestComposedFirstHolder(t *testing.T) {
+	checked := 0
+	for _, name := range []string{"composed-workers", "shipped", "tool-block", "shadowing", "skills-on-entry"} {
+		p := load(t, name)
+		d := p.Document()
+		if !d.Composed.Possible {
+			continue
+		}
+		first := map[string]string{}
+		for _, ts := range d.TrustOrder {
+			x := d.Toolsets[ts]
+			if x.EntryPointOnly || ts == "capabilities" || x.LoadRefusal != "" {
+				continue
+			}
+			for _, tool := range x.Tools {
+				if _, ok := first[tool.Name]; !ok {
+					first[tool.Name] = ts
+				}
+			}
+		}
+		for tool, ts := range first {
+			a := p.Decide("composed:x", tool, policy.Turn{})
+			if a.Toolset != ts {
+				t.Errorf("%s: composed:x calls %q from %q (%s), want %q, the first in trust order", name, tool, a.Toolset, a.Decision, ts)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no golden policy has a composed worker: the test proves nothing")
+	}
+}
