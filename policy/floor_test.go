@@ -127,3 +127,47 @@ func TestComposedFirstHolder(t *testing.T) {
 		t.Fatal("no golden policy has a composed worker: the test proves nothing")
 	}
 }
+
+// TestComposedQualifiedShadowed: a composed worker builds every toolset
+// it holds, so toolset.tool reaches a tool whose bare name an earlier
+// toolset holds, and capabilities, which it never holds, is unavailable.
+func TestComposedQualifiedShadowed(t *testing.T) {
+	const man = `{"manifest_version": 1, "source": "composed test",
+  "core_tools": [{"name": "spawn_subagent"}, {"name": "activate_skill"}, {"name": "available_tools"}, {"name": "load_tools"}],
+  "toolsets": [
+    {"name": "capabilities", "kind": "kokua", "description": "C.", "tools": [{"name": "compose_subagent"}]},
+    {"name": "a", "kind": "kokua", "description": "A.", "tools": [{"name": "x"}, {"name": "y"}]},
+    {"name": "b", "kind": "kokua", "description": "B.", "tools": [{"name": "x"}, {"name": "z"}]}]}`
+	const cfg = `[assistant]
+agent = "assistant"
+
+[assistant.tools]
+confirm = []
+review = []
+
+[agents.assistant.tools]
+available = ["capabilities", "a"]
+`
+	m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: []byte(man)})
+	res := lint.Lint(lint.Source{Name: "config.toml", Data: []byte(cfg)}, m)
+	if res.HasErrors() {
+		t.Fatalf("the config lints with errors: %v", res.Diagnostics)
+	}
+	data, err := policy.Marshal(compile.Compile(res.World, compile.Input{Name: "config.toml", Data: []byte(cfg)},
+		compile.Input{Name: m.Source.Name, Data: m.Source.Data}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.Parse("composed", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Document().Composed.Possible {
+		t.Fatal("no composed worker: the test proves nothing")
+	}
+	for tool, want := range map[string]policy.Decision{"b.x": policy.Run, "a.x": policy.Run, "x": policy.Run, "capabilities.compose_subagent": policy.Unavailable} {
+		if a := p.Decide("composed:w", tool, policy.Turn{}); a.Decision != want {
+			t.Errorf("composed:w calls %q: %s (%s), want %s", tool, a.Decision, a.Reason.Summary, want)
+		}
+	}
+}
