@@ -42,7 +42,9 @@ real_go="$(command -v go)"
 cat >"$work/bin/go" <<EOF
 #!/usr/bin/env bash
 if [[ "\$1" == test && -n "\${MUTATION_TEST_PKGS:-}" ]]; then
-    exec "$real_go" "\${@:1:\$#-1}" \$MUTATION_TEST_PKGS
+    # -count=1: a cached coverage run would make gremlins' per-mutant timeout, which it takes
+    # from the coverage run's time, too short, and every mutant would time out.
+    exec "$real_go" test -count=1 "\${@:2:\$#-2}" \$MUTATION_TEST_PKGS
 fi
 exec "$real_go" "\$@"
 EOF
