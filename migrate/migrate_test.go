@@ -17,6 +17,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/golden"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -537,7 +538,7 @@ func TestRealConfigs(t *testing.T) {
 	dir := filepath.Join(golden.Root(t), "..", "shared", "real-configs")
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.toml"))
 	if len(paths) == 0 {
-		t.Skip("no ../shared/real-configs beside the repository")
+		needs.Shared(t, "no ../shared/real-configs beside the repository")
 	}
 	clean, person := 0, 0
 	for _, path := range paths {

@@ -1,9 +1,12 @@
 package policy_test
 
 import (
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 )
 
 // TestStandardLibraryOnly holds the package a host embeds to the standard
@@ -12,7 +15,7 @@ import (
 func TestStandardLibraryOnly(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").Output()
 	if err != nil {
-		t.Skipf("go list is not available: %v", err)
+		needs.Missing(t, fmt.Sprintf("go list -deps fails (%v)", err), "the go command on PATH, with the module's dependencies")
 	}
 	allowed := map[string]bool{
 		"github.com/kokua-policy/kokua-policy/policy": true,

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/policytest"
@@ -240,10 +241,15 @@ func clone(v any) any {
 	return v
 }
 
-// query asks an accepted policy everything a host can: Decide for every
-// agent, the composed label and an unknown one, with every tool of every
-// toolset bare and qualified, attended and not; a session of every agent
-// that loads every toolset, and preloads of every toolset.
+// query asks an accepted policy everything a host can, and checks what
+// must hold of every policy: Decide for every agent, the composed label
+// and an unknown one, with every tool of every toolset bare and qualified,
+// attended and not (an unattended turn denies exactly what an attended one
+// gates); a fresh session of every agent answers every call as Decide
+// does; once it has loaded every toolset, and after preloading every
+// toolset, no call of a name the session does not hold runs or asks. A
+// policy with the content of a golden one (the same digest) answers every
+// question as the reference evaluator does from the golden case's config.
 func query(t *testing.T, p *policy.Policy) {
 	t.Helper()
 	d := p.Document()
@@ -258,25 +264,45 @@ func query(t *testing.T, p *policy.Policy) {
 			tools = append(tools, tool.Name, ts+"."+tool.Name)
 		}
 	}
-	tools = append(tools, "core.load_tools", "load_tools", "ghost.x", "")
+	tools = append(tools, "core.load_tools", "load_tools", "ghost.x", "", "no_such_tool")
 	for _, label := range labels {
 		for _, tool := range tools {
-			_ = p.Decide(label, tool, policy.Turn{})
-			_ = p.Decide(label, tool, policy.Turn{Unattended: true})
+			a := p.Decide(label, tool, policy.Turn{})
+			u := p.Decide(label, tool, policy.Turn{Unattended: true})
+			want := a.Decision
+			if want == policy.Confirm || want == policy.Review {
+				want = policy.Denied
+			}
+			if u.Decision != want {
+				t.Fatalf("%s calls %q: %s in an attended turn, %s in an unattended one", label, tool, a.Decision, u.Decision)
+			}
 		}
+	}
+	callable := map[policy.Decision]bool{policy.Run: true, policy.Confirm: true, policy.Review: true}
+	holds := func(s *policy.Session, tool string) bool {
+		name := tool[strings.Index(tool, ".")+1:]
+		return slices.ContainsFunc(s.Tools(), func(x policy.Tool) bool { return x.Name == name })
 	}
 	for name := range d.Agents {
 		s, err := p.NewSession(name)
 		if err != nil {
 			t.Fatalf("a declared agent has no session: %v", err)
 		}
+		for _, tool := range tools {
+			for _, turn := range []policy.Turn{{}, {Unattended: true}} {
+				if got, want := s.Decide(tool, turn), p.Decide(name, tool, turn); got != want {
+					t.Fatalf("%s calls %q in a fresh session: the session says %+v, Decide %+v", name, tool, got, want)
+				}
+			}
+		}
 		for _, ts := range append(slices.Clone(d.TrustOrder), "ghost", "core") {
 			_ = s.Load(ts)
 		}
 		for _, tool := range tools {
-			_ = s.Decide(tool, policy.Turn{})
+			if a := s.Decide(tool, policy.Turn{}); callable[a.Decision] && !holds(s, tool) {
+				t.Fatalf("%s, having loaded everything, may call %q (%s), a name it does not hold", name, tool, a.Decision)
+			}
 		}
-		_ = s.Tools()
 		_ = s.NamesLine()
 		_ = s.Loadable()
 		ps, _, err := p.Preload(name, append(slices.Clone(d.TrustOrder), "ghost"))
@@ -284,8 +310,52 @@ func query(t *testing.T, p *policy.Policy) {
 			t.Fatalf("a declared agent cannot be preloaded: %v", err)
 		}
 		for _, tool := range tools {
-			_ = ps.Decide(tool, policy.Turn{Unattended: true})
+			if a := ps.Decide(tool, policy.Turn{}); callable[a.Decision] && !holds(ps, tool) {
+				t.Fatalf("%s, having preloaded everything, may call %q (%s), a name it does not hold", name, tool, a.Decision)
+			}
 		}
 		_ = ps.NamesLine()
 	}
+	if c, ok := goldenByDigest(t)[d.Digest]; ok {
+		golden := c
+		golden.p = p
+		seen := map[string]int{}
+		for _, name := range labels {
+			if _, declared := d.Agents[name]; !declared {
+				continue
+			}
+			rs := golden.ref.NewSession(name)
+			s, err := p.NewSession(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sessionCompare(t, golden, name, []string{"a fresh session"}, s, rs, seen) {
+				return
+			}
+			for _, ts := range golden.toolsets {
+				s.Load(ts)
+				rs.Load(ts)
+				if !sessionCompare(t, golden, name, []string{"loads of every toolset up to " + ts}, s, rs, seen) {
+					return
+				}
+			}
+		}
+	}
+}
+
+var (
+	goldenOnce  sync.Once
+	goldenCases map[string]sessionCase
+)
+
+// goldenByDigest are the compile golden cases, by the digest of their
+// policies.
+func goldenByDigest(t testing.TB) map[string]sessionCase {
+	goldenOnce.Do(func() {
+		goldenCases = map[string]sessionCase{}
+		for _, c := range sessionGolden(t) {
+			goldenCases[c.p.Document().Digest] = c
+		}
+	})
+	return goldenCases
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/tampered"
+	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -189,14 +191,11 @@ func TestKeyFiles(t *testing.T) {
 	if _, err := policy.ParsePublicKey(append(bytes.Clone(pubPEM), pubPEM...)); err == nil {
 		t.Error("two PEM blocks were read as one key")
 	}
-	openssl, err := exec.LookPath("openssl")
-	if err != nil {
-		t.Skip("openssl is not installed")
-	}
+	openssl := needs.Program(t, "openssl", "apt-get install openssl (.ci/run does under CI=true)")
 	dir := t.TempDir()
 	keyFile := filepath.Join(dir, "key.pem")
 	if out, err := exec.Command(openssl, "genpkey", "-algorithm", "ed25519", "-out", keyFile).CombinedOutput(); err != nil {
-		t.Skipf("this openssl makes no Ed25519 key: %v %s", err, out)
+		needs.Missing(t, fmt.Sprintf("this openssl makes no Ed25519 key (%v: %s)", err, out), "OpenSSL 1.1.1 or later")
 	}
 	pubOut, err := exec.Command(openssl, "pkey", "-in", keyFile, "-pubout").Output()
 	if err != nil {

@@ -16,7 +16,7 @@
 #   - a Go test, benchmark or fuzz line (go test ... -bench X / -fuzz X): the benchmarks or the
 #     fuzz target it names must exist (go test -list); they are not run for their length;
 #   - a line another script runs as written, named in DELEGATED with that script (taplo, the
-#     git-based diff, .ci/run itself, the long-running bench and load scripts, which are only
+#     git-based diff, .ci/run itself, the long-running bench, load and mutation scripts, which are only
 #     checked with bash -n here, and the editor extension's install).
 #
 # Run from anywhere: bash scripts/test-docs.sh. Nothing in this repository is changed.
@@ -73,11 +73,12 @@ DELEGATED = [
     (r"^go test \./lint -run TestGolden -update$", "rewrites the goldens; .ci/run runs the golden tests"),
     (r"^(COUNT=\d+ )?bash scripts/bench\.sh$", "minutes long; checked with bash -n"),
     (r"^(bash )?scripts/loadtest\.sh( |$)", "minutes long; checked with bash -n"),
+    (r"^bash scripts/mutation\.sh( |$)", "mutation testing takes about an hour; checked with bash -n"),
     (r"^cd editors/vscode$|^npm install$|^ln -s .*\.vscode/extensions/", "installs the VS Code extension on this machine (docs/editor.md, the LSP part)"),
     (r"^go build -o /tmp/kokua-[a-z]+ \./cmd/kokua-[a-z]+( && go build -o /tmp/kokua-[a-z]+ \./cmd/kokua-[a-z]+)*$|^hyperfine ", "the whole-process timing of docs/benchmarks.md; scripts/bench.sh runs it"),
     (r"^/usr/bin/time -v /tmp/kokua-run decide /tmp/large\.json ", "the whole-process timing of a 62 MB policy, which the LoadScale benchmark line above it writes; minutes of generation"),
 ]
-SCRIPT_SYNTAX = {"scripts/bench.sh", "scripts/loadtest.sh"}
+SCRIPT_SYNTAX = {"scripts/bench.sh", "scripts/loadtest.sh", "scripts/mutation.sh"}
 PLACEHOLDER = re.compile(r"\[--|\[-o|\.\.\.|\b(CONFIG|POLICY|FILE|NAME|AGENT|TOOL|OLD|NEW|REF|TOOLSET)\b")
 
 def strip_comment(line):

@@ -153,7 +153,11 @@ func New(configData, manifestData []byte) (*Evaluator, error) {
 		t := &refToolset{Name: name, Kind: "mcp"}
 		// The manifest entry of the same name supplies the tools; a server
 		// with none builds empty (R166, R174), and one marked disconnected
-		// builds empty now (see refToolset.Disconnected).
+		// builds empty now (see refToolset.Disconnected). A server the
+		// manifest does not describe is taken as not connected, the reading
+		// of docs/readings.md ("An MCP server the manifest marks
+		// disconnected (or does not describe)"): a load of it is refused.
+		t.Disconnected = true
 		for _, mt := range man.Toolsets {
 			if mt.Kind == "mcp" && mt.Name == name {
 				t.Disconnected = mt.Connected != nil && !*mt.Connected
