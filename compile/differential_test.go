@@ -1,6 +1,6 @@
 package compile_test
 
-// The differential test: the plain reference evaluator of internal/reference
+// The differential test: the plain reference evaluator of internal/testing/reference
 // and the compiled policy must give the same answer for every (agent, tool)
 // pair of every golden lint case that lints clean and of a few hundred
 // generated configs.
@@ -20,7 +20,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
-	"github.com/kokua-policy/kokua-policy/internal/reference"
+	"github.com/kokua-policy/kokua-policy/internal/testing/reference"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"

@@ -10,7 +10,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
-	"github.com/kokua-policy/kokua-policy/internal/reference"
+	"github.com/kokua-policy/kokua-policy/internal/testing/reference"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )

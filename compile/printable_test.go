@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
-	"github.com/kokua-policy/kokua-policy/internal/hostile"
-	"github.com/kokua-policy/kokua-policy/internal/policytest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
+	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diff"
-	"github.com/kokua-policy/kokua-policy/internal/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/kokua-policy/kokua-policy/diff"
-	"github.com/kokua-policy/kokua-policy/internal/gen"
-	"github.com/kokua-policy/kokua-policy/internal/reference"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
+	"github.com/kokua-policy/kokua-policy/internal/testing/reference"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/reach"
@@ -311,9 +311,9 @@ func load(t *testing.T, name string, data []byte, m *lint.Manifest) (generated, 
 	return generated{data: data, side: s, ref: ev}, true
 }
 
-// TestProperties checks, on configs from internal/gen and random edits of
+// TestProperties checks, on configs from internal/testing/gen and random edits of
 // them, that diff(A, A) is empty; that A to B reports a widening exactly
-// when the reference evaluator (internal/reference, which shares no code
+// when the reference evaluator (internal/testing/reference, which shares no code
 // with policy or reach) finds some (agent, tool) pair more permissive in
 // B; and that diff(A, B) and diff(B, A) mirror each other.
 func TestProperties(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/gen"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
 // The speed targets (docs/benchmarks.md): an in-process lint of the shipped

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/internal/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 )
 
 // TestOutputCap lints the cases of testdata/cap, each with more findings

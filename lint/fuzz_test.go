@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/internal/gen"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
 // Run a target for a minute with

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/internal/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/rules"
 )
 

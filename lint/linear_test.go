@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/internal/gen"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
 // TestOutputGrowsLinearly writes the findings of each shape of issue 18

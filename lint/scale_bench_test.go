@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/gen"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
 // The linear-growth target (docs/benchmarks.md, "Linear growth"): for each

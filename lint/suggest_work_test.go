@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/gen"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
 // TestNearMissSuggestionsCostFarBelowNSquared lints n near-miss names of

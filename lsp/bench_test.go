@@ -5,7 +5,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/kokua-policy/kokua-policy/internal/gen"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -42,7 +42,7 @@ func benchRound(b *testing.B, opts Options, text, anchor string) {
 
 // BenchmarkEditRound is one round on the shipped config, against the
 // embedded default manifest, and on a generated config of 1000 agents
-// over 200 toolsets (internal/gen, 345 KB), against its manifest.
+// over 200 toolsets (internal/testing/gen, 345 KB), against its manifest.
 func BenchmarkEditRound(b *testing.B) {
 	b.Run("shipped", func(b *testing.B) {
 		benchRound(b, Options{}, shipped(b), `description = "`)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/internal/gen"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
 // TestRangerAgreesWithRangeOf holds the walker that turns sorted findings'

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/tampered"
+	"github.com/kokua-policy/kokua-policy/internal/testing/tampered"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 

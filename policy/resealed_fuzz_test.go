@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/policytest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 

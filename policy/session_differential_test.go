@@ -2,7 +2,7 @@ package policy_test
 
 // The session differential test: random conversations (loads, preloads and
 // calls) driven through policy.Session and through the plain session model
-// of internal/reference, every answer compared after every step.
+// of internal/testing/reference, every answer compared after every step.
 
 import (
 	"errors"
@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
-	"github.com/kokua-policy/kokua-policy/internal/gen"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
-	"github.com/kokua-policy/kokua-policy/internal/reference"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
+	"github.com/kokua-policy/kokua-policy/internal/testing/reference"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )

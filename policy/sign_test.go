@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/tampered"
 	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
+	"github.com/kokua-policy/kokua-policy/internal/testing/tampered"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 

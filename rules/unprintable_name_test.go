@@ -7,7 +7,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
-	"github.com/kokua-policy/kokua-policy/internal/hostile"
+	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 

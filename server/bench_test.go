@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/policytest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 
-	"github.com/kokua-policy/kokua-policy/internal/floor"
+	"github.com/kokua-policy/kokua-policy/internal/testing/floor"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 

@@ -17,9 +17,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kokua-policy/kokua-policy/internal/policytest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 
-	"github.com/kokua-policy/kokua-policy/internal/tampered"
+	"github.com/kokua-policy/kokua-policy/internal/testing/tampered"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/policytest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/policy"

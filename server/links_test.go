@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kokua-policy/kokua-policy/internal/policytest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 )
 
 // TestWatchFollowsSwappedLinks: a policy served through symlinks is

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kokua-policy/kokua-policy/internal/policytest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 
 	"github.com/kokua-policy/kokua-policy/compile"
 )

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/policytest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 )
 
 // TestRepeatedMembers: a request that gives a field twice, in a single

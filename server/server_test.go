@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/policytest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 
 	"github.com/kokua-policy/kokua-policy/policy"
 )

@@ -10,7 +10,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
-	"github.com/kokua-policy/kokua-policy/internal/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 )
 
 // run runs kokua-compile in process on the arguments after the program.

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
-	"github.com/kokua-policy/kokua-policy/internal/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 )
 
 // TestGraphShipped holds kokua-compile graph of the shipped config to

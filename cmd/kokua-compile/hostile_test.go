@@ -13,7 +13,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
-	"github.com/kokua-policy/kokua-policy/internal/hostile"
+	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/compile"
-	"github.com/kokua-policy/kokua-policy/internal/golden"
-	"github.com/kokua-policy/kokua-policy/internal/reference"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/reference"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )

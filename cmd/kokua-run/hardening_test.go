@@ -11,7 +11,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
-	"github.com/kokua-policy/kokua-policy/internal/tampered"
+	"github.com/kokua-policy/kokua-policy/internal/testing/tampered"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 

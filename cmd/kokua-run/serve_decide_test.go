@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
-	"github.com/kokua-policy/kokua-policy/internal/golden"
-	"github.com/kokua-policy/kokua-policy/internal/policytest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/server"
 )

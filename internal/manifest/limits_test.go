@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/internal/hostile"
+	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 )

@@ -37,7 +37,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kokua-policy/kokua-policy/internal/floor"
+	"github.com/kokua-policy/kokua-policy/internal/testing/floor"
 	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/server"
 )

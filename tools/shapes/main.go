@@ -8,7 +8,7 @@
 //	near-miss.toml          n misspelt tool names, checked against near-miss.manifest.json,
 //	                        one toolset of the n tools (kokua-lint --manifest near-miss.manifest.json)
 //
-// Each gives n findings (internal/gen).
+// Each gives n findings (internal/testing/gen).
 //
 //	go run ./tools/shapes [-n 3000] DIR
 package main
@@ -19,7 +19,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/kokua-policy/kokua-policy/internal/gen"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
 func main() {
