@@ -71,6 +71,7 @@ DELEGATED = [
     (r"^bash \.ci/run$", "this is .ci/run"),
     (r"^go test \./\.\.\.$", ".ci/run runs it, with -race"),
     (r"^go test \./lint -run TestGolden -update$", "rewrites the goldens; .ci/run runs the golden tests"),
+    (r"^go generate \./internal/config$", "rewrites the committed schemas; internal/config/schemagen's TestGenerate runs the step and TestJSONSchemaUpToDate compares its output"),
     (r"^(COUNT=\d+ )?bash scripts/bench\.sh$", "minutes long; checked with bash -n"),
     (r"^(bash )?scripts/loadtest\.sh( |$)", "minutes long; checked with bash -n"),
     (r"^bash scripts/mutation\.sh( |$)", "mutation testing takes about an hour; checked with bash -n"),
@@ -181,6 +182,20 @@ def wait_http(url, proc):
             time.sleep(0.05)
     return False
 
+def shown_error(page, curl):
+    """The error answer a page shows for curl: the ```json block right after the block that holds
+    it, when that block is an error object; None when the page shows no error for it."""
+    lines = open(os.path.join(REPO, page), encoding="utf-8").read().split("\n")
+    at = next((i for i, l in enumerate(lines) if l.strip() == curl), None)
+    if at is None:
+        return None
+    end = lines.index("```", at)
+    rest = [l for l in lines[end + 1:] if l.strip()]
+    if len(rest) < 3 or rest[0] != "```json":
+        return None
+    body = "\n".join(rest[1:rest.index("```", 1)])
+    return body if '"error"' in body else None
+
 def serve(page, line, ws, curls):
     m = re.search(r"--addr (\S+)", line)
     addr = m.group(1) if m else "127.0.0.1:8181"
@@ -194,7 +209,11 @@ def serve(page, line, ws, curls):
                 code, out = bash(c, ws)
                 check(code == 0, "%s: %r exits %d: %s" % (page, c, code, out))
                 body = json.loads(out)
-                check("error" not in body, "%s: %r answers an error: %s" % (page, c, out))
+                shown = shown_error(page, c)
+                if shown is None:
+                    check("error" not in body, "%s: %r answers an error: %s" % (page, c, out))
+                else:
+                    check(body == json.loads(shown), "%s: %r answers %s, not the error the page shows: %s" % (page, c, out.strip(), shown))
                 print("  - %s -> %s" % (c.replace("\n", " "), out.strip()[:100]))
             curls.clear()
     finally:
