@@ -328,6 +328,7 @@ func (v *validator) agent(path, name string, a *Agent) {
 		return ""
 	})
 	v.tools(path+".tools", a.Tools, true)
+	v.builtTools(path+".tools", a)
 	if b := a.ToolBlock; b != nil && (b.ResidentBytes < 0 || b.ResidentTools < 0 || b.AllResidentBytes < 0 || b.AllResidentTools < 0) {
 		v.fail(path+".tool_block", "has a negative count")
 	}
@@ -347,5 +348,28 @@ func (v *validator) agent(path, name string, a *Agent) {
 		}
 	default:
 		v.fail(path+".approval.source", "is %q; want \"declared\" or \"inherited\"", ap.Source)
+	}
+}
+
+// builtTools checks that an agent's tools are what its resident toolsets
+// build at its first turn, as kokua-compile writes them (Presentation):
+// the same names from the same toolsets, in the same order. Decide answers
+// from the tools written and a session from the ones built, so a document
+// where the two differ (a tool of a toolset that builds empty, one left
+// out) would answer the same call two ways; it is refused instead.
+func (v *validator) builtTools(path string, a *Agent) {
+	if v.err != nil {
+		return // the toolsets and lists the build reads are not sound
+	}
+	built, _ := Presentation(v.d.Toolsets, a, func(t string) bool { return has(a.Resident, t) }, nil, len(a.Deferred) > 0, nil)
+	if len(built) != len(a.Tools) {
+		v.fail(path, "lists %d tools, but its resident toolsets build %d at the first turn", len(a.Tools), len(built))
+		return
+	}
+	for i, t := range built {
+		if w := a.Tools[i]; w.Name != t.Name || w.Toolset != t.Toolset {
+			v.fail(index1(path, i), "is %s.%s, but its resident toolsets build %s.%s there at the first turn", w.Toolset, w.Name, t.Toolset, t.Name)
+			return
+		}
 	}
 }
