@@ -84,11 +84,15 @@ const (
 	PhaseInput Phase = "input"
 )
 
-// Position is a place in a file: a 1-based line and a 1-based column counted
-// in Unicode characters. The zero Position means "no position".
+// Position is a place in a file. Offset, the byte offset into the file, is
+// what the place is; Line (1-based) and Column (1-based, counted in
+// Unicode characters) are how a terminal shows it, and are only ever
+// derived from Offset, by internal/lineindex, the one converter of the
+// project. The zero Position means "no position".
 type Position struct {
 	Line   int `json:"line"`
 	Column int `json:"column"`
+	Offset int `json:"-"`
 }
 
 // IsZero reports whether p is the zero Position.
@@ -102,8 +106,9 @@ func (p Position) Compare(q Position) int {
 	return cmp.Compare(p.Column, q.Column)
 }
 
-// Span is a range of text in one file. End is exclusive: the column just
-// after the last character.
+// Span is a range of text in one file. End is exclusive: the column (and
+// the byte offset) just after the last character, so the text of a span
+// is data[Start.Offset:End.Offset].
 type Span struct {
 	File  string
 	Start Position
@@ -134,8 +139,12 @@ type Diagnostic struct {
 	// Key is the key path as a config file spells it, such as
 	// [agents.coder.tools].confirm; empty when the problem is not about a key.
 	Key string
-	// Suggestion is a fix, in words, when one is known.
+	// Suggestion is a fix, in words, when one is known: the help line.
 	Suggestion string
+	// Fixes are the edits that resolve the problem, when the rule that
+	// found it knows them, the preferred one first: the one Suggestion
+	// names. See Fix.
+	Fixes []Fix
 	// Notes are sentences that follow the message, such as a long list it
 	// refers to (every toolset the registry has): the human format prints
 	// each on a "note:" line of its own, so that the first line stays

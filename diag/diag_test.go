@@ -30,7 +30,7 @@ func TestEscape(t *testing.T) {
 
 func TestSortIsStableAndDeduplicates(t *testing.T) {
 	at := func(file string, line, col int, rule string) Diagnostic {
-		return Diagnostic{Rule: rule, Span: Span{File: file, Start: Position{line, col}, End: Position{line, col + 1}}}
+		return Diagnostic{Rule: rule, Span: Span{File: file, Start: Position{Line: line, Column: col}, End: Position{Line: line, Column: col + 1}}}
 	}
 	ds := []Diagnostic{at("b.toml", 1, 1, "x"), at("a.toml", 2, 1, "y"), at("a.toml", 2, 1, "x"), at("a.toml", 1, 9, "z"), at("a.toml", 2, 1, "x")}
 	got := Sort(ds)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/rules"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 )
 
 var fence = regexp.MustCompile("(?s)```(toml|json|text)\n(.*?)```")

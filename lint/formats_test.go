@@ -21,9 +21,9 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/internal/version"
-	"github.com/kokua-policy/kokua-policy/rules"
 )
 
 // formatFiles are the golden files of a testdata/formats case, by the

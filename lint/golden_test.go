@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
-	"github.com/kokua-policy/kokua-policy/rules"
 )
 
 // goldenCase is one folder of testdata/lint: config.toml, an optional

@@ -14,8 +14,8 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
-	"github.com/kokua-policy/kokua-policy/rules"
 )
 
 // MaxInputBytes bounds the size of a config or manifest the linter reads.

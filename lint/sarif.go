@@ -13,8 +13,8 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/version"
-	"github.com/kokua-policy/kokua-policy/rules"
 )
 
 // The constant parts of the SARIF output.

@@ -6,7 +6,7 @@
 #   2. compiling (./compile) beside linting, Decide (./policy) beside a
 #      map of precomputed answers, and writing and loading a policy
 #      (./policy), printed raw; one edit-to-diagnostics round of the
-#      language server (./lsp) on the shipped config within 2 ms;
+#      language server (./internal/lsp) on the shipped config within 2 ms;
 #   2b. linear growth (./lint -bench Scale, ./internal/tomlpos -bench
 #      Parse): each input at 10x costs at most 12 times its 1x, and its
 #      100x at most 12 times its 10x; beside them, go-toml's own parser on
@@ -75,8 +75,8 @@ if [[ -z "${SKIP_GO:-}" ]]; then
 	echo "== writing and loading a policy: go test ./policy -run '^\$' -bench Write -benchmem -count $count"
 	go test ./policy -run '^$' -bench Write -benchmem -count "$count"
 	echo
-	echo "== the language server, one edit-to-diagnostics round: go test ./lsp -run '^\$' -bench EditRound -benchmem -count $count"
-	go test ./lsp -run '^$' -bench EditRound -benchmem -count "$count" | tee "$tmp/lsp.txt"
+	echo "== the language server, one edit-to-diagnostics round: go test ./internal/lsp -run '^\$' -bench EditRound -benchmem -count $count"
+	go test ./internal/lsp -run '^$' -bench EditRound -benchmem -count "$count" | tee "$tmp/lsp.txt"
 	awk '
 		/^BenchmarkEditRound\/shipped/ { v[++k] = $3 }
 		END {

@@ -17,7 +17,7 @@ set -euo pipefail
 
 GREMLINS_VERSION=v0.6.0
 TARGETS=(policy/decide.go policy/validate.go policy/sign.go
-    rules/approval.go rules/entry_scope.go rules/shadowed_tool.go rules/suppress.go)
+    internal/rules/approval.go internal/rules/entry_scope.go internal/rules/shadowed_tool.go internal/rules/suppress.go)
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$PWD"

@@ -12,7 +12,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/diff"
+	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 

@@ -8,8 +8,8 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/lint"
-	"github.com/kokua-policy/kokua-policy/reach"
 )
 
 // graphCommand is kokua-compile graph: the delegation graph with each

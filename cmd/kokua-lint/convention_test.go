@@ -9,8 +9,8 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
-	"github.com/kokua-policy/kokua-policy/rules"
 )
 
 // TestConvention (issue 10, one CLI convention): the checks every

@@ -7,7 +7,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/lsp"
+	"github.com/kokua-policy/kokua-policy/internal/lsp"
 )
 
 // lspCommand is kokua-lint lsp: the language server, over stdin and

@@ -11,9 +11,9 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/lint"
-	"github.com/kokua-policy/kokua-policy/rules"
 )
 
 // root is the repository's folder. The tests change the working folder

@@ -16,9 +16,9 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/migrate"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/lint"
-	"github.com/kokua-policy/kokua-policy/migrate"
 )
 
 // migrateCommand is kokua-lint migrate: a config from before the

@@ -156,7 +156,9 @@ type MCPServer struct {
 type Config struct {
 	File   string
 	Source []byte
-	Root   *tomlpos.Node
+	// Lines converts the byte offsets of Source to positions.
+	Lines *lineindex.Index
+	Root  *tomlpos.Node
 
 	// EntryAgent is [assistant].agent, "assistant" when unset.
 	EntryAgent     Str
@@ -204,7 +206,8 @@ func Load(file string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{File: file, Source: data, Root: root, byName: map[string]*Agent{}}
-	c.Comments = tomlpos.Comments(lineindex.New(file, data))
+	c.Lines = lineindex.New(file, data)
+	c.Comments = tomlpos.Comments(c.Lines)
 	c.decode()
 	return c, nil
 }

@@ -11,11 +11,11 @@ import (
 )
 
 // The editor schema, docs/config.schema.json, is written from Schema by
-// JSONSchema; lsp/config.schema.json is the same bytes, embedded for the
+// JSONSchema; internal/lsp/config.schema.json is the same bytes, embedded for the
 // language server's hover texts. Run go generate ./internal/config after
 // changing Schema or this file; TestJSONSchemaUpToDate fails until then.
 //
-//go:generate go run ./schemagen ../../docs/config.schema.json ../../lsp/config.schema.json
+//go:generate go run ./schemagen ../../docs/config.schema.json ../lsp/config.schema.json
 
 // The rest of the editor schema: what JSON Schema checks that the table
 // walk of Schema does not (the facts of rules that need only the file),

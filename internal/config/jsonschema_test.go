@@ -17,7 +17,7 @@ func TestJSONSchemaUpToDate(t *testing.T) {
 	}
 	for _, path := range []string{
 		filepath.Join("..", "..", "docs", "config.schema.json"),
-		filepath.Join("..", "..", "lsp", "config.schema.json"),
+		filepath.Join("..", "lsp", "config.schema.json"),
 	} {
 		got, err := os.ReadFile(path)
 		if err != nil {
@@ -25,7 +25,7 @@ func TestJSONSchemaUpToDate(t *testing.T) {
 		}
 		if !bytes.Equal(got, want) {
 			t.Errorf("%s is not what config.Schema generates (first difference at line %d): run go generate ./internal/config",
-				filepath.ToSlash(path)[len("../../"):], firstDiffLine(got, want))
+				filepath.ToSlash(path), firstDiffLine(got, want))
 		}
 	}
 }

@@ -134,7 +134,7 @@ func (l *Index) Pos(offset int) diag.Position {
 	line := l.line(offset)
 	r, _ := l.count(offset)
 	r0, _ := l.count(l.starts[line])
-	return diag.Position{Line: line + 1, Column: r - r0 + 1}
+	return diag.Position{Line: line + 1, Column: r - r0 + 1, Offset: offset}
 }
 
 // PosUTF16 is the position of a byte offset with its column counted in
@@ -145,7 +145,7 @@ func (l *Index) PosUTF16(offset int) diag.Position {
 	line := l.line(offset)
 	_, u := l.count(offset)
 	_, u0 := l.count(l.starts[line])
-	return diag.Position{Line: line + 1, Column: u - u0 + 1}
+	return diag.Position{Line: line + 1, Column: u - u0 + 1, Offset: offset}
 }
 
 // Span is the span from one byte offset to another.

@@ -31,13 +31,13 @@ func (p plain) clamp(offset int) int {
 func (p plain) pos(offset int) diag.Position {
 	offset = p.clamp(offset)
 	line, start := p.lineStart(offset)
-	return diag.Position{Line: line, Column: utf8.RuneCount(p.data[start:offset]) + 1}
+	return diag.Position{Line: line, Column: utf8.RuneCount(p.data[start:offset]) + 1, Offset: offset}
 }
 
 func (p plain) posUTF16(offset int) diag.Position {
 	offset = p.clamp(offset)
 	line, start := p.lineStart(offset)
-	return diag.Position{Line: line, Column: len(utf16.Encode([]rune(string(p.data[start:offset])))) + 1}
+	return diag.Position{Line: line, Column: len(utf16.Encode([]rune(string(p.data[start:offset])))) + 1, Offset: offset}
 }
 
 func (p plain) offsetOf(pos diag.Position) int {
@@ -133,7 +133,7 @@ func TestIndexAgreesOnRandomText(t *testing.T) {
 func TestSpan(t *testing.T) {
 	l := New("c.toml", []byte("a = \"é\"\nb = 2\n"))
 	got := l.Span(4, 8)
-	want := diag.Span{File: "c.toml", Start: diag.Position{Line: 1, Column: 5}, End: diag.Position{Line: 1, Column: 8}}
+	want := diag.Span{File: "c.toml", Start: diag.Position{Line: 1, Column: 5, Offset: 4}, End: diag.Position{Line: 1, Column: 8, Offset: 8}}
 	if got != want {
 		t.Fatalf("Span(4, 8) = %v, want %v", got, want)
 	}

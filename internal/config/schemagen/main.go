@@ -1,6 +1,6 @@
 // Command schemagen writes the editor schema of config.toml, generated
 // from config.Schema, to each file named on its command line. go generate
-// runs it (see internal/config/jsonschema.go and lsp/schema.go).
+// runs it (see internal/config/jsonschema.go and internal/lsp/schema.go).
 package main
 
 import (

@@ -20,7 +20,7 @@ func TestGenerate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const directive = "//go:generate go run ./schemagen ../../docs/config.schema.json ../../lsp/config.schema.json\n"
+	const directive = "//go:generate go run ./schemagen ../../docs/config.schema.json ../lsp/config.schema.json\n"
 	if !bytes.Contains(src, []byte(directive)) {
 		t.Fatalf("internal/config/jsonschema.go lacks the directive %q", strings.TrimSpace(directive))
 	}

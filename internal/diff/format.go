@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/reach"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
 // Formats are the formats Write takes.

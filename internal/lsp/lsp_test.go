@@ -17,14 +17,14 @@ import (
 
 // TestSchemaCopy: the embedded schema, whose descriptions are the hover
 // texts of keys, is docs/config.schema.json byte for byte (go generate
-// ./lsp refreshes it).
+// ./internal/lsp refreshes it).
 func TestSchemaCopy(t *testing.T) {
-	docs, err := os.ReadFile(filepath.Join("..", "docs", "config.schema.json"))
+	docs, err := os.ReadFile(filepath.Join("..", "..", "docs", "config.schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(docs, schemaJSON) {
-		t.Fatal("lsp/config.schema.json differs from docs/config.schema.json: run go generate ./lsp")
+		t.Fatal("internal/lsp/config.schema.json differs from docs/config.schema.json: run go generate ./internal/config")
 	}
 }
 

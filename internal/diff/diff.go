@@ -28,9 +28,9 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
-	"github.com/kokua-policy/kokua-policy/reach"
 )
 
 // Place is where a change comes from: a file, the line and column when the

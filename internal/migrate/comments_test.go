@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
+	"github.com/kokua-policy/kokua-policy/internal/migrate"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/lint"
-	"github.com/kokua-policy/kokua-policy/migrate"
 )
 
 // approvalTools are the bare tool names the generated approval lists use,

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/migrate"
 	"github.com/kokua-policy/kokua-policy/lint"
-	"github.com/kokua-policy/kokua-policy/migrate"
 )
 
 // TestFlagPlacement: a marker comment goes on its own line above the line

@@ -252,7 +252,7 @@ var suppressionLine = sync.OnceValue(func() *regexp.Regexp {
 // already alone there, adds the rule to it. The reason is left for the
 // user to write: until they do, suppression-invalid says it is missing,
 // and the finding stays, since a suppression without a reason hides
-// nothing (rules/suppress.go).
+// nothing (internal/rules/suppress.go).
 func suppression(t text, f diag.Diagnostic) fix {
 	line := f.Span.Start.Line - 1
 	title := fmt.Sprintf("Suppress %s on this line (then write the reason after the brackets)", f.Rule)

@@ -415,7 +415,7 @@ func TestBeforeInitialize(t *testing.T) {
 // TestFrameCapDocumented: docs/editor.md gives the Content-Length cap in
 // MiB as maxFrame has it.
 func TestFrameCapDocumented(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "docs", "editor.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "editor.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

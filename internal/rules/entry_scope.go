@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
@@ -158,9 +157,6 @@ func (b *builtinPair) report(p *Pass) {
 // endOfFile is the position just after the file's last character that is
 // not white space.
 func endOfFile(cfg *config.Config) diag.Span {
-	text := bytes.TrimRight(cfg.Source, " \t\r\n")
-	line := bytes.Count(text, []byte("\n")) + 1
-	last := text[bytes.LastIndexByte(text, '\n')+1:]
-	at := diag.Position{Line: line, Column: utf8.RuneCount(last) + 1}
-	return diag.Span{File: cfg.File, Start: at, End: at}
+	end := len(bytes.TrimRight(cfg.Source, " \t\r\n"))
+	return cfg.Lines.Span(end, end)
 }

@@ -16,12 +16,12 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/migrate"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
-	"github.com/kokua-policy/kokua-policy/migrate"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/diff"
+	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -32,7 +32,7 @@ func side(t testing.TB, path string, m *lint.Manifest) *diff.Side {
 
 // TestGolden compares the report of every case of testdata/diff (old.toml
 // to new.toml) in the three formats with want.txt, want.md and want.json;
-// go test ./diff -update rewrites them. The first line of old.toml says
+// go test ./internal/diff -update rewrites them. The first line of old.toml says
 // what the case shows; a case whose folder ends in what it expects is
 // held to it: every case but no-change, resident-moved,
 // confirm-to-review-auto-off and floor-dropped-auto-off changes

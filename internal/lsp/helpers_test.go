@@ -164,7 +164,7 @@ func fileURI(t testing.TB, name string) protocol.DocumentURI {
 // shipped is the config Kokua ships, which lints clean.
 func shipped(t testing.TB) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "examples", "shipped.config.toml"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", "shipped.config.toml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,9 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
-	"github.com/kokua-policy/kokua-policy/reach"
 )
 
 func configKey(agent, key string) string {

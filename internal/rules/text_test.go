@@ -163,7 +163,7 @@ for doc in json.load(sys.stdin):
 // TestGoldenSuggestionsAreTOML holds every suggestion of the lint goldens
 // that shows a key = value to TOML.
 func TestGoldenSuggestionsAreTOML(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "lint", "*", "want.json"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "lint", "*", "want.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no lint goldens found: %v", err)
 	}

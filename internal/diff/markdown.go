@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/reach"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
 // code writes text as a markdown code span that is safe in a table cell.

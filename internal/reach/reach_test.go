@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/reach"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
 // TestLevelOrder: the one ordering of answers, least permissive first.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/diff"
+	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -20,7 +20,7 @@ import (
 // call: what decides whether a reviewer answers first.
 func floorRunCommand(t *testing.T, m *lint.Manifest) *diff.Side {
 	t.Helper()
-	doc := side(t, filepath.Join("..", "testdata", "diff", "floor-dropped-auto-on", "old.toml"), m).Policy.Document()
+	doc := side(t, filepath.Join("..", "..", "testdata", "diff", "floor-dropped-auto-on", "old.toml"), m).Policy.Document()
 	floor := &doc.Floor.List
 	floor.Entries = append(floor.Entries, policy.Entry{Status: policy.StatusResolved, Text: "compute.run_command",
 		Toolset: "compute", Tool: "run_command", Tools: []string{"run_command"}, ToolsWhenBuilt: []string{},
@@ -44,7 +44,7 @@ func floorRunCommand(t *testing.T, m *lint.Manifest) *diff.Side {
 // the floor entry of the side that has it, in every format.
 func TestFloorReviewExplanation(t *testing.T) {
 	m := lint.DefaultManifest()
-	plain := side(t, filepath.Join("..", "testdata", "diff", "floor-dropped-auto-on", "old.toml"), m)
+	plain := side(t, filepath.Join("..", "..", "testdata", "diff", "floor-dropped-auto-on", "old.toml"), m)
 	floored := floorRunCommand(t, m)
 	for _, c := range []struct {
 		name      string

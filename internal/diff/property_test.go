@@ -10,12 +10,12 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/kokua-policy/kokua-policy/diff"
+	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 	"github.com/kokua-policy/kokua-policy/internal/testing/reference"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
-	"github.com/kokua-policy/kokua-policy/reach"
 )
 
 // config is a generated config as a TOML tree, to be changed and written

@@ -8,9 +8,9 @@ import (
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
-	"github.com/kokua-policy/kokua-policy/reach"
 )
 
 // Side is one side of a comparison: a compiled policy, read from a policy

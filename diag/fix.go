@@ -1,0 +1,98 @@
+package diag
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Fix is one way to resolve a diagnostic, as data: the rule that finds a
+// problem attaches its fixes, and the command line's --fix, the language
+// server's quick fixes and migrate only apply them.
+type Fix struct {
+	// Title says what the fix does, as an editor's menu shows it:
+	// "Write 'mcp.add_mcp_server'".
+	Title string
+	// Safe is true when the fix can only tighten what an agent may do, or
+	// change nothing of it: an approval entry that gated nothing rewritten
+	// to a tool it gates, a key moved above its sub-table. A fix that
+	// could widen an agent's power (an unknown toolset in available
+	// rewritten to a close name, which grants that toolset) is not safe:
+	// kokua-lint --fix leaves it to --unsafe-fixes.
+	Safe bool
+	// Edits are the changes to the file the diagnostic's span is in, in
+	// byte offsets of that file; they do not overlap.
+	Edits []Edit
+}
+
+// Edit replaces the bytes [Start, End) of a file with New. Start == End
+// inserts.
+type Edit struct {
+	Start, End int
+	New        string
+}
+
+// Apply returns src with the edits of fixes made, and the fixes it made.
+// The fixes are taken in the order given; a fix whose edits overlap one
+// taken before it (or each other, or fall outside src) is left out, to be
+// offered again when the result is linted anew. Edits that touch at one
+// point (an insertion at the end of a replaced range) do not overlap;
+// two insertions at one offset are made in the order of their fixes.
+func Apply(src []byte, fixes []Fix) ([]byte, []Fix) {
+	type placed struct {
+		Edit
+		order int
+	}
+	var taken []placed
+	var made []Fix
+	overlaps := func(e Edit) bool {
+		for _, t := range taken {
+			if clash(e, t.Edit) {
+				return true
+			}
+		}
+		return false
+	}
+	for i, f := range fixes {
+		ok := len(f.Edits) > 0
+		for j, e := range f.Edits {
+			if e.Start < 0 || e.End < e.Start || e.End > len(src) || overlaps(e) {
+				ok = false
+				break
+			}
+			for _, o := range f.Edits[:j] {
+				ok = ok && !clash(e, o)
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, e := range f.Edits {
+			taken = append(taken, placed{e, i})
+		}
+		made = append(made, f)
+	}
+	slices.SortStableFunc(taken, func(a, b placed) int {
+		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), cmp.Compare(a.order, b.order))
+	})
+	out := make([]byte, 0, len(src))
+	at := 0
+	for _, e := range taken {
+		out = append(out, src[at:e.Start]...)
+		out = append(out, e.New...)
+		at = e.End
+	}
+	return append(out, src[at:]...), made
+}
+
+// clash reports whether two edits cannot both be made: their ranges share
+// a byte, or one inserts strictly inside the other's range.
+func clash(a, b Edit) bool {
+	inside := func(p int, e Edit) bool { return e.Start < p && p < e.End }
+	return a.Start < b.End && b.Start < a.End ||
+		a.Start == a.End && inside(a.Start, b) ||
+		b.Start == b.End && inside(b.Start, a)
+}
+
+// String writes an edit for a test's failure message.
+func (e Edit) String() string { return fmt.Sprintf("[%d,%d)%q", e.Start, e.End, e.New) }
