@@ -32,19 +32,19 @@ type Edit struct {
 	New        string
 }
 
-// Apply returns src with the edits of fixes made, and the fixes it made.
-// The fixes are taken in the order given; a fix whose edits overlap one
+// Apply returns src with the edits of fixes made, and the indices in
+// fixes of those it made, in order. The fixes are taken in the order given; a fix whose edits overlap one
 // taken before it (or each other, or fall outside src) is left out, to be
 // offered again when the result is linted anew. Edits that touch at one
 // point (an insertion at the end of a replaced range) do not overlap;
 // two insertions at one offset are made in the order of their fixes.
-func Apply(src []byte, fixes []Fix) ([]byte, []Fix) {
+func Apply(src []byte, fixes []Fix) ([]byte, []int) {
 	type placed struct {
 		Edit
 		order int
 	}
 	var taken []placed
-	var made []Fix
+	var made []int
 	overlaps := func(e Edit) bool {
 		for _, t := range taken {
 			if clash(e, t.Edit) {
@@ -70,7 +70,7 @@ func Apply(src []byte, fixes []Fix) ([]byte, []Fix) {
 		for _, e := range f.Edits {
 			taken = append(taken, placed{e, i})
 		}
-		made = append(made, f)
+		made = append(made, i)
 	}
 	slices.SortStableFunc(taken, func(a, b placed) int {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), cmp.Compare(a.order, b.order))

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -35,7 +36,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "kokua-lint",
 		Usage:     "check Kokua's config.toml tool access offline",
-		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format human|json|sarif]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
+		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...\nkokua-lint --fix [--unsafe-fixes] [--diff] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format human|json|sarif]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			cli.FormatFlag("output format: human, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations)"),
@@ -44,6 +45,9 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			&urfave.BoolFlag{Name: "list-rules", Local: true, Usage: "print every rule with its severity, phase and summary (in --format human, json or sarif)"},
 			cli.StdinFilenameFlag(),
 			cli.OnlyKokuaFlag(),
+			&urfave.BoolFlag{Name: "fix", Local: true, Usage: "make the safe fixes of the findings in each CONFIG, in place (a config read from - is written to standard output), and report what remains"},
+			&urfave.BoolFlag{Name: "unsafe-fixes", Local: true, Usage: "with --fix or --diff, make the unsafe fixes too: those that could widen what an agent may do"},
+			&urfave.BoolFlag{Name: "diff", Local: true, Usage: "print what --fix would change as a unified diff, and write nothing"},
 			&urfave.StringFlag{Name: "sarif-file", Local: true, Usage: "also write the findings as SARIF 2.1.0 to `FILE`, in the same run (the GitHub Action annotates and uploads from one run)"},
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
@@ -57,6 +61,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 				configs: c.Args().Slice(), manifest: cli.String(c, "manifest"), format: cli.String(c, "format"),
 				color: cli.String(c, "color"), failOn: c.String("fail-on"),
 				stdinName: c.String("stdin-filename"), onlyKokua: c.Bool("only-kokua"), sarifFile: c.String("sarif-file"),
+				fix: c.Bool("fix"), unsafeFixes: c.Bool("unsafe-fixes"), diff: c.Bool("diff"),
 			}, stdin, stdout, stderr)
 		},
 		// One line per subcommand; each lives in its own file.
@@ -82,6 +87,9 @@ type options struct {
 	onlyKokua bool
 	// sarifFile, when not empty, gets the findings as SARIF too.
 	sarifFile string
+	// fix makes the findings' fixes (fix.go), unsafeFixes the unsafe ones
+	// too, and diff prints them instead of writing them.
+	fix, unsafeFixes, diff bool
 }
 
 // usage is a usage error of kokua-lint.
@@ -111,6 +119,9 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := cli.CheckStdin(o.configs, o.stdinName); err != nil {
 		return usage("%v", err)
 	}
+	if o.unsafeFixes && !o.fix && !o.diff {
+		return usage("--unsafe-fixes goes with --fix or --diff")
+	}
 	inputs := []cli.Input{{What: "the manifest", Path: o.manifest}}
 	for _, c := range o.configs {
 		inputs = append(inputs, cli.Input{What: "a config", Path: c})
@@ -119,6 +130,9 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := cli.NotAnInput("kokua-lint", "--sarif-file", o.sarifFile, stdin, inputs...); err != nil {
+		return err
+	}
+	if err := o.checkFixTargets(); err != nil {
 		return err
 	}
 
@@ -138,10 +152,20 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 			cli.SkipNote(stderr, "kokua-lint", src.Name)
 			continue
 		}
+		if o.fix || o.diff {
+			if src, res, err = o.fixConfig(path, src, m, stdout, stderr); err != nil {
+				return err
+			}
+		}
 		sources[src.Name] = src.Data
 		all = append(all, res.Diagnostics...)
 	}
 	all = diag.Sort(all)
+	if o.diff || o.fix && slices.Contains(o.configs, "-") {
+		// Standard output carries the diff, or the fixed config: what
+		// remains goes to standard error.
+		stdout = stderr
+	}
 
 	if o.sarifFile != "" {
 		var log bytes.Buffer

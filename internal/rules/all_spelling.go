@@ -21,13 +21,21 @@ var _ = register(&Rule{
 			}
 			av := a.Tools.Available
 			const fix = `write available = "all" (a lowercase string, not inside a list)`
+			// The fixes are unsafe: "all" grants the agent every toolset.
 			if av.Str.State == config.Present && !av.All && config.IsAllWord(av.Str.Value) {
-				p.Report(Finding{Span: av.Str.Span, Key: av.Path, Suggestion: fix,
+				p.Report(Finding{Span: av.Str.Span, Key: av.Path, Suggestion: fix, Fixes: p.rewrites(av.Str.Span, false, "all"),
 					Message: "agent " + q(a.Name) + " writes available = \"" + diag.Escape(av.Str.Value) + "\"; \"all\" is written exactly available = \"all\", in lowercase"})
 			}
 			for _, it := range av.Items {
 				if config.IsAllWord(it.Value) {
-					p.Report(Finding{Span: it.Span, Key: av.Path, Suggestion: fix,
+					var fixes []diag.Fix
+					if len(av.Items) == 1 {
+						// The list is replaced whole; one that holds other
+						// names too is left to the user, who knows which
+						// was meant.
+						fixes = []diag.Fix{{Title: `Write available = "all"`, Edits: []diag.Edit{{Start: av.Span.Start.Offset, End: av.Span.End.Offset, New: `"all"`}}}}
+					}
+					p.Report(Finding{Span: it.Span, Key: av.Path, Suggestion: fix, Fixes: fixes,
 						Message: "agent " + q(a.Name) + " lists \"" + diag.Escape(it.Value) + "\" inside available; \"all\" is not a toolset name but a value of its own: available = \"all\", a string, not inside a list"})
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/kokua"
@@ -76,6 +77,17 @@ type deadEntry struct {
 	list approvalList
 	item config.Str
 	r    model.Resolution
+}
+
+// fixes rewrite the entry to each one it can have meant. Each is safe: the
+// entry gated nothing, and the rewritten one gates a tool. Dropping the
+// entry instead is left to the user: a pending entry's toolset would then
+// load with a gate fewer than its author wrote.
+func (d deadEntry) fixes(p *Pass) []diag.Fix {
+	if d.list.Builtin {
+		return nil
+	}
+	return p.rewrites(d.item.Span, true, entryCandidates(d.r)...)
 }
 
 // deadEntries returns the entries of every list that match no tool, found

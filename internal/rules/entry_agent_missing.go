@@ -38,6 +38,11 @@ var _ = register(&Rule{
 			Notes: []string{"Configured agents: " + quoteAll(slices.Sorted(slices.Values(names))) + "."}}
 		if matches := similar.Suggest(name, names); len(matches) > 0 {
 			f.Suggestion = "write agent = " + tomlString(matches[0])
+			if cfg.EntryAgent.State == config.Present {
+				// Unsafe: the entry agent is the one the user talks to, and
+				// what it reaches is built.
+				f.Fixes = p.rewrites(span, false, matches...)
+			}
 		} else {
 			f.Suggestion = "set [assistant].agent to the agent the user talks to"
 		}

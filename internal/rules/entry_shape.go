@@ -27,8 +27,13 @@ var _ = register(&Rule{
 					continue
 				}
 				fault, fix, more := shapeFault(r)
-				p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: fix, Notes: notes(more),
-					Message: fmt.Sprintf("%s has an entry that %s: %s", l.Path, l.effect(), fault)})
+				f := Finding{Span: it.Span, Key: l.Path, Suggestion: fix, Notes: notes(more),
+					Message: fmt.Sprintf("%s has an entry that %s: %s", l.Path, l.effect(), fault)}
+				if !l.Builtin {
+					// Each rewrite adds a gate where the entry held none.
+					f.Fixes = p.rewrites(it.Span, true, shapeCandidates(r)...)
+				}
+				p.Report(f)
 			}
 		}
 	},
@@ -36,6 +41,18 @@ var _ = register(&Rule{
 
 // shapeFault says what is wrong with an entry's shape, the fix when one is
 // known, and a note on it when there is more to say (the grammar).
+// shapeCandidates are the entries a malformed one can have meant, the one
+// shapeFault's help names first.
+func shapeCandidates(r model.Resolution) []string {
+	if r.Entry.Fault == kokua.EmptyTool {
+		return []string{r.Entry.Toolset}
+	}
+	if r.Status == model.BareTool || r.Status == model.UnknownToolset {
+		return entryCandidates(r)
+	}
+	return nil
+}
+
 func shapeFault(r model.Resolution) (fault, fix, note string) {
 	e := r.Entry
 	const forms = "an entry is <toolset>, <toolset>.*, <toolset>.<tool>, core or core.<tool>"

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"strings"
+
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
@@ -19,16 +21,20 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		root := p.Config.Root
+		var fixes []diag.Fix
 		report := func(n *tomlpos.Node, key, msg, fix string, more ...string) {
-			p.Report(Finding{Span: n.Key(), Key: key, Message: msg + migrateHint, Suggestion: fix, Notes: more})
+			p.Report(Finding{Span: n.Key(), Key: key, Message: msg + migrateHint, Suggestion: fix, Notes: more, Fixes: fixes})
+			fixes = nil
 		}
 		if n := root.Lookup("security", "confirm_tools"); n != nil {
+			fixes = moveEntries(p, n, "confirm")
 			report(n, "[security].confirm_tools",
 				"[security].confirm_tools was split into the approval pairs",
 				"run kokua-lint migrate, or move these entries to [assistant.tools].confirm, each bare tool name written toolset.tool",
 				"The default approval pair is [assistant.tools].confirm (asks you) and review (asks a reviewer, then you); an agent's own pair is [agents.<name>.tools].confirm and review.")
 		}
 		if n := root.Lookup("security", "auto_approval", "tools"); n != nil {
+			fixes = moveEntries(p, n, "review")
 			report(n, "[security.auto_approval].tools",
 				"[security.auto_approval].tools was replaced by the review lists",
 				"run kokua-lint migrate, or move these entries to [assistant.tools].review, each bare tool name written toolset.tool",
@@ -75,3 +81,56 @@ var _ = register(&Rule{
 // migrateHint ends the message of every old key: the command that
 // rewrites it.
 const migrateHint = " (kokua-lint migrate rewrites it)"
+
+// moveEntries moves the entries of a removed approval list n (its whole
+// lines, when nothing else is written on them) to the list that replaced
+// it in [assistant.tools], when that list is not written yet (R19, R102,
+// R103). Moved into a written [assistant.tools] table, whose pair already
+// replaced the built-in one, the entries add gates: safe. Where the file
+// has no [assistant.tools], writing one replaces the built-in default pair
+// whole, dropping its other list: unsafe. The entries are moved as written;
+// a bare tool name among them is then reported, and fixed, as entry-shape
+// reports it. The other removed keys need a decision (which agent, which
+// table) and get no fix.
+func moveEntries(p *Pass, n *tomlpos.Node, target string) []diag.Fix {
+	src, lines := p.Config.Source, p.Config.Lines
+	if n.Kind != tomlpos.KindArray || n.Key().IsZero() {
+		return nil
+	}
+	key, value := n.Key(), n.Span()
+	keyLine := lines.Offset(key.Start.Line, 1)
+	if strings.TrimSpace(string(src[keyLine:key.Start.Offset])) != "" {
+		return nil
+	}
+	last, _ := lines.Line(value.End.Line)
+	lineEnd := lines.Offset(value.End.Line, 1) + len(last)
+	if rest := strings.TrimSpace(string(src[value.End.Offset:lineEnd])); rest != "" && !strings.HasPrefix(rest, "#") {
+		return nil
+	}
+	cut := min(lineEnd+1, len(src))
+	remove := diag.Edit{Start: keyLine, End: cut}
+	entries := string(src[value.Start.Offset:value.End.Offset])
+	title := "Move the entries to [assistant.tools]." + target
+	switch tools := p.Config.Root.Lookup("assistant", "tools"); {
+	case tools == nil:
+		ending := ""
+		if len(src) > 0 && src[len(src)-1] != '\n' {
+			ending = "\n"
+		}
+		add := diag.Edit{Start: len(src), End: len(src), New: ending + "\n[assistant.tools]\n" + target + " = " + entries + "\n"}
+		return []diag.Fix{{Title: title, Edits: []diag.Edit{remove, add}}}
+	case tools.Kind == tomlpos.KindTable && tools.Header && tools.Get(target) == nil:
+		header := tools.Span().Start.Line
+		at := len(src)
+		if header < lines.Lines() {
+			at = lines.Offset(header+1, 1)
+		}
+		ending := ""
+		if at == len(src) && len(src) > 0 && src[len(src)-1] != '\n' {
+			ending = "\n"
+		}
+		add := diag.Edit{Start: at, End: at, New: ending + target + " = " + entries + "\n"}
+		return []diag.Fix{{Title: title, Safe: true, Edits: []diag.Edit{remove, add}}}
+	}
+	return nil
+}

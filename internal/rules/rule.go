@@ -103,6 +103,8 @@ type Finding struct {
 	// line of the human format, says only what is wrong and why
 	// (diag.Diagnostic).
 	Notes []string
+	// Fixes resolve the finding, the one Suggestion names first (fix.go).
+	Fixes []diag.Fix
 }
 
 // Report records a finding. A message that notes follow is their first
@@ -115,6 +117,7 @@ func (p *Pass) Report(f Finding) {
 	p.out = append(p.out, diag.Diagnostic{
 		Rule: p.Rule.ID, Severity: p.Rule.Severity, Phase: p.Rule.Phase,
 		Message: f.Message, Span: f.Span, Key: f.Key, Suggestion: f.Suggestion, Notes: f.Notes, Refs: p.Rule.Refs,
+		Fixes: f.Fixes,
 	})
 }
 

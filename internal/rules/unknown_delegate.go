@@ -38,6 +38,8 @@ var _ = register(&Rule{
 					Notes:   []string{configured}}
 				if len(matches) > 0 {
 					f.Suggestion = "write " + tomlName(matches[0])
+					// Unsafe: delegating earns spawn_subagent and reaches the agent's tools.
+					f.Fixes = p.rewrites(it.Span, false, matches...)
 				}
 				p.Report(f)
 			}

@@ -45,6 +45,13 @@ var _ = register(&Rule{
 			f := Finding{Span: v.Field.Value.Key(), Key: config.KeyPath(table, name), Message: msg, Notes: more}
 			if matches := similar.Suggest(name, accepted); len(matches) > 0 {
 				f.Suggestion = fmt.Sprintf("did you mean %s?", q(matches[0]))
+				// Unsafe: a key that Kokua ignored until now would take
+				// effect, and which key was meant decides whether it grants
+				// (available) or gates (confirm).
+				k := v.Field.Value.Key()
+				for _, m := range matches {
+					f.Fixes = append(f.Fixes, diag.Fix{Title: "Rename the key to " + m, Edits: []diag.Edit{{Start: k.Start.Offset, End: k.End.Offset, New: tomlpos.QuoteKey(m)}}})
+				}
 			}
 			p.Report(f)
 		})

@@ -47,6 +47,8 @@ var _ = register(&Rule{
 				f := Finding{Span: it.Span, Key: a.Tools.Available.Path, Message: msg, Notes: notes}
 				if len(matches) > 0 {
 					f.Suggestion = "write " + tomlName(matches[0])
+					// Unsafe: the close name grants the agent that toolset.
+					f.Fixes = p.rewrites(it.Span, false, matches...)
 				}
 				p.Report(f)
 			}

@@ -1,0 +1,64 @@
+package lint
+
+import (
+	"bytes"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+)
+
+// MaxFixRounds bounds how often Fix lints the config again after making
+// fixes: a fix can reveal a finding another fixes (a misfiled entry
+// moved into a list, then qualified), and a fix whose edits overlap one
+// made before it waits for the next round.
+const MaxFixRounds = 8
+
+// Fixed is what Fix made of one config.
+type Fixed struct {
+	// Data is the config with the fixes made; the config's own bytes when
+	// none was.
+	Data []byte
+	// Applied are the fixes made, in the order they were made.
+	Applied []Applied
+	// Result is the lint of Data: what remains.
+	Result *Result
+}
+
+// Applied is one fix made, and the finding it resolved (its span in the
+// text as it was when the fix was made).
+type Applied struct {
+	Finding diag.Diagnostic
+	Fix     diag.Fix
+}
+
+// Fix lints a config, makes the preferred fix of each finding in it (the
+// first of its Fixes) when that fix is safe, or also when it is not if
+// unsafe is true, and lints the result again, until no fix applies or
+// MaxFixRounds rounds have been made. Findings are taken in their sorted
+// order, so where two fixes overlap the one earlier in the file is made and
+// the other waits for the next round.
+func Fix(cfg Source, m *Manifest, unsafe bool) *Fixed {
+	out := &Fixed{Data: cfg.Data}
+	for round := 0; ; round++ {
+		out.Result = Lint(Source{Name: cfg.Name, Data: out.Data}, m)
+		if round == MaxFixRounds {
+			return out
+		}
+		var fixes []diag.Fix
+		var from []diag.Diagnostic
+		for _, d := range out.Result.Diagnostics {
+			if d.Span.File != cfg.Name || len(d.Fixes) == 0 || !d.Fixes[0].Safe && !unsafe {
+				continue
+			}
+			fixes = append(fixes, d.Fixes[0])
+			from = append(from, d)
+		}
+		data, made := diag.Apply(out.Data, fixes)
+		if len(made) == 0 || bytes.Equal(data, out.Data) {
+			return out
+		}
+		for _, i := range made {
+			out.Applied = append(out.Applied, Applied{Finding: from[i], Fix: fixes[i]})
+		}
+		out.Data = data
+	}
+}
