@@ -14,6 +14,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R106", "R47"},
 	Summary:  `"all" must be written exactly available = "all": lowercase, a string, not in a list`,
 	Needs:    NeedsConfig,
+	Fixes:    UnsafeFixes,
 	Check: func(p *Pass) {
 		for _, a := range p.Config.Agents {
 			if a.Tools == nil {

@@ -17,6 +17,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R131", "R120", "R132", "R135", "R33", "R34", "R40", "R41"},
 	Summary:  "an approval entry on a toolset built at startup (or core) matches no tool",
 	Needs:    NeedsWorld,
+	Fixes:    SafeFixes,
 	Check: func(p *Pass) {
 		for _, d := range deadEntries(p.World, model.AtStartup) {
 			l, r := d.list, d.r

@@ -18,6 +18,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R128", "R2"},
 	Summary:  "[assistant].agent names an agent the config does not declare",
 	Needs:    NeedsConfig,
+	Fixes:    UnsafeFixes,
 	Check: func(p *Pass) {
 		cfg := p.Config
 		if len(cfg.Agents) == 0 || cfg.Agent(cfg.EntryAgent.Value) != nil {

@@ -19,6 +19,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R122", "R28", "R29", "R30", "R31", "R208"},
 	Summary:  "an approval entry is malformed, a bare tool name, or names no installed toolset",
 	Needs:    NeedsWorld,
+	Fixes:    SafeFixes,
 	Check: func(p *Pass) {
 		for _, l := range approvalLists(p.World) {
 			for _, it := range l.Items {

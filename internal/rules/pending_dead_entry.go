@@ -19,6 +19,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R121", "R146", "R79", "R81", "R206", "A8"},
 	Summary:  "an approval entry on a deferred toolset matches nothing, so every load of it is refused",
 	Needs:    NeedsWorld,
+	Fixes:    SafeFixes,
 	Check: func(p *Pass) {
 		w := p.World
 		ln := newLoaderNotes(w)

@@ -19,6 +19,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R102", "R103", "R104", "R19", "R20"},
 	Summary:  "a removed key (confirm_tools, auto_approval.tools, [tools], [subagents], ...) names its replacement",
 	Needs:    NeedsConfig,
+	Fixes:    SafeFixes | UnsafeFixes,
 	Check: func(p *Pass) {
 		root := p.Config.Root
 		var fixes []diag.Fix

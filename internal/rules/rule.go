@@ -58,6 +58,38 @@ func (n Needs) met(in *Input) bool {
 	return in.World != nil
 }
 
+// Fixes is the safety of the fixes a rule attaches: a set of bits.
+type Fixes uint8
+
+// The fix kinds.
+const (
+	// SafeFixes only tighten what an agent may do, or change nothing.
+	SafeFixes Fixes = 1 << iota
+	// UnsafeFixes could widen it.
+	UnsafeFixes
+)
+
+// String says which fixes: "safe", "unsafe", "safe and unsafe" or "none".
+func (f Fixes) String() string {
+	switch f {
+	case SafeFixes:
+		return "safe"
+	case UnsafeFixes:
+		return "unsafe"
+	case SafeFixes | UnsafeFixes:
+		return "safe and unsafe"
+	}
+	return "none"
+}
+
+// Allows reports whether a fix of that safety is one the rule declares.
+func (f Fixes) Allows(safe bool) bool {
+	if safe {
+		return f&SafeFixes != 0
+	}
+	return f&UnsafeFixes != 0
+}
+
 // Rule is one check.
 type Rule struct {
 	ID       string
@@ -68,6 +100,10 @@ type Rule struct {
 	// Summary is the one line --list-rules prints.
 	Summary string
 	Needs   Needs
+	// Fixes says which fixes the rule attaches to its findings: none,
+	// safe ones, unsafe ones, or both (diag.Fix; fix.go). The rule's page
+	// says the same, and a test holds both to what the rule does.
+	Fixes Fixes
 	// Check runs the rule; nil for the rules about suppression comments,
 	// which are applied after every other rule (suppress.go).
 	Check func(*Pass)

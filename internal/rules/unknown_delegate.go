@@ -17,6 +17,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R126", "R208"},
 	Summary:  "delegates_to names an agent the config does not declare",
 	Needs:    NeedsConfig,
+	Fixes:    UnsafeFixes,
 	Check: func(p *Pass) {
 		var names []string
 		for _, a := range p.Config.Agents {

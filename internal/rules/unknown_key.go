@@ -20,6 +20,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R21", "R108", "R109", "R110", "R113", "R3"},
 	Summary:  "a tool-access table holds a key it does not accept",
 	Needs:    NeedsConfig,
+	Fixes:    UnsafeFixes,
 	Check: func(p *Pass) {
 		config.Walk(p.Config.Root, func(v config.Visit) {
 			if v.Schema != nil || v.Table.Open {

@@ -19,6 +19,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R118", "R44", "R208"},
 	Summary:  "available names a toolset the install does not register",
 	Needs:    NeedsWorld,
+	Fixes:    UnsafeFixes,
 	Check: func(p *Pass) {
 		w := p.World
 		names := make([]string, 0, len(w.Toolsets))
