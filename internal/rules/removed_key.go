@@ -105,8 +105,12 @@ func moveEntries(p *Pass, n *tomlpos.Node, target string) []diag.Fix {
 	}
 	last, _ := lines.Line(value.End.Line)
 	lineEnd := lines.Offset(value.End.Line, 1) + len(last)
-	if rest := strings.TrimSpace(string(src[value.End.Offset:lineEnd])); rest != "" && !strings.HasPrefix(rest, "#") {
+	rest := strings.TrimSpace(string(src[value.End.Offset:lineEnd]))
+	if rest != "" && !strings.HasPrefix(rest, "#") {
 		return nil
+	}
+	if rest != "" {
+		rest = "  " + rest // the comment after the list goes with it
 	}
 	cut := min(lineEnd+1, len(src))
 	remove := diag.Edit{Start: keyLine, End: cut}
@@ -118,7 +122,7 @@ func moveEntries(p *Pass, n *tomlpos.Node, target string) []diag.Fix {
 		if len(src) > 0 && src[len(src)-1] != '\n' {
 			ending = "\n"
 		}
-		add := diag.Edit{Start: len(src), End: len(src), New: ending + "\n[assistant.tools]\n" + target + " = " + entries + "\n"}
+		add := diag.Edit{Start: len(src), End: len(src), New: ending + "\n[assistant.tools]\n" + target + " = " + entries + rest + "\n"}
 		return []diag.Fix{{Title: title, Edits: []diag.Edit{remove, add}}}
 	case tools.Kind == tomlpos.KindTable && tools.Header && tools.Get(target) == nil:
 		header := tools.Span().Start.Line
@@ -130,7 +134,7 @@ func moveEntries(p *Pass, n *tomlpos.Node, target string) []diag.Fix {
 		if at == len(src) && len(src) > 0 && src[len(src)-1] != '\n' {
 			ending = "\n"
 		}
-		add := diag.Edit{Start: at, End: at, New: ending + target + " = " + entries + "\n"}
+		add := diag.Edit{Start: at, End: at, New: ending + target + " = " + entries + rest + "\n"}
 		return []diag.Fix{{Title: title, Safe: true, Edits: []diag.Edit{remove, add}}}
 	}
 	return nil

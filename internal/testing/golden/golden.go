@@ -4,7 +4,9 @@ package golden
 
 import (
 	"bytes"
+	"errors"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +32,27 @@ func Check(t testing.TB, path string, got []byte) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs (if the change is meant, rerun with -update and read the diff):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
+
+// CheckOptional is Check for a golden file that exists only when there is
+// something to hold: with got nil, the file must not exist (-update
+// removes it); otherwise it is Check.
+func CheckOptional(t testing.TB, path string, got []byte) {
+	t.Helper()
+	if got != nil {
+		Check(t, path, got)
+		return
+	}
+	_, err := os.Stat(path)
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist):
+	case *update:
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+	default:
+		t.Errorf("%s should not exist: there is nothing for it to hold (go test -update removes it)", path)
 	}
 }
 
