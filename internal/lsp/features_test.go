@@ -3,6 +3,7 @@ package lsp
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -129,10 +130,12 @@ func apply(t *testing.T, text string, u protocol.DocumentURI, a protocol.CodeAct
 	return text
 }
 
-// TestCodeActions: each finding with a unique fix gets one, and applying
-// it makes the finding go (the config linted again has no finding of that
-// rule); a finding with two candidates gets none; a warning gets
-// "suppress", whose comment hides it once a reason is written.
+// TestCodeActions: each finding whose rule attaches fixes gets one action
+// per fix, and applying it makes the finding go (the config linted again
+// has no finding of that rule); a finding with two candidates gets both,
+// the help line's preferred; "fix all" makes the safe fixes and leaves
+// the unsafe; a warning gets "suppress", whose comment hides it once a
+// reason is written.
 func TestCodeActions(t *testing.T) {
 	base := shipped(t)
 	for _, c := range []struct {
@@ -189,7 +192,7 @@ func TestCodeActions(t *testing.T) {
 		})
 	}
 
-	t.Run("two candidates, no fix", func(t *testing.T) {
+	t.Run("two candidates, two fixes", func(t *testing.T) {
 		text := strings.Replace(base, `"mcp.add_mcp_server", "config`, `"mcp.add_mcp_servr", "config`, 1)
 		cl, _ := start(t, Options{}, nil)
 		u := fileURI(t, "config.toml")
@@ -197,12 +200,46 @@ func TestCodeActions(t *testing.T) {
 			if d.Code != "pending-dead-entry" {
 				continue
 			}
-			if acts := cl.actions(u, d.Range); len(acts) != 0 {
-				t.Errorf("add_mcp_server or remove_mcp_server is the user's choice, got %+v", acts)
+			var got []string
+			for _, a := range cl.actions(u, d.Range) {
+				if a.Kind != protocol.QuickFix {
+					continue
+				}
+				got = append(got, fmt.Sprintf("%s preferred=%v", a.Title, a.IsPreferred))
+			}
+			want := []string{`Write "mcp.add_mcp_server" preferred=true`, `Write "mcp.remove_mcp_server" preferred=false`}
+			if !slices.Equal(got, want) {
+				t.Errorf("actions = %q, want %q (the help line's first, preferred)", got, want)
 			}
 			return
 		}
 		t.Fatal("no pending-dead-entry finding")
+	})
+
+	t.Run("fix all safe problems", func(t *testing.T) {
+		text := strings.Replace(base, `"mcp.add_mcp_server", "config`, `"mcp.add_mcp_servr", "config`, 1)
+		text = strings.Replace(text, `"compute.run_command"`, `"run_command"`, 1)
+		text = strings.Replace(text, `delegates_to = ["researcher", "coder"`, `delegates_to = ["researcher", "codr"`, 1)
+		cl, _ := start(t, Options{}, nil)
+		u := fileURI(t, "config.toml")
+		cl.open(u, text)
+		var all *protocol.CodeAction
+		for _, a := range cl.actions(u, protocol.Range{}) {
+			if a.Kind == sourceFixAll {
+				all = &a
+			}
+		}
+		if all == nil {
+			t.Fatal("no source.fixAll action")
+		}
+		rules := map[string]bool{}
+		for _, d := range lintText(u.Filename(), apply(t, text, u, *all)).Diagnostics {
+			rules[d.Rule] = true
+		}
+		// The delegate's fix is unsafe: it stays for the user to choose.
+		if rules["pending-dead-entry"] || rules["entry-shape"] || !rules["unknown-delegate"] {
+			t.Errorf("after fix all: %v; want the safe two fixed and the unknown delegate left", rules)
+		}
 	})
 
 	t.Run("suppress a warning", func(t *testing.T) {

@@ -289,7 +289,7 @@ func (s *server) initialize(p *initializeParams) (*initializeResult, error) {
 				},
 				HoverProvider:      true,
 				CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{`"`, `'`, "."}},
-				CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
+				CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, sourceFixAll}},
 				DefinitionProvider: true,
 			},
 		},

@@ -24,7 +24,7 @@ var _ = register(&Rule{
 			const fix = `write available = "all" (a lowercase string, not inside a list)`
 			// The fixes are unsafe: "all" grants the agent every toolset.
 			if av.Str.State == config.Present && !av.All && config.IsAllWord(av.Str.Value) {
-				p.Report(Finding{Span: av.Str.Span, Key: av.Path, Suggestion: fix, Fixes: p.rewrites(av.Str.Span, false, "all"),
+				p.Report(Finding{Span: av.Str.Span, Key: av.Path, Suggestion: fix, Fixes: retitled(p.rewrites(av.Str.Span, false, "all"), `Write available = "all"`),
 					Message: "agent " + q(a.Name) + " writes available = \"" + diag.Escape(av.Str.Value) + "\"; \"all\" is written exactly available = \"all\", in lowercase"})
 			}
 			for _, it := range av.Items {

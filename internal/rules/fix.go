@@ -38,6 +38,14 @@ func (p *Pass) rewrites(span diag.Span, safe bool, candidates ...string) []diag.
 	return out
 }
 
+// retitled gives fixes another title.
+func retitled(fixes []diag.Fix, title string) []diag.Fix {
+	for i := range fixes {
+		fixes[i].Title = title
+	}
+	return fixes
+}
+
 // tomlValue writes s as a TOML string, a literal one ('...') when the
 // value it replaces was one and s can be written so.
 func tomlValue(s string, literal bool) string {
