@@ -23,19 +23,24 @@ type Fixed struct {
 	Result *Result
 }
 
-// Applied is one fix made, and the finding it resolved (its span in the
-// text as it was when the fix was made).
+// Applied is one fix made, and the finding it resolved.
 type Applied struct {
 	Finding diag.Diagnostic
 	Fix     diag.Fix
+	// Text is the config as it was when the fix was made: the finding's
+	// span and the fix's edits are offsets into it. The fixes of one
+	// round share it.
+	Text []byte
 }
 
-// Fix lints a config, makes the preferred fix of each finding in it (the
-// first of its Fixes) when that fix is safe, or also when it is not if
-// unsafe is true, and lints the result again, until no fix applies or
-// MaxFixRounds rounds have been made. Findings are taken in their sorted
-// order, so where two fixes overlap the one earlier in the file is made and
-// the other waits for the next round.
+// Fix lints a config, makes the fix of each finding that has exactly one
+// and that one safe, and lints the result again, until no fix applies or
+// MaxFixRounds rounds have been made. A finding with several fixes (two
+// close names) is a choice a person makes, in the editor; with unsafe
+// true, Fix makes it, the preferred fix (the first, the one the help line
+// names), and the unsafe fixes too. Findings are taken in their sorted
+// order, so where two fixes overlap the one earlier in the file is made
+// and the other waits for the next round.
 func Fix(cfg Source, m *Manifest, unsafe bool) *Fixed {
 	out := &Fixed{Data: cfg.Data}
 	for round := 0; ; round++ {
@@ -46,7 +51,7 @@ func Fix(cfg Source, m *Manifest, unsafe bool) *Fixed {
 		var fixes []diag.Fix
 		var from []diag.Diagnostic
 		for _, d := range out.Result.Diagnostics {
-			if d.Span.File != cfg.Name || len(d.Fixes) == 0 || !d.Fixes[0].Safe && !unsafe {
+			if d.Span.File != cfg.Name || len(d.Fixes) == 0 || !unsafe && (len(d.Fixes) > 1 || !d.Fixes[0].Safe) {
 				continue
 			}
 			fixes = append(fixes, d.Fixes[0])
@@ -57,7 +62,7 @@ func Fix(cfg Source, m *Manifest, unsafe bool) *Fixed {
 			return out
 		}
 		for _, i := range made {
-			out.Applied = append(out.Applied, Applied{Finding: from[i], Fix: fixes[i]})
+			out.Applied = append(out.Applied, Applied{Finding: from[i], Fix: fixes[i], Text: out.Data})
 		}
 		out.Data = data
 	}

@@ -3,75 +3,33 @@ package migrate
 import (
 	"bytes"
 	"fmt"
-	"slices"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
-	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
-// fixRules are the rules whose finding is an approval entry that gates
-// nothing: rewriting it to the one thing it can only have meant adds a
-// gate and takes none away.
-var fixRules = []string{"entry-shape", "dead-entry", "pending-dead-entry"}
-
-// fix applies the linter's fixes that are unique and only tighten: an
-// approval entry that gates nothing, with exactly one prefixed form (a
+// fix makes the linter's safe fixes on the migrated config (lint.Fix):
+// an approval entry that gates nothing, with exactly one prefixed form (a
 // bare tool name one toolset provides) or exactly one close match, is
-// rewritten to it (R30, R31, R208).
-func fix(name string, data []byte, m *lint.Manifest, changes []Change) ([]byte, []Change, error) {
-	res := lint.Lint(lint.Source{Name: name, Data: data}, m)
-	if res.World == nil {
-		return data, changes, nil
+// rewritten to it, which adds a gate and takes none away (R30, R31,
+// R208). Each fix made is a change of the migration.
+func fix(name string, data []byte, m *lint.Manifest, changes []Change) ([]byte, []Change) {
+	fixed := lint.Fix(lint.Source{Name: name, Data: data}, m, false)
+	for _, a := range fixed.Applied {
+		msg := "--fix: " + a.Fix.Title
+		var was, now string
+		if e := a.Fix.Edits; len(e) == 1 && unquote([]byte(e[0].New), &now) == nil &&
+			unquote(a.Text[e[0].Start:e[0].End], &was) == nil {
+			msg = fmt.Sprintf("--fix: %q in %s became %q, the one entry it can mean", was, a.Finding.Key, now)
+		}
+		changes = append(changes, Change{Line: a.Finding.Span.Start.Line, Message: msg})
 	}
-	lines := lineindex.New(name, data)
-	var edits []udiff.Edit
-	done := map[int]bool{}
-	for _, d := range res.Diagnostics {
-		if d.Severity != diag.Error || d.Span.File != name || !slices.Contains(fixRules, d.Rule) {
-			continue
-		}
-		from, to := lines.OffsetOf(d.Span.Start), lines.OffsetOf(d.Span.End)
-		if done[from] || from >= to || data[from] != '"' && data[from] != '\'' {
-			continue
-		}
-		var entry string
-		if err := unquote(data[from:to], &entry); err != nil {
-			continue
-		}
-		r := res.World.Resolve(entry)
-		var to2 string
-		switch {
-		case len(r.Homes) == 1:
-			to2 = r.Homes[0]
-		case len(r.Homes) > 0 || len(r.Close) != 1:
-			continue
-		case r.Status == model.UnknownToolset && r.Entry.Tool != "":
-			to2 = r.Close[0] + "." + r.Entry.Tool
-		case r.Status == model.UnknownToolset:
-			to2 = r.Close[0]
-		case r.Status == model.NoSuchTool:
-			to2 = r.Entry.Toolset + "." + r.Close[0]
-		default:
-			continue
-		}
-		if to2 == entry {
-			continue
-		}
-		done[from] = true
-		edits = append(edits, udiff.Edit{Start: from, End: to, New: tomlpos.BasicString(to2)})
-		changes = append(changes, Change{Line: d.Span.Start.Line, Message: fmt.Sprintf("--fix: %q in %s became %q, the one entry it can mean", entry, d.Key, to2)})
-	}
-	out, err := udiff.ApplyBytes(data, edits)
-	if err != nil {
-		return nil, nil, fmt.Errorf("internal error: the fixes overlap: %w", err)
-	}
-	return out, changes, nil
+	return fixed.Data, changes
 }
 
 // unquote reads one TOML string literal.

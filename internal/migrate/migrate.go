@@ -120,10 +120,7 @@ func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	}
 	res := &Result{Changes: mg.changes}
 	if opts.Fix {
-		out, res.Changes, err = fix(src.Name, out, m, res.Changes)
-		if err != nil {
-			return nil, err
-		}
+		out, res.Changes = fix(src.Name, out, m, res.Changes)
 	}
 	out, err = markErrors(src.Name, out, m)
 	if err != nil {
