@@ -2,11 +2,11 @@ package lsp
 
 import (
 	"fmt"
-	udiff "github.com/aymanbagabas/go-udiff"
 	"regexp"
 	"strings"
 	"sync"
 
+	udiff "github.com/aymanbagabas/go-udiff"
 	"go.lsp.dev/protocol"
 
 	"github.com/kokua-policy/kokua-policy/diag"

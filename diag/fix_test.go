@@ -1,0 +1,83 @@
+package diag
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+)
+
+func fixOf(edits ...Edit) Fix { return Fix{Title: "t", Edits: edits} }
+
+func TestApply(t *testing.T) {
+	src := []byte("0123456789")
+	for _, c := range []struct {
+		name  string
+		fixes []Fix
+		want  string
+		made  []int
+	}{
+		{"none", nil, "0123456789", nil},
+		{"replace", []Fix{fixOf(Edit{2, 4, "ab"})}, "01ab456789", []int{0}},
+		{"two in one fix, given out of order", []Fix{fixOf(Edit{8, 9, "x"}, Edit{0, 1, "y"})}, "y1234567x9", []int{0}},
+		{"an overlapping fix is left", []Fix{fixOf(Edit{2, 5, "a"}), fixOf(Edit{4, 6, "b"})}, "01a56789", []int{0}},
+		{"touching ranges both made", []Fix{fixOf(Edit{2, 4, "a"}), fixOf(Edit{4, 6, "b"})}, "01ab6789", []int{0, 1}},
+		{"insertions at one point in fix order", []Fix{fixOf(Edit{3, 3, "a"}), fixOf(Edit{3, 3, "b"})}, "012ab3456789", []int{0, 1}},
+		{"insertion at a range's ends", []Fix{fixOf(Edit{2, 4, "R"}), fixOf(Edit{2, 2, "<"}), fixOf(Edit{4, 4, ">"})}, "01<R>456789", []int{0, 1, 2}},
+		{"insertion inside a range is left", []Fix{fixOf(Edit{2, 6, "R"}), fixOf(Edit{4, 4, "x"})}, "01R6789", []int{0}},
+		{"a fix whose edits overlap each other is left", []Fix{fixOf(Edit{1, 3, "a"}, Edit{2, 4, "b"}), fixOf(Edit{9, 10, "z"})}, "012345678z", []int{1}},
+		{"outside the source is left", []Fix{fixOf(Edit{9, 11, "a"}), fixOf(Edit{-1, 0, "b"}), fixOf(Edit{5, 4, "c"})}, "0123456789", nil},
+		{"a fix without edits is not made", []Fix{{Title: "empty"}}, "0123456789", nil},
+		{"delete all", []Fix{fixOf(Edit{0, 10, ""})}, "", []int{0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, made := Apply(src, c.fixes)
+			if string(got) != c.want || !slices.Equal(made, c.made) {
+				t.Errorf("Apply = %q, made %v; want %q, made %v", got, made, c.want, c.made)
+			}
+			if string(src) != "0123456789" {
+				t.Fatalf("Apply changed its source: %q", src)
+			}
+		})
+	}
+}
+
+// TestApplyAgreesWithOneAtATime: edits that do not overlap, made at once
+// by Apply, give what making them one at a time from the last to the
+// first gives.
+func TestApplyAgreesWithOneAtATime(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		src := make([]byte, r.IntN(40))
+		for i := range src {
+			src[i] = byte('a' + r.IntN(26))
+		}
+		// Cut points, sorted: consecutive pairs are disjoint ranges.
+		cuts := make([]int, 2*r.IntN(6))
+		for i := range cuts {
+			cuts[i] = r.IntN(len(src) + 1)
+		}
+		sort.Ints(cuts)
+		var edits []Edit
+		for i := 0; i < len(cuts); i += 2 {
+			if i > 0 && cuts[i] == cuts[i-1] && cuts[i] == cuts[i+1] {
+				continue // an insertion where the range before it ends and also begins: the order is ambiguous
+			}
+			edits = append(edits, Edit{cuts[i], cuts[i+1], string(rune('A' + i))})
+		}
+		fixes := make([]Fix, len(edits))
+		for i, e := range edits {
+			fixes[i] = fixOf(e)
+		}
+		r.Shuffle(len(fixes), func(i, j int) { fixes[i], fixes[j] = fixes[j], fixes[i] })
+		got, made := Apply(src, fixes)
+		want := slices.Clone(src)
+		for i := len(edits) - 1; i >= 0; i-- {
+			e := edits[i]
+			want = slices.Concat(want[:e.Start], []byte(e.New), want[e.End:])
+		}
+		if string(got) != string(want) || len(made) != len(fixes) {
+			t.Fatalf("src %q, edits %v: Apply = %q (made %d of %d), one at a time %q", src, edits, got, len(made), len(fixes), want)
+		}
+	}
+}
