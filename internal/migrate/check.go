@@ -29,14 +29,13 @@ func fix(name string, data []byte, m *lint.Manifest, changes []Change) ([]byte, 
 	if res.World == nil {
 		return data, changes, nil
 	}
-	lines := lineindex.New(name, data)
 	var edits []udiff.Edit
 	done := map[int]bool{}
 	for _, d := range res.Diagnostics {
 		if d.Severity != diag.Error || d.Span.File != name || !slices.Contains(fixRules, d.Rule) {
 			continue
 		}
-		from, to := lines.OffsetOf(d.Span.Start), lines.OffsetOf(d.Span.End)
+		from, to := d.Span.Start.Offset, d.Span.End.Offset
 		if done[from] || from >= to || data[from] != '"' && data[from] != '\'' {
 			continue
 		}
