@@ -42,13 +42,12 @@ func (s *server) codeActions(p *protocol.CodeActionParams) ([]protocol.CodeActio
 	if d == nil || d.linted == nil {
 		return out, nil
 	}
-	from, to := d.text.offset(p.Range.Start, s.enc), d.text.offset(p.Range.End, s.enc)
-	rg := newRanger(d.text, s.enc)
+	from, to := d.text.byteOffset(p.Range.Start, s.enc), d.text.byteOffset(p.Range.End, s.enc)
 	for _, f := range d.linted.Diagnostics {
 		if f.Span.File != d.name {
 			continue
 		}
-		start, end, _ := rg.span(f.Span)
+		start, end := spanOffsets(f.Span)
 		if end < from || start > to {
 			continue
 		}
@@ -62,11 +61,11 @@ func (s *server) codeActions(p *protocol.CodeActionParams) ([]protocol.CodeActio
 		for i, x := range fixes {
 			edits := make([]protocol.TextEdit, len(x.edits))
 			for j, e := range x.edits {
-				edits[j] = protocol.TextEdit{Range: protocol.Range{Start: d.text.position(e.from, s.enc), End: d.text.position(e.to, s.enc)}, NewText: e.text}
+				edits[j] = protocol.TextEdit{Range: protocol.Range{Start: d.text.protocolPos(e.from, s.enc), End: d.text.protocolPos(e.to, s.enc)}, NewText: e.text}
 			}
 			out = append(out, protocol.CodeAction{
 				Title: x.title, Kind: protocol.QuickFix, IsPreferred: i == 0 && f.Severity == diag.Error,
-				Diagnostics: []protocol.Diagnostic{s.toProtocol(d, f, rg)},
+				Diagnostics: []protocol.Diagnostic{s.toProtocol(d, f)},
 				Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{d.uri: edits}},
 			})
 		}
@@ -79,8 +78,8 @@ func quickFix(res *lint.Result, t text, f diag.Diagnostic) (fix, bool) {
 	if res.Config == nil {
 		return fix{}, false
 	}
-	sp, ok := locate(res.Config.Root, f.Span.Start)
-	if !ok {
+	sp, ok := locate(res.Config.Root, f.Span.Start.Offset)
+	if !ok || f.Span.IsZero() {
 		return fix{}, false
 	}
 	w := res.World
@@ -110,7 +109,7 @@ func quickFix(res *lint.Result, t text, f diag.Diagnostic) (fix, bool) {
 			if ts := config.SchemaFor(table); ts != nil {
 				if c := unique(similar.Suggest(name, ts.Accepted())); c != "" {
 					k := sp.node.Key()
-					return fix{title: "Rename the key to " + c, edits: []edit{{t.diagOffset(k.Start), t.diagOffset(k.End), tomlpos.QuoteKey(c)}}}, true
+					return fix{title: "Rename the key to " + c, edits: []edit{{k.Start.Offset, k.End.Offset, tomlpos.QuoteKey(c)}}}, true
 				}
 			}
 		}
@@ -156,7 +155,7 @@ func replaceString(t text, n *tomlpos.Node, with string) (fix, bool) {
 	if with == "" {
 		return fix{}, false
 	}
-	from, to := t.diagOffset(n.Span().Start), t.diagOffset(n.Span().End)
+	from, to := n.Offsets()
 	quoted := tomlpos.BasicString(with)
 	if strings.HasPrefix(t.s[from:], "'") && !strings.ContainsAny(with, "'\n") && quoted == `"`+with+`"` {
 		quoted = "'" + with + "'"
@@ -167,7 +166,7 @@ func replaceString(t text, n *tomlpos.Node, with string) (fix, bool) {
 // allFix writes available = "all" where "all" was written in a list of
 // its own or in another casing. A list that holds other names as well
 // is left to the user: which they meant is not known.
-func allFix(t text, sp spot) (fix, bool) {
+func allFix(_ text, sp spot) (fix, bool) {
 	target := sp.node
 	if sp.list != nil {
 		if len(sp.list.Items) != 1 {
@@ -175,7 +174,7 @@ func allFix(t text, sp spot) (fix, bool) {
 		}
 		target = sp.list
 	}
-	from, to := t.diagOffset(target.Span().Start), t.diagOffset(target.Span().End)
+	from, to := target.Offsets()
 	return fix{title: `Write available = "all"`, edits: []edit{{from, to, `"all"`}}}, true
 }
 
@@ -200,20 +199,22 @@ func removedFix(c *config.Config, t text, sp spot) (fix, bool) {
 	if sp.node.Kind != tomlpos.KindArray {
 		return fix{}, false
 	}
-	value := t.s[t.diagOffset(sp.node.Span().Start):t.diagOffset(sp.node.Span().End)]
+	from, to := sp.node.Offsets()
+	value := t.s[from:to]
 	// The key's whole lines go, when nothing else is written on them.
-	keyLine := t.starts[sp.node.Key().Start.Line-1]
-	if strings.TrimSpace(t.s[keyLine:t.diagOffset(sp.node.Key().Start)]) != "" {
+	keyFrom, _ := sp.node.KeyOffsets()
+	keyLine := t.lines.LineStart(sp.node.Key().Start.Line)
+	if strings.TrimSpace(t.s[keyLine:keyFrom]) != "" {
 		return fix{}, false
 	}
 	endLine := sp.node.Span().End.Line - 1
-	rest := t.s[t.diagOffset(sp.node.Span().End):t.lineEnd(endLine)]
+	rest := t.s[to:t.lines.LineEnd(endLine+1)]
 	if r := strings.TrimSpace(rest); r != "" && !strings.HasPrefix(r, "#") {
 		return fix{}, false
 	}
 	cut := len(t.s)
-	if endLine+1 < len(t.starts) {
-		cut = t.starts[endLine+1]
+	if endLine+1 < t.lines.Lines() {
+		cut = t.lines.LineStart(endLine + 2)
 	}
 	remove := edit{keyLine, cut, ""}
 	title := fmt.Sprintf("Move the entries to [assistant.tools].%s", target)
@@ -229,8 +230,8 @@ func removedFix(c *config.Config, t text, sp spot) (fix, bool) {
 	case tools.Kind == tomlpos.KindTable && tools.Header && tools.Get(target) == nil:
 		header := tools.Span().Start.Line - 1
 		at := len(t.s)
-		if header+1 < len(t.starts) {
-			at = t.starts[header+1]
+		if header+1 < t.lines.Lines() {
+			at = t.lines.LineStart(header + 2)
 		}
 		add := edit{at, at, target + " = " + value + "\n"}
 		if at < keyLine {
@@ -257,13 +258,13 @@ func suppression(t text, f diag.Diagnostic) fix {
 	line := f.Span.Start.Line - 1
 	title := fmt.Sprintf("Suppress %s on this line (then write the reason after the brackets)", f.Rule)
 	if line > 0 {
-		above := t.s[t.starts[line-1]:t.lineEnd(line-1)]
+		above := t.s[t.lines.LineStart(line):t.lines.LineEnd(line)]
 		if m := suppressionLine().FindStringSubmatchIndex(above); m != nil {
-			at := t.starts[line-1] + m[5]
+			at := t.lines.LineStart(line) + m[5]
 			return fix{title: title, edits: []edit{{at, at, "," + f.Rule}}}
 		}
 	}
-	start := t.starts[line]
+	start := t.lines.LineStart(line + 1)
 	indent := start
 	for indent < len(t.s) && (t.s[indent] == ' ' || t.s[indent] == '\t') {
 		indent++
@@ -283,5 +284,5 @@ func (s *server) definition(p *protocol.DefinitionParams) ([]protocol.Location, 
 	if a == nil {
 		return []protocol.Location{}, nil
 	}
-	return []protocol.Location{{URI: d.uri, Range: d.text.rangeOf(a.Span, s.enc)}}, nil
+	return []protocol.Location{{URI: d.uri, Range: d.text.protocolRange(a.Span, s.enc)}}, nil
 }
