@@ -108,8 +108,8 @@ func quickFix(res *lint.Result, t text, f diag.Diagnostic) (fix, bool) {
 			table, name := path[:len(path)-1], path[len(path)-1]
 			if ts := config.SchemaFor(table); ts != nil {
 				if c := unique(similar.Suggest(name, ts.Accepted())); c != "" {
-					k := sp.node.Key()
-					return fix{title: "Rename the key to " + c, edits: []edit{{k.Start.Offset, k.End.Offset, tomlpos.QuoteKey(c)}}}, true
+					from, to := sp.node.KeyOffsets()
+					return fix{title: "Rename the key to " + c, edits: []edit{{from, to, tomlpos.QuoteKey(c)}}}, true
 				}
 			}
 		}
