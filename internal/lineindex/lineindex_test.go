@@ -247,3 +247,18 @@ func BenchmarkPos(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOffsetAt asks for the byte offset of every 7th UTF-16 column of
+// the same line as BenchmarkPos, as an editor's positions arrive: each
+// question costs the same wherever it falls on the line.
+func BenchmarkOffsetAt(b *testing.B) {
+	data := []byte(strings.Repeat("ab é 日 🙂, ", 10000))
+	l := New("f", data)
+	last := l.PosUTF16(len(data)).Column
+	b.ReportAllocs()
+	for b.Loop() {
+		for col := 1; col < last; col += 7 {
+			l.OffsetAt(1, col, UTF16)
+		}
+	}
+}
