@@ -1,5 +1,10 @@
 // Package lineindex maps byte offsets of one file to the line:column
-// positions diagnostics print, for the TOML and JSON readers alike.
+// positions diagnostics print, for the TOML and JSON readers alike, and
+// to and from the positions an editor sends (a column in characters,
+// UTF-16 code units or bytes, as the language server negotiates it). It is
+// the only converter between the two: every other package reads a byte
+// offset (diag.Position.Offset, tomlpos's node offsets) and asks here for
+// a line or a column.
 //
 // New reads the file once; every question after that costs O(log n) in the
 // number of lines, or less. Lines are found by binary search over their
@@ -148,6 +153,132 @@ func (l *Index) PosUTF16(offset int) diag.Position {
 	return diag.Position{Line: line + 1, Column: u - u0 + 1, Offset: offset}
 }
 
+// PosUTF8 is the position of a byte offset with its column counted in
+// bytes (UTF-8 code units); an offset inside a character points at that
+// character.
+func (l *Index) PosUTF8(offset int) diag.Position {
+	offset = l.clamp(offset)
+	line := l.line(offset)
+	return diag.Position{Line: line + 1, Column: offset - l.starts[line] + 1, Offset: offset}
+}
+
+// Unit is what one unit of a column counts, for OffsetAt.
+type Unit int
+
+// The units a column is counted in: characters as Pos counts them (a
+// UTF-32 code unit each), UTF-16 code units as PosUTF16 counts them, and
+// bytes (UTF-8 code units) as PosUTF8 counts them.
+const (
+	Chars Unit = iota
+	UTF16
+	UTF8
+)
+
+// width is how many units of u a character counts for: r, written in w
+// bytes.
+func (u Unit) width(r rune, w int) int {
+	switch u {
+	case UTF8:
+		return w
+	case UTF16:
+		if r > 0xFFFF {
+			return 2 // a surrogate pair
+		}
+	}
+	return 1
+}
+
+// units returns the units of u before a checkpoint.
+func (u Unit) units(cp checkpoint) int {
+	switch u {
+	case UTF8:
+		return cp.off
+	case UTF16:
+		return cp.units
+	}
+	return cp.runes
+}
+
+// LineStart is the offset line n (1-based) starts at; the end of the file
+// for a line past its last, the start of the file for one before its first.
+func (l *Index) LineStart(n int) int {
+	switch {
+	case n < 1:
+		return 0
+	case n > len(l.starts):
+		return len(l.Data)
+	}
+	return l.starts[n-1]
+}
+
+// LineEnd is the offset line n (1-based) ends at: before its line feed,
+// and before a carriage return that comes just before the line feed. A
+// line past the last ends at the end of the file, one before the first at
+// its start.
+func (l *Index) LineEnd(n int) int {
+	switch {
+	case n < 1:
+		return 0
+	case n >= len(l.starts):
+		return len(l.Data)
+	}
+	end := l.starts[n] - 1
+	if end > l.starts[n-1] && l.Data[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// OffsetAt turns a 1-based line and a 1-based column counted in u into a
+// byte offset: the inverse of Pos, PosUTF16 and PosUTF8 for the editor. A
+// line past the last is the end of the file; a column past the end of its
+// line (LineEnd) is the line's end; a column inside a character (half a
+// surrogate pair, a byte inside a UTF-8 sequence) is that character's
+// start. Characters are decoded as utf8.DecodeRune decodes them.
+func (l *Index) OffsetAt(line, column int, u Unit) int {
+	off, _ := l.offsetAt(line, column, u)
+	return off
+}
+
+// offsetAt is OffsetAt, and the offset it decoded from: never more than a
+// checkpoint's distance and a character before the answer.
+func (l *Index) offsetAt(line, column int, u Unit) (off, from int) {
+	if line > len(l.starts) {
+		return len(l.Data), len(l.Data)
+	}
+	start, end := l.LineStart(line), l.LineEnd(line)
+	if column <= 1 {
+		return start, start
+	}
+	if l.ascii {
+		off = min(start+column-1, end)
+		return off, off
+	}
+	// The answer is the last character boundary with no more than want
+	// units before it: decode from the last checkpoint on the line with no
+	// more than want units before it, or from the line's start.
+	r0, u0 := l.count(start)
+	at := u.units(checkpoint{off: start, runes: r0, units: u0})
+	want := at + column - 1
+	first := start / checkpointEvery
+	k := sort.Search(len(l.checkpoints)-first, func(i int) bool { return u.units(l.checkpoints[first+i]) > want }) + first - 1
+	off = start
+	if k >= first && l.checkpoints[k].off > start {
+		off, at = l.checkpoints[k].off, u.units(l.checkpoints[k])
+	}
+	from = off
+	for off < end {
+		r, w := utf8.DecodeRune(l.Data[off:end])
+		n := u.width(r, w)
+		if at+n > want {
+			break
+		}
+		at += n
+		off += w
+	}
+	return min(off, end), from
+}
+
 // Span is the span from one byte offset to another.
 func (l *Index) Span(from, to int) diag.Span {
 	return diag.Span{File: l.File, Start: l.Pos(from), End: l.Pos(to)}
@@ -191,41 +322,4 @@ func InvalidUTF8(data []byte) int {
 		off += w
 	}
 	return -1
-}
-
-// OffsetOf turns a position (its column counted in characters, as Pos
-// gives it) back into a byte offset. A column past the end of its line
-// gives the offset of the line's end.
-func (l *Index) OffsetOf(p diag.Position) int {
-	if p.Line < 1 || p.Line > len(l.starts) {
-		return len(l.Data)
-	}
-	start := l.starts[p.Line-1]
-	end := len(l.Data)
-	if p.Line < len(l.starts) {
-		end = l.starts[p.Line] - 1 // the line feed
-	}
-	if p.Column <= 1 {
-		return start
-	}
-	if l.ascii {
-		return min(start+p.Column-1, end)
-	}
-	// The character wanted is the one after want characters of the file.
-	r0, _ := l.count(start)
-	want := r0 + p.Column - 1
-	// The last checkpoint on or after the line's start with no more than
-	// want characters before it, then decode from there.
-	first := start / checkpointEvery
-	k := sort.Search(len(l.checkpoints)-first, func(i int) bool { return l.checkpoints[first+i].runes > want }) + first - 1
-	off, runes := start, r0
-	if k >= first && l.checkpoints[k].off > start {
-		off, runes = l.checkpoints[k].off, l.checkpoints[k].runes
-	}
-	for off < end && runes < want {
-		_, w := utf8.DecodeRune(l.Data[off:end])
-		off += w
-		runes++
-	}
-	return min(off, end)
 }

@@ -40,20 +40,56 @@ func (p plain) posUTF16(offset int) diag.Position {
 	return diag.Position{Line: line, Column: len(utf16.Encode([]rune(string(p.data[start:offset])))) + 1, Offset: offset}
 }
 
-func (p plain) offsetOf(pos diag.Position) int {
+func (p plain) posUTF8(offset int) diag.Position {
+	offset = p.clamp(offset)
+	line, start := p.lineStart(offset)
+	return diag.Position{Line: line, Column: offset - start + 1, Offset: offset}
+}
+
+// line returns where line n starts and its text, without its line feed
+// or the carriage return before one; ok is false past the last line.
+func (p plain) line(n int) (start int, text []byte, ok bool) {
 	lines := bytes.SplitAfter(p.data, []byte{'\n'})
-	if pos.Line < 1 || pos.Line > len(lines) {
+	if n < 1 || n > len(lines) {
+		return 0, nil, false
+	}
+	for _, l := range lines[:n-1] {
+		start += len(l)
+	}
+	text = lines[n-1]
+	if bytes.HasSuffix(text, []byte{'\n'}) {
+		text = bytes.TrimSuffix(text[:len(text)-1], []byte{'\r'})
+	}
+	return start, text, true
+}
+
+// offsetAt walks line n from its start, one character at a time, until
+// the next would take the column past col.
+func (p plain) offsetAt(n, col int, u Unit) int {
+	start, text, ok := p.line(n)
+	switch {
+	case n < 1:
+		return 0
+	case !ok:
 		return len(p.data)
 	}
-	off := 0
-	for _, l := range lines[:pos.Line-1] {
-		off += len(l)
+	at, i := 1, 0
+	for i < len(text) {
+		r, w := utf8.DecodeRune(text[i:])
+		width := 1
+		switch u {
+		case UTF8:
+			width = w
+		case UTF16:
+			width = len(utf16.Encode([]rune{r}))
+		}
+		if at+width > col {
+			break
+		}
+		at += width
+		i += w
 	}
-	for col := 1; col < pos.Column && off < len(p.data) && p.data[off] != '\n'; col++ {
-		_, w := utf8.DecodeRune(p.data[off:])
-		off += w
-	}
-	return off
+	return start + i
 }
 
 // check compares the index with plain at every offset of data and at
@@ -68,6 +104,13 @@ func check(t *testing.T, name string, data []byte) {
 		if got, want := l.PosUTF16(off), p.posUTF16(off); got != want {
 			t.Fatalf("%s: PosUTF16(%d) = %v, want %v (data %q)", name, off, got, want, data)
 		}
+		if got, want := l.PosUTF8(off), p.posUTF8(off); got != want {
+			t.Fatalf("%s: PosUTF8(%d) = %v, want %v (data %q)", name, off, got, want, data)
+		}
+		if at := l.clamp(off); !l.ascii && at-l.checkpoints[at/checkpointEvery].off >= checkpointEvery {
+			t.Fatalf("%s: a column at %d decodes %d bytes, more than a checkpoint's distance", name, at, at-l.checkpoints[at/checkpointEvery].off)
+		}
+		roundTrip(t, name, l, off)
 	}
 	lines := bytes.Count(data, []byte{'\n'}) + 1
 	if l.Lines() != lines {
@@ -78,10 +121,23 @@ func check(t *testing.T, name string, data []byte) {
 		widest = max(widest, utf8.RuneCount(line))
 	}
 	for line := 0; line <= lines+1; line++ {
-		for col := 0; col <= widest+3; col++ {
-			pos := diag.Position{Line: line, Column: col}
-			if got, want := l.OffsetOf(pos), p.offsetOf(pos); got != want {
-				t.Fatalf("%s: OffsetOf(%v) = %d, want %d (data %q)", name, pos, got, want, data)
+		start, text, ok := p.line(line)
+		wantStart, wantEnd := start, start+len(text)
+		if !ok && line > 0 {
+			wantStart, wantEnd = len(data), len(data)
+		}
+		if got, gotEnd := l.LineStart(line), l.LineEnd(line); got != wantStart || gotEnd != wantEnd {
+			t.Fatalf("%s: line %d runs %d..%d, want %d..%d (data %q)", name, line, got, gotEnd, wantStart, wantEnd, data)
+		}
+		for col := 0; col <= 4*widest+3; col++ {
+			for _, u := range []Unit{Chars, UTF16, UTF8} {
+				got, from := l.offsetAt(line, col, u)
+				if want := p.offsetAt(line, col, u); got != want {
+					t.Fatalf("%s: OffsetAt(%d, %d, %v) = %d, want %d (data %q)", name, line, col, u, got, want, data)
+				}
+				if got-from >= checkpointEvery+utf8.UTFMax {
+					t.Fatalf("%s: OffsetAt(%d, %d, %v) decoded %d bytes, more than a checkpoint's distance", name, line, col, u, got-from)
+				}
 			}
 		}
 		got, ok := l.Line(line)
@@ -91,6 +147,24 @@ func check(t *testing.T, name string, data []byte) {
 		}
 		if ok != (want != nil) || !bytes.Equal(got, want) {
 			t.Fatalf("%s: Line(%d) = %q, %v; want %q", name, line, got, ok, want)
+		}
+	}
+}
+
+// roundTrip holds OffsetAt to be the inverse of Pos, PosUTF16 and PosUTF8
+// in valid UTF-8, at every offset but a line feed's after a carriage
+// return: a column on that line feed is past the line's end, which is
+// before the carriage return.
+func roundTrip(t *testing.T, name string, l *Index, off int) {
+	t.Helper()
+	if !utf8.Valid(l.Data) || off < 0 || off > len(l.Data) || off < len(l.Data) && !utf8.RuneStart(l.Data[off]) ||
+		off > 0 && off < len(l.Data) && l.Data[off] == '\n' && l.Data[off-1] == '\r' {
+		return
+	}
+	for u, pos := range map[Unit]func(int) diag.Position{Chars: l.Pos, UTF16: l.PosUTF16, UTF8: l.PosUTF8} {
+		p := pos(off)
+		if back := l.OffsetAt(p.Line, p.Column, u); back != off {
+			t.Fatalf("%s: offset %d is %v in unit %d, which OffsetAt turns into %d", name, off, p, u, back)
 		}
 	}
 }
@@ -170,6 +244,21 @@ func BenchmarkPos(b *testing.B) {
 	for b.Loop() {
 		for off := 0; off < len(data); off += 7 {
 			l.Pos(off)
+		}
+	}
+}
+
+// BenchmarkOffsetAt asks for the byte offset of every 7th UTF-16 column of
+// the same line as BenchmarkPos, as an editor's positions arrive: each
+// question costs the same wherever it falls on the line.
+func BenchmarkOffsetAt(b *testing.B) {
+	data := []byte(strings.Repeat("ab é 日 🙂, ", 10000))
+	l := New("f", data)
+	last := l.PosUTF16(len(data)).Column
+	b.ReportAllocs()
+	for b.Loop() {
+		for col := 1; col < last; col += 7 {
+			l.OffsetAt(1, col, UTF16)
 		}
 	}
 }

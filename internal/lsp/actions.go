@@ -37,28 +37,27 @@ func (s *server) codeActions(p *protocol.CodeActionParams) ([]protocol.CodeActio
 	if d == nil || d.linted == nil {
 		return out, nil
 	}
-	from, to := d.text.offset(p.Range.Start, s.enc), d.text.offset(p.Range.End, s.enc)
-	rg := newRanger(d.text, s.enc)
+	from, to := d.text.byteOffset(p.Range.Start, s.enc), d.text.byteOffset(p.Range.End, s.enc)
 	safe := false
 	for _, f := range d.linted.Diagnostics {
 		if f.Span.File != d.name {
 			continue
 		}
 		safe = safe || len(f.Fixes) > 0 && f.Fixes[0].Safe
-		start, end, _ := rg.span(f.Span)
+		start, end := spanOffsets(f.Span)
 		if end < from || start > to {
 			continue
 		}
 		for i, x := range f.Fixes {
-			out = append(out, s.action(d, f, rg, fix{x.Title, x.Edits}, protocol.QuickFix, i == 0 && x.Safe))
+			out = append(out, s.action(d, f, fix{x.Title, x.Edits}, protocol.QuickFix, i == 0 && x.Safe))
 		}
 		if f.Severity != diag.Error {
-			out = append(out, s.action(d, f, rg, suppression(d.text, f), protocol.QuickFix, false))
+			out = append(out, s.action(d, f, suppression(d.text, f), protocol.QuickFix, false))
 		}
 	}
 	if safe && wants(p.Context.Only, sourceFixAll) {
 		if all := s.fixAll(d); len(all.edits) > 0 {
-			out = append(out, s.action(d, diag.Diagnostic{}, rg, all, sourceFixAll, false))
+			out = append(out, s.action(d, diag.Diagnostic{}, all, sourceFixAll, false))
 		}
 	}
 	return out, nil
@@ -94,17 +93,17 @@ func (s *server) fixAll(d *document) fix {
 
 // action is one code action: the fix's edits, as the editor counts
 // positions, for the finding f (none for the zero finding).
-func (s *server) action(d *document, f diag.Diagnostic, rg *ranger, x fix, kind protocol.CodeActionKind, preferred bool) protocol.CodeAction {
+func (s *server) action(d *document, f diag.Diagnostic, x fix, kind protocol.CodeActionKind, preferred bool) protocol.CodeAction {
 	edits := make([]protocol.TextEdit, len(x.edits))
 	for j, e := range x.edits {
-		edits[j] = protocol.TextEdit{Range: protocol.Range{Start: d.text.position(e.Start, s.enc), End: d.text.position(e.End, s.enc)}, NewText: e.New}
+		edits[j] = protocol.TextEdit{Range: protocol.Range{Start: d.text.protocolPos(e.Start, s.enc), End: d.text.protocolPos(e.End, s.enc)}, NewText: e.New}
 	}
 	a := protocol.CodeAction{
 		Title: x.title, Kind: kind, IsPreferred: preferred,
 		Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{d.uri: edits}},
 	}
 	if f.Rule != "" {
-		a.Diagnostics = []protocol.Diagnostic{s.toProtocol(d, f, rg)}
+		a.Diagnostics = []protocol.Diagnostic{s.toProtocol(d, f)}
 	}
 	return a
 }
@@ -125,13 +124,13 @@ func suppression(t text, f diag.Diagnostic) fix {
 	line := f.Span.Start.Line - 1
 	title := fmt.Sprintf("Suppress %s on this line (then write the reason after the brackets)", f.Rule)
 	if line > 0 {
-		above := t.s[t.starts[line-1]:t.lineEnd(line-1)]
+		above := t.s[t.lines.LineStart(line):t.lines.LineEnd(line)]
 		if m := suppressionLine().FindStringSubmatchIndex(above); m != nil {
-			at := t.starts[line-1] + m[5]
+			at := t.lines.LineStart(line) + m[5]
 			return fix{title: title, edits: []diag.Edit{{Start: at, End: at, New: "," + f.Rule}}}
 		}
 	}
-	start := t.starts[line]
+	start := t.lines.LineStart(line + 1)
 	indent := start
 	for indent < len(t.s) && (t.s[indent] == ' ' || t.s[indent] == '\t') {
 		indent++
@@ -151,5 +150,5 @@ func (s *server) definition(p *protocol.DefinitionParams) ([]protocol.Location, 
 	if a == nil {
 		return []protocol.Location{}, nil
 	}
-	return []protocol.Location{{URI: d.uri, Range: d.text.rangeOf(a.Span, s.enc)}}, nil
+	return []protocol.Location{{URI: d.uri, Range: d.text.protocolRange(a.Span, s.enc)}}, nil
 }

@@ -158,9 +158,9 @@ func (s *server) completion(p *protocol.CompletionParams) (*protocol.CompletionL
 	if d == nil || !d.kokua {
 		return list, nil
 	}
-	off := d.text.offset(p.Position, s.enc)
+	off := d.text.byteOffset(p.Position, s.enc)
 	at := placeAt(d.text.s, off)
-	replace := protocol.Range{Start: d.text.position(at.start, s.enc), End: p.Position}
+	replace := protocol.Range{Start: d.text.protocolPos(at.start, s.enc), End: p.Position}
 	if at.atKey {
 		ts := config.SchemaFor(at.table)
 		if ts == nil {

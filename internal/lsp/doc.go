@@ -30,11 +30,14 @@
 //
 // # Positions
 //
-// Diagnostics count lines from 1 and columns in Unicode characters; the
+// A diagnostic's position is a byte offset of the file (its line and
+// column, counted from 1 in Unicode characters, are made from it); the
 // protocol counts lines from 0 and columns in UTF-16 code units unless the
 // client offers UTF-8 or UTF-32 (positionEncodings), which the server
-// then prefers. text.go converts, characters outside the Basic
-// Multilingual Plane included.
+// then prefers. Each version of a document keeps its internal/lineindex
+// index, the project's one converter between byte offsets and lines and
+// columns, characters outside the Basic Multilingual Plane included;
+// text.go only counts from 0 instead of 1.
 //
 // # The manifest
 //

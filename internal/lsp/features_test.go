@@ -62,8 +62,8 @@ func TestCompletion(t *testing.T) {
 	// available = | (a new agent's tools, typed at the end).
 	base := text + "\n[agents.extra]\ndelegates_to = [\"c\"]\n[agents.extra.tools]\nresident = [\"time\"]\n"
 	typed := base + "available = "
-	c.change(u, 3, protocol.Range{Start: protocol.Position{}, End: newText(text+`"w`).position(len(text)+2, UTF16)}, typed)
-	end := newText(typed).position(len(typed), UTF16)
+	c.change(u, 3, protocol.Range{Start: protocol.Position{}, End: newText(text+`"w`).protocolPos(len(text)+2, UTF16)}, typed)
+	end := newText(typed).protocolPos(len(typed), UTF16)
 	got = labels(c.complete(u, end))
 	if !slices.Contains(got, "all") || !slices.Contains(got, "web") {
 		t.Errorf("available's value: %v, want \"all\" and the toolsets", got)
@@ -75,7 +75,7 @@ func TestCompletion(t *testing.T) {
 	}
 
 	// delegates_to = ["c|"]: the agents, not the agent itself.
-	dpos := newText(typed).position(strings.Index(typed, `["c"]`)+3, UTF16)
+	dpos := newText(typed).protocolPos(strings.Index(typed, `["c"]`)+3, UTF16)
 	got = labels(c.complete(u, dpos))
 	sort.Strings(got)
 	if want := []string{"assistant", "coder", "introspector", "researcher"}; !slices.Equal(got, want) {
@@ -85,7 +85,7 @@ func TestCompletion(t *testing.T) {
 	// A key of [agents.extra.tools], at the start of a line.
 	keyed := typed + "\"all\"\nre"
 	c.change(u, 4, protocol.Range{Start: end, End: end}, "\"all\"\nre")
-	got = labels(c.complete(u, newText(keyed).position(len(keyed), UTF16)))
+	got = labels(c.complete(u, newText(keyed).protocolPos(len(keyed), UTF16)))
 	sort.Strings(got)
 	if want := []string{"available", "confirm", "resident", "review"}; !slices.Equal(got, want) {
 		t.Errorf("keys of [agents.<name>.tools]: %v, want %v", got, want)

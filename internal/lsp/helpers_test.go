@@ -179,7 +179,7 @@ func find(t testing.TB, s, needle string, skip int) protocol.Position {
 	if off < 0 {
 		t.Fatalf("no %q", needle)
 	}
-	return newText(s).position(off+skip, UTF16)
+	return newText(s).protocolPos(off+skip, UTF16)
 }
 
 // lineOf returns the 0-based line of needle's first occurrence and its

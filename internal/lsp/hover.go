@@ -53,7 +53,7 @@ func (s *server) at(d *document, p protocol.Position) (spot, bool) {
 	if d == nil || d.linted == nil || d.linted.Config == nil {
 		return spot{}, false
 	}
-	return locate(d.linted.Config.Root, d.text.diagPosition(d.text.offset(p, s.enc)))
+	return locate(d.linted.Config.Root, d.text.byteOffset(p, s.enc))
 }
 
 func (s *server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
@@ -68,7 +68,7 @@ func (s *server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
 	if text == "" {
 		return nil, nil
 	}
-	r := d.text.rangeOf(span, s.enc)
+	r := d.text.protocolRange(span, s.enc)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: text}, Range: &r}, nil
 }
 

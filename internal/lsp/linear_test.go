@@ -2,47 +2,56 @@ package lsp
 
 import (
 	"encoding/json"
-	"math/rand/v2"
+	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"go.lsp.dev/protocol"
+
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
-// TestRangerAgreesWithRangeOf holds the walker that turns sorted findings'
-// spans into ranges to the plain conversion, for positions in order, out
-// of order, past a line's end and inside multi-byte and astral characters,
-// in every encoding.
-func TestRangerAgreesWithRangeOf(t *testing.T) {
-	tx := newText("a = [\"é\", \"😀x\", 1]\r\n\nb = \"\tß\"\nlast")
-	var spans []diag.Span
-	for l1 := 0; l1 <= 5; l1++ {
-		for c1 := 0; c1 <= 22; c1 += 3 {
-			for l2 := 0; l2 <= 5; l2 += 2 {
-				for c2 := 0; c2 <= 22; c2 += 5 {
-					spans = append(spans, diag.Span{Start: diag.Position{Line: l1, Column: c1}, End: diag.Position{Line: l2, Column: c2}})
-				}
-			}
-		}
+// TestRangesOnOneLongLine opens hundreds of dead entries on one line, each
+// holding characters of one, two and four UTF-16 units, in each encoding,
+// and holds the range of every published diagnostic to the protocol
+// position counted the plain way: the units of the line up to the
+// finding's byte offset. Each range is one lookup in the document's line
+// index, which decodes at most a checkpoint's bytes (lineindex's
+// TestIndexAgreesWithScanning holds that bound), so the findings of a
+// line cost time in proportion to their number (issue 18), not to their
+// number times the line.
+func TestRangesOnOneLongLine(t *testing.T) {
+	text := strings.ReplaceAll(string(gen.DeadLine(300)), `"time.x`, `"time.é🦀x`)
+	want := lintText("config.toml", text).Diagnostics
+	if len(want) < 300 {
+		t.Fatalf("%d findings, want at least 300", len(want))
 	}
-	shuffled := append([]diag.Span(nil), spans...)
-	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	for _, e := range []Encoding{UTF8, UTF16, UTF32} {
-		for _, order := range [][]diag.Span{spans, shuffled} {
-			rg := newRanger(tx, e)
-			for _, s := range order {
-				from, to, got := rg.span(s)
-				want := tx.rangeOf(s, e)
-				wantFrom, wantTo := tx.diagOffset(s.Start), tx.diagOffset(s.End)
-				if s.IsZero() {
-					wantFrom, wantTo = 0, 0
-				}
-				if s.End.IsZero() || wantTo < wantFrom {
-					wantTo = wantFrom
-				}
-				if got != want || from != wantFrom || to != wantTo {
-					t.Errorf("%s: span %v: %v [%d, %d], want %v [%d, %d]", e, s, got, from, to, want, wantFrom, wantTo)
-				}
+	plain := func(off int, e Encoding) protocol.Position {
+		start := strings.LastIndexByte(text[:off], '\n') + 1
+		col := len(text[start:off])
+		switch e {
+		case UTF16:
+			col = len(utf16.Encode([]rune(text[start:off])))
+		case UTF32:
+			col = utf8.RuneCountInString(text[start:off])
+		}
+		return protocol.Position{Line: uint32(strings.Count(text[:off], "\n")), Character: uint32(col)}
+	}
+	for _, e := range []Encoding{UTF16, UTF8, UTF32} {
+		c, _ := start(t, Options{}, map[string]any{"capabilities": map[string]any{"general": map[string]any{"positionEncodings": []Encoding{e}}}})
+		u := fileURI(t, "config.toml")
+		got := c.open(u, text)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d diagnostics, want %d", e, len(got), len(want))
+		}
+		for i, w := range want {
+			if w.Span.File != "config.toml" {
+				continue
+			}
+			r := protocol.Range{Start: plain(w.Span.Start.Offset, e), End: plain(w.Span.End.Offset, e)}
+			if got[i].Range != r {
+				t.Fatalf("%s: diagnostic %d (%s at %v): range %v, want %v", e, i, w.Rule, w.Span, got[i].Range, r)
 			}
 		}
 	}

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -24,23 +23,24 @@ func (s spot) path() []string {
 	return s.node.Path()
 }
 
-// within reports whether p lies in the span, its end included: a cursor
-// just after a word is still on it.
-func within(s diag.Span, p diag.Position) bool {
-	return !s.IsZero() && s.Start.Compare(p) <= 0 && p.Compare(s.End) <= 0
+// within reports whether the byte offset off lies in the bytes from..to
+// of a node or its key, the end included: a cursor just after a word is
+// still on it. A node or key has at least one byte: 0, 0 is none.
+func within(from, to, off int) bool {
+	return to > 0 && from <= off && off <= to
 }
 
-// locate finds what the position points at in a parsed config, or
+// locate finds what the byte offset points at in a parsed config, or
 // returns false when it points at nothing: white space, a comment, a
 // table's own brackets.
-func locate(root *tomlpos.Node, p diag.Position) (spot, bool) {
+func locate(root *tomlpos.Node, p int) (spot, bool) {
 	return locateIn(root, p)
 }
 
-func locateIn(t *tomlpos.Node, p diag.Position) (spot, bool) {
+func locateIn(t *tomlpos.Node, p int) (spot, bool) {
 	for _, f := range t.Fields {
 		v := f.Value
-		if within(v.Key(), p) {
+		if from, to := v.KeyOffsets(); within(from, to, p) {
 			return spot{node: v, onKey: true}, true
 		}
 		switch {
@@ -55,11 +55,11 @@ func locateIn(t *tomlpos.Node, p diag.Position) (spot, bool) {
 				}
 			}
 		case v.Kind == tomlpos.KindArray:
-			if !within(v.Span(), p) {
+			if !inSpan(v, p) {
 				continue
 			}
 			for _, it := range v.Items {
-				if within(it.Span(), p) {
+				if inSpan(it, p) {
 					if it.Kind == tomlpos.KindTable {
 						return locateIn(it, p)
 					}
@@ -67,9 +67,15 @@ func locateIn(t *tomlpos.Node, p diag.Position) (spot, bool) {
 				}
 			}
 			return spot{node: v}, true
-		case within(v.Span(), p):
+		case inSpan(v, p):
 			return spot{node: v}, true
 		}
 	}
 	return spot{}, false
+}
+
+// inSpan reports whether the byte offset p lies in the value of n.
+func inSpan(n *tomlpos.Node, p int) bool {
+	from, to := n.Offsets()
+	return within(from, to, p)
 }

@@ -91,36 +91,32 @@ func TestKeyDescription(t *testing.T) {
 func TestPositions(t *testing.T) {
 	tx := newText("a = 1\ndescription = \"é🦀 x\"  # 🦀\r\nlast")
 	// x is the 19th character of line 2: d(1) ... '"'(15) é(16) 🦀(17) ' '(18) x(19).
-	x := diag.Position{Line: 2, Column: 19}
-	off := tx.diagOffset(x)
-	if tx.s[off] != 'x' {
-		t.Fatalf("diagOffset(2:19) points at %q, want x", tx.s[off])
+	off := strings.Index(tx.s, " x") + 1
+	if got := tx.lines.Pos(off); got.Line != 2 || got.Column != 19 {
+		t.Fatalf("the diagnostic position of x is %v, want 2:19", got)
 	}
 	for _, c := range []struct {
 		enc  Encoding
 		char uint32
 	}{{UTF16, 19}, {UTF8, 22}, {UTF32, 18}} {
-		p := tx.position(off, c.enc)
+		p := tx.protocolPos(off, c.enc)
 		if p != (protocol.Position{Line: 1, Character: c.char}) {
 			t.Errorf("%s: %v, want 1:%d", c.enc, p, c.char)
 		}
-		if back := tx.offset(p, c.enc); back != off {
-			t.Errorf("%s: offset(%v) = %d, want %d", c.enc, p, back, off)
+		if back := tx.byteOffset(p, c.enc); back != off {
+			t.Errorf("%s: byteOffset(%v) = %d, want %d", c.enc, p, back, off)
 		}
-	}
-	if got := tx.diagPosition(off); got != x {
-		t.Errorf("diagPosition = %v, want %v", got, x)
 	}
 	// A UTF-16 column inside the surrogate pair is the character's start;
 	// a column past the end of a line is its end, before "\r\n".
 	crab := strings.Index(tx.s, "🦀")
-	if got := tx.offset(protocol.Position{Line: 1, Character: 17}, UTF16); got != crab {
+	if got := tx.byteOffset(protocol.Position{Line: 1, Character: 17}, UTF16); got != crab {
 		t.Errorf("a column inside the surrogate pair: offset %d, want %d", got, crab)
 	}
-	if got := tx.offset(protocol.Position{Line: 1, Character: 999}, UTF16); got != strings.Index(tx.s, "\r\n") {
+	if got := tx.byteOffset(protocol.Position{Line: 1, Character: 999}, UTF16); got != strings.Index(tx.s, "\r\n") {
 		t.Errorf("a column past the end of the line: offset %d, want the line's end", got)
 	}
-	if got := tx.offset(protocol.Position{Line: 9, Character: 0}, UTF16); got != len(tx.s) {
+	if got := tx.byteOffset(protocol.Position{Line: 9, Character: 0}, UTF16); got != len(tx.s) {
 		t.Errorf("a line past the end: offset %d, want the end", got)
 	}
 	// An edit in UTF-16 units after the crab lands after it.
@@ -155,8 +151,8 @@ func TestDiagnostics(t *testing.T) {
 		if g.Message != w.Text() || g.Code != w.Rule || g.Source != "kokua-lint" {
 			t.Errorf("diagnostic %d: %q [%v], want %q [%s]", i, g.Message, g.Code, w.Text(), w.Rule)
 		}
-		if g.Range != tx.rangeOf(w.Span, UTF16) {
-			t.Errorf("diagnostic %d: range %v, want %v", i, g.Range, tx.rangeOf(w.Span, UTF16))
+		if g.Range != tx.protocolRange(w.Span, UTF16) {
+			t.Errorf("diagnostic %d: range %v, want %v", i, g.Range, tx.protocolRange(w.Span, UTF16))
 		}
 		if wantSev := map[diag.Severity]protocol.DiagnosticSeverity{diag.Error: 1, diag.Warning: 2, diag.Info: 3}[w.Severity]; g.Severity != wantSev {
 			t.Errorf("diagnostic %d: severity %v, want %v", i, g.Severity, wantSev)

@@ -485,7 +485,7 @@ func (s *server) diagnose(d *document) []protocol.Diagnostic {
 			s.manifest = lint.DefaultManifest()
 		}
 	}
-	src := lint.Source{Name: d.name, Data: []byte(d.text.s)}
+	src := lint.Source{Name: d.name, Data: d.text.lines.Data}
 	d.linted = lint.Lint(src, s.manifest)
 	d.kokua = d.linted.Kokua
 	if !d.kokua {
@@ -496,9 +496,8 @@ func (s *server) diagnose(d *document) []protocol.Diagnostic {
 		d.good = d.linted
 	}
 	out := make([]protocol.Diagnostic, 0, len(d.linted.Diagnostics))
-	rg := newRanger(d.text, s.enc)
 	for _, f := range d.linted.Diagnostics {
-		out = append(out, s.toProtocol(d, f, rg))
+		out = append(out, s.toProtocol(d, f))
 	}
 	return out
 }
@@ -507,9 +506,11 @@ func (s *server) diagnose(d *document) []protocol.Diagnostic {
 // message with its notes (the full text, as the JSON output has it),
 // severity and rule as kokua-lint prints, the rule's page as the
 // code's description. A finding in another file (the manifest) is shown
-// at the top of the config, its own place named in the message. rg turns
-// the spans of the document's findings, taken in order, into ranges.
-func (s *server) toProtocol(d *document, f diag.Diagnostic, rg *ranger) protocol.Diagnostic {
+// at the top of the config, its own place named in the message. Each
+// range costs a lookup in the document's line index (O(log n) and at most
+// a checkpoint's bytes decoded), so many findings on one long line cost
+// time in proportion to their number (issue 18).
+func (s *server) toProtocol(d *document, f diag.Diagnostic) protocol.Diagnostic {
 	out := protocol.Diagnostic{
 		Severity:        severities[f.Severity],
 		Code:            f.Rule,
@@ -518,7 +519,7 @@ func (s *server) toProtocol(d *document, f diag.Diagnostic, rg *ranger) protocol
 		Message:         f.Text(),
 	}
 	if f.Span.File == d.name {
-		_, _, out.Range = rg.span(f.Span)
+		out.Range = d.text.protocolRange(f.Span, s.enc)
 	} else {
 		out.Message = f.Span.String() + ": " + f.Text()
 	}

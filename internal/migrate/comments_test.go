@@ -196,13 +196,14 @@ func generateCommented(seed uint64) commented {
 }
 
 // arraySpans are the byte ranges of every list of a parsed document.
-func arraySpans(root *tomlpos.Node, lines *lineindex.Index) [][2]int {
+func arraySpans(root *tomlpos.Node) [][2]int {
 	var out [][2]int
 	var walk func(n *tomlpos.Node)
 	walk = func(n *tomlpos.Node) {
 		switch {
 		case n.Kind == tomlpos.KindArray && !n.ArrayOfTables:
-			out = append(out, [2]int{lines.OffsetOf(n.Span().Start), lines.OffsetOf(n.Span().End)})
+			from, to := n.Offsets()
+			out = append(out, [2]int{from, to})
 		case n.Kind == tomlpos.KindTable || n.ArrayOfTables:
 			for _, f := range n.Fields {
 				walk(f.Value)
@@ -251,7 +252,7 @@ func TestCommentsKept(t *testing.T) {
 		}
 
 		lines := lineindex.New("config.toml", out)
-		arrays := arraySpans(root, lines)
+		arrays := arraySpans(root)
 		outLines := strings.Split(strings.ReplaceAll(string(out), "\r\n", "\n"), "\n")
 		var said strings.Builder
 		for _, ch := range res.Changes {
@@ -261,7 +262,7 @@ func TestCommentsKept(t *testing.T) {
 			if before[c.Text] == 0 || !strings.HasPrefix(c.Text, "# c") {
 				continue // a marker, or the generator's first line
 			}
-			at := lines.OffsetOf(c.Span.Start)
+			at := c.Span.Start.Offset
 			inList := slices.ContainsFunc(arrays, func(s [2]int) bool { return at > s[0] && at < s[1] })
 			if c.Alone && !inList && !strings.Contains(said.String(), strconv.Quote(c.Text)) {
 				t.Errorf("%s: the comment %q now stands alone outside any list, and no change says so:\n%s\n--- migrated\n%s", name, c.Text, in.config, out)

@@ -92,8 +92,8 @@ type listComments struct {
 // order.
 func (mg *migration) commentsBetween(from, to int) []tomlpos.Comment {
 	cs := mg.cfg.Comments
-	i := sort.Search(len(cs), func(i int) bool { return mg.off(cs[i].Span.Start) >= from })
-	j := sort.Search(len(cs), func(i int) bool { return mg.off(cs[i].Span.Start) >= to })
+	i := sort.Search(len(cs), func(i int) bool { return cs[i].Span.Start.Offset >= from })
+	j := sort.Search(len(cs), func(i int) bool { return cs[i].Span.Start.Offset >= to })
 	return cs[i:max(i, j)]
 }
 
@@ -106,16 +106,16 @@ func (mg *migration) commentsIn(n *tomlpos.Node) *listComments {
 	}
 	lc.lead = make([][]comment, len(n.Items))
 	lc.trail = make([]comment, len(n.Items))
-	from, to := mg.off(n.Span().Start), mg.off(n.Span().End)
+	from, to := valueFrom(n), valueTo(n)
 	item := 0 // the items before the comment
 	for _, c := range mg.commentsBetween(from, to) {
-		co := mg.off(c.Span.Start)
-		for item < len(n.Items) && mg.off(n.Items[item].Span().Start) < co {
+		co := c.Span.Start.Offset
+		for item < len(n.Items) && valueFrom(n.Items[item]) < co {
 			item++
 		}
 		line := mg.lineStart(co)
 		switch {
-		case item > 0 && mg.lineStart(mg.off(n.Items[item-1].Span().End)) == line:
+		case item > 0 && mg.lineStart(valueTo(n.Items[item-1])) == line:
 			lc.trail[item-1] = comment{mg.spaced(co, c.Text), c.Span.Start.Line}
 		case item == 0 && mg.lineStart(from) == line:
 			lc.head = append(lc.head, comment{mg.spaced(co, c.Text), c.Span.Start.Line})
@@ -148,7 +148,7 @@ func (mg *migration) itemIndent(p *listPlan) string {
 			continue
 		}
 		for _, it := range o.node.Items {
-			s := mg.off(it.Span().Start)
+			s := valueFrom(it)
 			if in := mg.src.Data[mg.lineStart(s):s]; strings.Trim(string(in), " \t") == "" {
 				return string(in)
 			}
@@ -193,7 +193,7 @@ func (mg *migration) written(p *listPlan, key string) (string, []string) {
 	}
 	for _, o := range p.olds[1:] {
 		if text := strings.TrimLeft(o.trailing, " \t"); text != "" {
-			line := mg.lines.Pos(mg.off(o.node.Span().End)).Line
+			line := mg.lines.Pos(valueTo(o.node)).Line
 			moved = append(moved, comment{text, line})
 			mg.changes = append(mg.changes, Change{Line: line, Message: fmt.Sprintf(
 				"the comment %q after %s is now above %s, which that key joined", text, o.key, key)})
@@ -260,7 +260,7 @@ func (mg *migration) allComments(p *listPlan, key, why string) []string {
 	var above []string
 	for i, o := range p.olds {
 		if o.node.Kind == tomlpos.KindArray {
-			for _, c := range mg.commentsBetween(mg.off(o.node.Span().Start), mg.off(o.node.Span().End)) {
+			for _, c := range mg.commentsBetween(valueFrom(o.node), valueTo(o.node)) {
 				above = append(above, c.Text)
 				mg.changes = append(mg.changes, Change{Line: c.Span.Start.Line, Message: fmt.Sprintf(
 					"the comment %q in %s is now above %s: %s", c.Text, o.key, key, why)})
@@ -268,7 +268,7 @@ func (mg *migration) allComments(p *listPlan, key, why string) []string {
 		}
 		if t := strings.TrimLeft(o.trailing, " \t"); i > 0 && t != "" {
 			above = append(above, t)
-			mg.changes = append(mg.changes, Change{Line: mg.lines.Pos(mg.off(o.node.Span().End)).Line, Message: fmt.Sprintf(
+			mg.changes = append(mg.changes, Change{Line: mg.lines.Pos(valueTo(o.node)).Line, Message: fmt.Sprintf(
 				"the comment %q after %s is now above %s: %s", t, o.key, key, why)})
 		}
 	}

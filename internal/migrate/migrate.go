@@ -184,21 +184,36 @@ func (mg *migration) index(t *tomlpos.Node) {
 		switch {
 		case v.ArrayOfTables:
 			for _, it := range v.Items {
-				mg.headers = append(mg.headers, mg.off(it.Span().Start))
+				mg.headers = append(mg.headers, valueFrom(it))
 				mg.index(it)
 			}
 		case v.Kind == tomlpos.KindTable && v.Header:
-			mg.headers = append(mg.headers, mg.off(v.Span().Start))
+			mg.headers = append(mg.headers, valueFrom(v))
 			mg.index(v)
 		case v.Kind == tomlpos.KindTable && v.Span() == v.Key():
 			mg.index(v) // made by a dotted key or a header's path
 		default:
-			mg.kvs = append(mg.kvs, [2]int{mg.off(v.Key().Start), mg.off(v.Span().End)})
+			mg.kvs = append(mg.kvs, [2]int{keyFrom(v), valueTo(v)})
 		}
 	}
 }
 
-func (mg *migration) off(p diag.Position) int { return mg.lines.OffsetOf(p) }
+// valueFrom and valueTo are the bytes a node's value starts and ends at,
+// keyFrom the byte its key starts at (tomlpos's offsets, no line:column).
+func valueFrom(n *tomlpos.Node) int {
+	from, _ := n.Offsets()
+	return from
+}
+
+func valueTo(n *tomlpos.Node) int {
+	_, to := n.Offsets()
+	return to
+}
+
+func keyFrom(n *tomlpos.Node) int {
+	from, _ := n.KeyOffsets()
+	return from
+}
 
 func (mg *migration) lineStart(off int) int {
 	return bytes.LastIndexByte(mg.src.Data[:off], '\n') + 1
@@ -297,8 +312,8 @@ type keyLine struct {
 
 func (mg *migration) keyLine(n *tomlpos.Node) (keyLine, bool) {
 	d := mg.src.Data
-	ks, ve := mg.off(n.Key().Start), mg.off(n.Span().End)
-	vs := mg.off(n.Span().Start)
+	ks, ve := keyFrom(n), valueTo(n)
+	vs := valueFrom(n)
 	s := mg.lineStart(ks)
 	if strings.TrimLeft(string(d[s:ks]), " \t") != "" {
 		return keyLine{}, false
@@ -314,12 +329,12 @@ func (mg *migration) keyLine(n *tomlpos.Node) (keyLine, bool) {
 // blockEnd is the offset just past the last line of a [header] table's own
 // keys: where a sub-table of it can be written.
 func (mg *migration) blockEnd(t *tomlpos.Node) int {
-	start := mg.off(t.Span().Start)
+	start := valueFrom(t)
 	next := len(mg.src.Data) + 1
 	if i, found := slices.BinarySearch(mg.headers, start+1); found || i < len(mg.headers) {
 		next = mg.headers[i]
 	}
-	last := mg.off(t.Span().End)
+	last := valueTo(t)
 	for _, kv := range mg.kvs {
 		if kv[0] > start && kv[0] < next && kv[1] > last {
 			last = kv[1]
@@ -366,7 +381,7 @@ func listText(items []string) string {
 // arrayText is a list's own text with some items replaced, so that its
 // layout, comments inside it included, stays as written.
 func (mg *migration) arrayText(n *tomlpos.Node, repl map[int]string) string {
-	from, to := mg.off(n.Span().Start), mg.off(n.Span().End)
+	from, to := valueFrom(n), valueTo(n)
 	var b strings.Builder
 	at := from
 	for i, it := range n.Items {
@@ -374,7 +389,7 @@ func (mg *migration) arrayText(n *tomlpos.Node, repl map[int]string) string {
 		if !ok {
 			continue
 		}
-		s, e := mg.off(it.Span().Start), mg.off(it.Span().End)
+		s, e := valueFrom(it), valueTo(it)
 		b.Write(mg.src.Data[at:s])
 		b.WriteString(tomlpos.BasicString(r))
 		at = e

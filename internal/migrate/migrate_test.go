@@ -82,7 +82,6 @@ func oldSpans(t *testing.T, data []byte) [][2]int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := lineindex.New("config.toml", data)
 	var out [][2]int
 	var walk func(n *tomlpos.Node)
 	walk = func(n *tomlpos.Node) {
@@ -96,7 +95,9 @@ func oldSpans(t *testing.T, data []byte) [][2]int {
 			case v.Kind == tomlpos.KindTable:
 				walk(v)
 			case slices.Contains(oldKeys, f.Name):
-				out = append(out, [2]int{lines.OffsetOf(v.Key().Start), lines.OffsetOf(v.Span().End)})
+				from, _ := v.KeyOffsets()
+				_, to := v.Offsets()
+				out = append(out, [2]int{from, to})
 			}
 		}
 	}

@@ -31,10 +31,10 @@ func (mg *migration) run() {
 			mg.agent(f.Name, f.Value, agentOptions{extra: extra, memory: memory})
 		}
 		if memoryOn && agents.Get(mg.entry) == nil {
-			mg.flagAt(mg.off(memory.Key().Start), "[assistant].memory was removed, and no [agents.%s] table is here to take it: add \"memory\" and \"documents\" to the entry agent's [agents.<name>.tools].available, then delete this line and this comment", mg.entry)
+			mg.flagAt(keyFrom(memory), "[assistant].memory was removed, and no [agents.%s] table is here to take it: add \"memory\" and \"documents\" to the entry agent's [agents.<name>.tools].available, then delete this line and this comment", mg.entry)
 		}
 		if t := root.Get("tools"); t != nil {
-			mg.flagAt(mg.off(t.Span().Start), "the top-level [tools] section was removed: list its groups in the available list of each agent that should hold them, then delete the section and this comment")
+			mg.flagAt(valueFrom(t), "the top-level [tools] section was removed: list its groups in the available list of each agent that should hold them, then delete the section and this comment")
 		}
 	} else {
 		mg.entryAgent(roles, memory, memoryOn)
@@ -52,7 +52,7 @@ func (mg *migration) memory() (*tomlpos.Node, bool) {
 	}
 	kl, ok := mg.keyLine(n)
 	if n.Kind != tomlpos.KindBool || !ok {
-		mg.flagAt(mg.off(n.Key().Start), "[assistant].memory was removed: add \"memory\" and \"documents\" to the entry agent's available list if it should keep them, then delete this line and this comment")
+		mg.flagAt(keyFrom(n), "[assistant].memory was removed: add \"memory\" and \"documents\" to the entry agent's available list if it should keep them, then delete this line and this comment")
 		return nil, false
 	}
 	mg.dropLine(kl, "[assistant].memory")
@@ -74,11 +74,11 @@ func (mg *migration) concurrent(assistant *tomlpos.Node) {
 	kl, ok := mg.keyLine(n)
 	switch {
 	case !ok || assistant == nil || !assistant.Header:
-		mg.flagAt(mg.off(n.Key().Start), "[subagents].concurrent was removed: write it as concurrent_tools in [assistant], then delete this line and this comment")
+		mg.flagAt(keyFrom(n), "[subagents].concurrent was removed: write it as concurrent_tools in [assistant], then delete this line and this comment")
 		return
 	case assistant.Get("concurrent_tools") != nil:
 		if have := assistant.Get("concurrent_tools"); have.Kind != n.Kind || have.Bool != n.Bool {
-			mg.flagAt(mg.off(n.Key().Start), "[subagents].concurrent was removed and [assistant].concurrent_tools says otherwise: keep the one you mean, then delete this line and this comment")
+			mg.flagAt(keyFrom(n), "[subagents].concurrent was removed and [assistant].concurrent_tools says otherwise: keep the one you mean, then delete this line and this comment")
 			return
 		}
 		mg.dropLine(kl, "[subagents].concurrent")
@@ -133,7 +133,7 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 			return true
 		}
 		if tools != nil || !t.Header {
-			mg.flagAt(mg.off(o.memory.Key().Start), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
+			mg.flagAt(keyFrom(o.memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
 			return false
 		}
 		mg.insertTable(t, table+"\navailable = "+listText(o.extra)+"\n")
@@ -141,14 +141,14 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 	}
 	oldPath := config.TablePath(t.Path())
 	if !t.Header || tools != nil && tools.Kind == tomlpos.KindTable {
-		mg.flagAt(mg.off(olds[0].Key().Start), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[0]), table)
+		mg.flagAt(keyFrom(olds[0]), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[0]), table)
 		return false
 	}
 	lines := make([]keyLine, len(olds))
 	for i, n := range olds {
 		kl, ok := mg.keyLine(n)
 		if !ok {
-			mg.flagAt(mg.off(n.Key().Start), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[i]), table)
+			mg.flagAt(keyFrom(n), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[i]), table)
 			return false
 		}
 		lines[i] = kl
@@ -173,7 +173,7 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 		}
 		strs, ok := stringsOf(n)
 		if !ok {
-			mg.flagAt(mg.off(n.Key().Start), "%s holds something other than a list of names: move them into %s's available list by hand, then delete the key and this comment", key, table)
+			mg.flagAt(keyFrom(n), "%s holds something other than a list of names: move them into %s's available list by hand, then delete the key and this comment", key, table)
 			return false
 		}
 		switch keys[i] {
@@ -296,13 +296,13 @@ func (mg *migration) roles() []string {
 		t := f.Value
 		old := config.TablePath(t.Path())
 		if !t.Header || mg.root.Lookup("agents", f.Name) != nil {
-			mg.flagAt(mg.off(t.Span().Start), "%s was removed: declare the agent whole in %s, then delete this table and this comment", old, config.TablePath([]string{"agents", f.Name}))
+			mg.flagAt(valueFrom(t), "%s was removed: declare the agent whole in %s, then delete this table and this comment", old, config.TablePath([]string{"agents", f.Name}))
 			continue
 		}
 		if !mg.agent(f.Name, t, agentOptions{role: true, ceiling: ceiling, clock: clock}) {
 			continue
 		}
-		mg.edit(mg.off(t.Span().Start), mg.off(t.Span().End), config.TablePath([]string{"agents", f.Name}))
+		mg.edit(valueFrom(t), valueTo(t), config.TablePath([]string{"agents", f.Name}))
 		mg.change(t, "%s became %s", old, config.TablePath([]string{"agents", f.Name}))
 		moved = append(moved, f.Name)
 	}
@@ -320,7 +320,7 @@ func (mg *migration) dropHeader(t *tomlpos.Node) {
 	if t == nil || !t.Header {
 		return
 	}
-	from, to := mg.off(t.Span().Start), mg.off(t.Span().End)
+	from, to := valueFrom(t), valueTo(t)
 	end := mg.lineEnd(to)
 	if strings.TrimSpace(string(mg.src.Data[to:end])) == "" && strings.TrimSpace(string(mg.src.Data[mg.lineStart(from):from])) == "" {
 		from, to = mg.lineStart(from), end
@@ -397,27 +397,27 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 	available := "available = " + value
 	switch {
 	case tools != nil && tools.Header:
-		at := mg.off(tools.Span().Start)
+		at := valueFrom(tools)
 		mg.edit(mg.lineStart(at), mg.lineStart(at), head)
-		mg.edit(at, mg.off(tools.Span().End), table)
+		mg.edit(at, valueTo(tools), table)
 		mg.change(tools, "[tools] became %s", table)
 		if kl, ok := groupsLine, groupsOK; ok {
 			mg.edit(kl.from, kl.to, commentLines(kl.keyIndent, above)+flagText.String()+kl.keyIndent+available+kl.trailing+"\n")
 			mg.change(groups, "[tools].groups became %s.available", table)
 		} else {
-			end := mg.lineEnd(mg.off(tools.Span().End))
+			end := mg.lineEnd(valueTo(tools))
 			mg.edit(end, end, flagText.String()+available+"\n")
 		}
 	case tools != nil:
-		mg.flagAt(mg.off(tools.Key().Start), "the top-level [tools] section was removed: list its groups in %s's available list, then delete the key and this comment", table)
+		mg.flagAt(keyFrom(tools), "the top-level [tools] section was removed: list its groups in %s's available list, then delete the key and this comment", table)
 	case len(roles) > 0:
 		first := mg.root.Lookup("subagents", "roles", roles[0])
-		at := mg.lineStart(mg.off(first.Span().Start))
+		at := mg.lineStart(valueFrom(first))
 		mg.edit(at, at, head+table+"\n"+flagText.String()+available+"\n\n")
 	default:
 		assistant := mg.root.Get("assistant")
 		if assistant == nil || !assistant.Header {
-			mg.flagAt(mg.off(memory.Key().Start), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
+			mg.flagAt(keyFrom(memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
 			return
 		}
 		mg.insertTable(assistant, table+"\n"+flagText.String()+available+"\n")
@@ -451,7 +451,7 @@ func (mg *migration) subagentsFlag(roles []string) {
 	if n.Kind == tomlpos.KindBool && !n.Bool {
 		return
 	}
-	mg.flagAt(mg.off(n.Key().Start), "[assistant].subagents let the assistant spawn workers Kokua defined in code: declare each as an [agents.<name>] table and list it in the entry agent's delegates_to, then delete this line and this comment")
+	mg.flagAt(keyFrom(n), "[assistant].subagents let the assistant spawn workers Kokua defined in code: declare each as an [agents.<name>] table and list it in the entry agent's delegates_to, then delete this line and this comment")
 }
 
 // approval moves [security].confirm_tools and
@@ -477,10 +477,10 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 		strs, isList := stringsOf(n)
 		switch {
 		case mg.root.Lookup("assistant", "tools") != nil:
-			mg.flagAt(mg.off(n.Key().Start), "%s was removed and [assistant.tools] is already written: move these entries into its %s by hand, then delete this line and this comment", keys[i], news[i])
+			mg.flagAt(keyFrom(n), "%s was removed and [assistant.tools] is already written: move these entries into its %s by hand, then delete this line and this comment", keys[i], news[i])
 			return
 		case !ok || !isList:
-			mg.flagAt(mg.off(n.Key().Start), "%s was removed: move these entries into %s by hand, then delete this line and this comment", keys[i], news[i])
+			mg.flagAt(keyFrom(n), "%s was removed: move these entries into %s by hand, then delete this line and this comment", keys[i], news[i])
 			return
 		}
 		lines[i], entries[i] = kl, strs
@@ -552,7 +552,7 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 	case assistant != nil && assistant.Header:
 		mg.insertTable(assistant, b.String())
 	case security != nil && security.Header:
-		at := mg.lineStart(mg.off(security.Span().Start))
+		at := mg.lineStart(valueFrom(security))
 		mg.edit(at, at, b.String()+"\n")
 	default:
 		at := len(mg.src.Data)

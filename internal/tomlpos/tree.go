@@ -101,6 +101,14 @@ func (n *Node) Key() diag.Span {
 	return n.lines.Span(int(n.keyFrom), int(n.keyTo))
 }
 
+// Offsets are the bytes of the value as written, from and to, as Span
+// covers them: for code that needs bytes, with no line:column made.
+func (n *Node) Offsets() (from, to int) { return int(n.from), int(n.to) }
+
+// KeyOffsets are the bytes of the key that names this node, as Key covers
+// them; 0, 0 for the root and for array elements.
+func (n *Node) KeyOffsets() (from, to int) { return int(n.keyFrom), int(n.keyTo) }
+
 // Path is the key path of the node, one element per key segment; nil for
 // the root. An element of an array (of tables, or of values) has its
 // array's path. Each call builds the path anew, in time proportional to
@@ -232,7 +240,7 @@ func Parse(file string, data []byte) (*Node, error) {
 	// the place it stopped, if it did.
 	limit := len(data)
 	if err != nil {
-		limit = l.OffsetOf(err.Span.Start)
+		limit = err.Span.Start.Offset
 	}
 	if from, to, msg, found := check10(data, limit); found {
 		return nil, &SyntaxError{Span: l.Span(from, to), Message: msg}

@@ -67,6 +67,41 @@ func TestPositions(t *testing.T) {
 	}
 }
 
+// TestOffsetsAreTheSpans holds Offsets and KeyOffsets, at every node of a
+// few documents, to the byte offsets Span and Key carry.
+func TestOffsetsAreTheSpans(t *testing.T) {
+	docs := append([]string{
+		"# é\n[a.\"b\"]\nk = [\"🙂\", 'x', { c = 1 }]\n[[t]]\nn = \"日本\"\r\n[[t]]\nm.n = \"\"\"\nz\"\"\"\n",
+	}, tableRules...)
+	nodes := 0
+	var walk func(doc string, n *Node)
+	walk = func(doc string, n *Node) {
+		nodes++
+		sp, key := n.Span(), n.Key()
+		if from, to := n.Offsets(); from != sp.Start.Offset || to != sp.End.Offset {
+			t.Errorf("%q: node at %v: Offsets() = %d, %d, want %d, %d", doc, sp, from, to, sp.Start.Offset, sp.End.Offset)
+		}
+		from, to := n.KeyOffsets()
+		if key.IsZero() && (from != 0 || to != 0) || !key.IsZero() && (from != key.Start.Offset || to != key.End.Offset) {
+			t.Errorf("%q: node at %v: KeyOffsets() = %d, %d, want the key's %v", doc, sp, from, to, key)
+		}
+		for _, f := range n.Fields {
+			walk(doc, f.Value)
+		}
+		for _, it := range n.Items {
+			walk(doc, it)
+		}
+	}
+	for _, doc := range docs {
+		if root, err := Parse("c.toml", []byte(doc)); err == nil {
+			walk(doc, root)
+		}
+	}
+	if nodes < 50 {
+		t.Fatalf("only %d nodes walked", nodes)
+	}
+}
+
 // TestSyntaxErrors checks that invalid TOML comes back as a SyntaxError at
 // the parser's position, including the TOML 1.0 rules the decoder enforces.
 func TestSyntaxErrors(t *testing.T) {
