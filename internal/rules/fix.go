@@ -79,3 +79,28 @@ func entryCandidates(r model.Resolution) []string {
 	}
 	return out
 }
+
+// ownLines are the bytes of the whole lines a key = value is written on,
+// from the start of the key's line to just after the value's line feed
+// (or the end of the file), when nothing else is written on them: only
+// blanks before the key, and after the value at most a comment, which is
+// returned. ok is false for a key written otherwise (a dotted key, an
+// inline table's key, two keys on a line) and for a node with no key.
+func (p *Pass) ownLines(n *tomlpos.Node) (from, to int, comment string, ok bool) {
+	src, lines := p.Config.Source, p.Config.Lines
+	key, value := n.Key(), n.Span()
+	if key.IsZero() {
+		return 0, 0, "", false
+	}
+	from = lines.Offset(key.Start.Line, 1)
+	if strings.TrimSpace(string(src[from:key.Start.Offset])) != "" {
+		return 0, 0, "", false
+	}
+	last, _ := lines.Line(value.End.Line)
+	lineEnd := lines.Offset(value.End.Line, 1) + len(last)
+	comment = strings.TrimSpace(string(src[value.End.Offset:lineEnd]))
+	if comment != "" && !strings.HasPrefix(comment, "#") {
+		return 0, 0, "", false
+	}
+	return from, min(lineEnd+1, len(src)), comment, true
+}

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
@@ -98,21 +97,14 @@ func moveEntries(p *Pass, n *tomlpos.Node, target string) []diag.Fix {
 	if n.Kind != tomlpos.KindArray || n.Key().IsZero() {
 		return nil
 	}
-	key, value := n.Key(), n.Span()
-	keyLine := lines.Offset(key.Start.Line, 1)
-	if strings.TrimSpace(string(src[keyLine:key.Start.Offset])) != "" {
+	keyLine, cut, rest, ok := p.ownLines(n)
+	if !ok {
 		return nil
 	}
-	last, _ := lines.Line(value.End.Line)
-	lineEnd := lines.Offset(value.End.Line, 1) + len(last)
-	rest := strings.TrimSpace(string(src[value.End.Offset:lineEnd]))
-	if rest != "" && !strings.HasPrefix(rest, "#") {
-		return nil
-	}
+	value := n.Span()
 	if rest != "" {
 		rest = "  " + rest // the comment after the list goes with it
 	}
-	cut := min(lineEnd+1, len(src))
 	remove := diag.Edit{Start: keyLine, End: cut}
 	entries := string(src[value.Start.Offset:value.End.Offset])
 	title := "Move the entries to [assistant.tools]." + target

@@ -20,7 +20,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R21", "R108", "R109", "R110", "R113", "R3"},
 	Summary:  "a tool-access table holds a key it does not accept",
 	Needs:    NeedsConfig,
-	Fixes:    UnsafeFixes,
+	Fixes:    SafeFixes | UnsafeFixes,
 	Check: func(p *Pass) {
 		config.Walk(p.Config.Root, func(v config.Visit) {
 			if v.Schema != nil || v.Table.Open {
@@ -44,6 +44,9 @@ var _ = register(&Rule{
 				}
 			}
 			f := Finding{Span: v.Field.Value.Key(), Key: config.KeyPath(table, name), Message: msg, Notes: more}
+			if isAgentTools(table) && agentKey(name) {
+				f.Fixes = moveAgentKey(p, v)
+			}
 			if matches := similar.Suggest(name, accepted); len(matches) > 0 {
 				f.Suggestion = fmt.Sprintf("did you mean %s?", q(matches[0]))
 				// Unsafe: a key that Kokua ignored until now would take
@@ -58,6 +61,44 @@ var _ = register(&Rule{
 		})
 	},
 })
+
+// moveAgentKey moves a key of [agents.<name>] written below its
+// [agents.<name>.tools] header, where Kokua reads it as a key of the tools
+// table (R3), to the agent's table: right below the [agents.<name>] header,
+// or, where the file writes none, under one written for it above the
+// tools header. The key's whole lines move, its comment with it. The move
+// is safe, as the agent's description or model grants nothing, except for
+// delegates_to, which earns spawn_subagent and reaches the named agents.
+func moveAgentKey(p *Pass, v config.Visit) []diag.Fix {
+	tools, name := v.Node, v.Field.Name
+	agent := p.Config.Root.Lookup(tools.Path()[:2]...)
+	from, to, _, ok := p.ownLines(v.Field.Value)
+	if !ok || !tools.Header || agent == nil || agent.Get(name) != nil {
+		return nil
+	}
+	src, lines := p.Config.Source, p.Config.Lines
+	moved := string(src[from:to])
+	if !strings.HasSuffix(moved, "\n") {
+		moved += "\n"
+	}
+	var add diag.Edit
+	switch {
+	case agent.Header:
+		at := lines.Offset(agent.Span().Start.Line+1, 1)
+		if at == len(src) && len(src) > 0 && src[len(src)-1] != '\n' {
+			moved = "\n" + moved
+		}
+		add = diag.Edit{Start: at, End: at, New: moved}
+	case len(agent.Fields) == 1:
+		// The agent's table exists only as the tools header's parent.
+		at := lines.Offset(tools.Span().Start.Line, 1)
+		add = diag.Edit{Start: at, End: at, New: config.TablePath(tools.Path()[:2]) + "\n" + moved + "\n"}
+	default:
+		return nil
+	}
+	return []diag.Fix{{Title: "Move " + name + " to " + config.TablePath(tools.Path()[:2]), Safe: name != "delegates_to",
+		Edits: []diag.Edit{{Start: from, End: to}, add}}}
+}
 
 func tableTitle(v config.Visit) string {
 	path := v.Node.Path()
