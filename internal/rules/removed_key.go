@@ -1,7 +1,6 @@
 package rules
 
 import (
-
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
