@@ -11,10 +11,10 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
-	"github.com/kokua-policy/kokua-policy/lint"
 )
 
 // A quick fix is offered for a finding only when its fix is unique: one
@@ -75,7 +75,7 @@ func (s *server) codeActions(p *protocol.CodeActionParams) ([]protocol.CodeActio
 }
 
 // quickFix returns the unique fix of a finding, if it has one.
-func quickFix(res *lint.Result, t text, f diag.Diagnostic) (fix, bool) {
+func quickFix(res *engine.Linted, t text, f diag.Diagnostic) (fix, bool) {
 	if res.Config == nil {
 		return fix{}, false
 	}

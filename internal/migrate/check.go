@@ -9,6 +9,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
@@ -25,7 +26,7 @@ var fixRules = []string{"entry-shape", "dead-entry", "pending-dead-entry"}
 // bare tool name one toolset provides) or exactly one close match, is
 // rewritten to it (R30, R31, R208).
 func fix(name string, data []byte, m *lint.Manifest, changes []Change) ([]byte, []Change, error) {
-	res := lint.Lint(lint.Source{Name: name, Data: data}, m)
+	res := engine.Run(lint.Source{Name: name, Data: data}, m)
 	if res.World == nil {
 		return data, changes, nil
 	}
@@ -92,7 +93,7 @@ func unquote(lit []byte, s *string) error {
 // the line of every error still in it, unless the same comment is already
 // there, so that each place a person must look at says so where it is.
 func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
-	res := lint.Lint(lint.Source{Name: name, Data: data}, m)
+	res := engine.Run(lint.Source{Name: name, Data: data}, m)
 	if res.Config == nil {
 		_, err := tomlpos.Parse(name, data)
 		return nil, fmt.Errorf("internal error: the migrated config is not valid TOML (%w); please report it", err)
