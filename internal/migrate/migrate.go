@@ -6,9 +6,10 @@
 // toolset.tool, and the older removed keys get their rewrite where one is
 // mechanical. It is the library behind kokua-lint migrate.
 //
-// It is a top-level package, beside lint and compile, because it is a
-// library a Go program may call as the command does, not a helper of one
-// command.
+// No host imports this package; it lives under internal/. Migrating is a
+// step a person takes once and reviews (kokua-lint migrate, with --diff
+// to see it first), not something a program does while it runs, and its
+// Result carries the linter's model (engine.Linted).
 //
 // Every edit is made at the byte positions the positioned TOML tree
 // (internal/tomlpos) knows, never by encoding the document again: comments,
