@@ -19,8 +19,8 @@ import (
 // Options name the inputs of Compile.
 type Options struct {
 	// ConfigName names the config in diagnostics and in the document's
-	// inputs; empty means "config.toml". kokua-compile gives the base
-	// name of the file it read.
+	// inputs; empty means "config.toml". (kokua-compile records the
+	// base name of the file it read.)
 	ConfigName string
 	// ManifestName names the manifest the same way; empty means
 	// "kokua.manifest.json", or "<default install>" for the embedded
@@ -47,7 +47,7 @@ func Compile(config, manifest []byte, opts Options) (*policy.Document, []diag.Di
 	}
 	m := manifestOf(manifest, opts.ManifestName)
 	cfg := engine.Source{Name: cfgName, Data: config}
-	res := engine.Run(cfg, engine.Hold(engine.LoadManifest(m)))
+	res := engine.Run(cfg, engine.LoadManifest(m))
 	for _, d := range res.Diagnostics {
 		if d.Severity == diag.Error {
 			return nil, res.Diagnostics, fmt.Errorf("%w; the first: %s", ErrFindings, d.Error())

@@ -56,8 +56,11 @@ func Hold(m *Manifest) Held { return Held{m: m} }
 
 func (h Held) engineManifest() *Manifest { return h.m }
 
-// Holder is what holds a manifest: *lint.Manifest, or a Held.
+// Holder is what holds a manifest: *lint.Manifest, a Held, or a
+// *Manifest itself.
 type Holder interface{ engineManifest() *Manifest }
+
+func (m *Manifest) engineManifest() *Manifest { return m }
 
 // ManifestOf returns the manifest h holds, or an empty Manifest (no
 // manifest, no problems) when it holds none.

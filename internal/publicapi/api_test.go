@@ -48,7 +48,7 @@ func TestFindsInternalTypes(t *testing.T) {
 	got := internalUses(pkgs[0])
 	want := []string{
 		"leaky.Alias", "leaky.Const", "leaky.Embeds.Get", "leaky.Field.F", "leaky.Func", "leaky.Iface.Get", "leaky.Map",
-		"leaky.Method.Get", "leaky.Var",
+		"leaky.Method.Get", "leaky.Promotes.F", "leaky.Var",
 	}
 	var names []string
 	for _, g := range got {
@@ -139,11 +139,7 @@ func internalUses(p *types.Package) []string {
 		}
 		switch u := named.Underlying().(type) {
 		case *types.Struct:
-			for f := range u.Fields() {
-				if f.Exported() {
-					report(name+"."+f.Name(), f.Type())
-				}
-			}
+			fields(name, u, report, map[*types.Struct]bool{})
 		case *types.Interface:
 			// Its methods are in its method set, below.
 		default:
@@ -160,6 +156,30 @@ func internalUses(p *types.Package) []string {
 		}
 	}
 	return out
+}
+
+// fields reports the exported fields of a struct, and those promoted to
+// it through an unexported embedded field, which a host reaches as
+// though they were its own though go doc does not list them.
+func fields(name string, s *types.Struct, report func(string, types.Type), seen map[*types.Struct]bool) {
+	if seen[s] {
+		return
+	}
+	seen[s] = true
+	for f := range s.Fields() {
+		switch {
+		case f.Exported():
+			report(name+"."+f.Name(), f.Type())
+		case f.Embedded():
+			t := f.Type()
+			if p, ok := t.(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			if inner, ok := t.Underlying().(*types.Struct); ok {
+				fields(name, inner, report, seen)
+			}
+		}
+	}
 }
 
 // internalIn returns the path of the first internal package a type

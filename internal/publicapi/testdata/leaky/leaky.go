@@ -43,6 +43,12 @@ type Method struct{}
 // Get returns an internal type.
 func (Method) Get() hidden.T { return hidden.T{} }
 
+// Promotes embeds, under an unexported alias, an internal struct whose
+// exported field a host reaches as Promotes.F.
+type Promotes struct{ *promoted }
+
+type promoted = hidden.WithField
+
 // Clean keeps its internal type in an unexported field.
 type Clean struct{ h hidden.T }
 

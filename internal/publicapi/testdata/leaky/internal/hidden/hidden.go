@@ -10,3 +10,6 @@ type Kind int
 
 // C is a constant of an internal type.
 const C Kind = 1
+
+// WithField has an exported field of an internal type.
+type WithField struct{ F T }
