@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -32,7 +32,7 @@ func BenchmarkCompile(b *testing.B) {
 		b.Run(in.name+"/lint", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if res := lint.Lint(src, in.m); res.HasErrors() {
+				if res := engine.Run(src, in.m); res.HasErrors() {
 					b.Fatal(res.Diagnostics[0])
 				}
 			}
@@ -40,9 +40,9 @@ func BenchmarkCompile(b *testing.B) {
 		b.Run(in.name+"/lint+compile", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				res := lint.Lint(src, in.m)
-				doc := compile.Compile(res.World, compile.Input{Name: src.Name, Data: src.Data},
-					compile.Input{Name: in.m.Source.Name, Data: in.m.Source.Data})
+				res := engine.Run(src, in.m)
+				doc := engine.Compile(res.World, engine.Source{Name: src.Name, Data: src.Data},
+					engine.Source{Name: in.m.Source.Name, Data: in.m.Source.Data})
 				if _, err := policy.Marshal(doc); err != nil {
 					b.Fatal(err)
 				}

@@ -2,9 +2,12 @@ package compile_test
 
 import (
 	"encoding/json"
+	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -38,5 +41,55 @@ func TestToolBlockUnknown(t *testing.T) {
 	}
 	if tb := doc.Agents["assistant"].ToolBlock; tb != nil {
 		t.Errorf("the default manifest gives no spec sizes, yet the tool block is %+v", tb)
+	}
+}
+
+// TestCompileInputs: Compile names its inputs as Options say, in the
+// diagnostics and in the document, with the documented defaults; a config
+// that is not TOML, or a manifest that does not follow the format, gives
+// no document, an error wrapping ErrFindings and the finding that says why.
+func TestCompileInputs(t *testing.T) {
+	good := []byte("[assistant]\nagent = \"assistant\"\n\n[assistant.tools]\nconfirm = []\nreview = []\n\n[agents.assistant.tools]\navailable = [\"fs\"]\n")
+	cases := []struct {
+		name             string
+		config, manifest []byte
+		opts             compile.Options
+		// wantFiles are the document's inputs; wantRule, when set, the
+		// first finding's rule and file of a refused config.
+		wantFiles          [2]string
+		wantRule, wantFile string
+	}{
+		{name: "defaults", config: good, wantFiles: [2]string{"config.toml", "<default install>"}},
+		{name: "named", config: good, opts: compile.Options{ConfigName: "agents/config.toml", ManifestName: "install"},
+			wantFiles: [2]string{"agents/config.toml", "install"}},
+		{name: "not TOML", config: []byte("[assistant\n"), opts: compile.Options{ConfigName: "broken.toml"},
+			wantRule: "invalid-toml", wantFile: "broken.toml"},
+		{name: "bad manifest", config: good, manifest: []byte(`{"toolsets": 3}`),
+			wantRule: "invalid-manifest", wantFile: "kokua.manifest.json"},
+		{name: "bad manifest named", config: good, manifest: []byte(`[]`), opts: compile.Options{ManifestName: "m.json"},
+			wantRule: "invalid-manifest", wantFile: "m.json"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc, ds, err := compile.Compile(c.config, c.manifest, c.opts)
+			if c.wantRule == "" {
+				if err != nil || doc == nil {
+					t.Fatalf("Compile: %v, %v", err, ds)
+				}
+				if got := [2]string{doc.Inputs.Config.File, doc.Inputs.Manifest.File}; got != c.wantFiles {
+					t.Errorf("the document records %q, want %q", got, c.wantFiles)
+				}
+				return
+			}
+			if doc != nil || !errors.Is(err, compile.ErrFindings) {
+				t.Fatalf("Compile gave a document %v and error %v, want none and ErrFindings", doc != nil, err)
+			}
+			if len(ds) == 0 || ds[0].Rule != c.wantRule || ds[0].Span.File != c.wantFile {
+				t.Fatalf("findings %v, want %s in %s first", ds, c.wantRule, c.wantFile)
+			}
+			if !strings.Contains(err.Error(), c.wantRule) {
+				t.Errorf("the error %q does not name the first finding", err)
+			}
+		})
 	}
 }

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/testing/reference"
 	"github.com/kokua-policy/kokua-policy/kokua"
@@ -54,12 +54,12 @@ func diffCompile(t *testing.T, c diffCase) (p *policy.Policy, ok bool) {
 	if c.manifest != nil {
 		m = lint.LoadManifest(lint.Source{Name: "manifest.json", Data: c.manifest})
 	}
-	res := lint.Lint(lint.Source{Name: "config.toml", Data: c.config}, m)
+	res := engine.Run(lint.Source{Name: "config.toml", Data: c.config}, m)
 	if res.HasErrors() || res.World == nil {
 		return nil, false
 	}
-	doc := compile.Compile(res.World, compile.Input{Name: "config.toml", Data: c.config},
-		compile.Input{Name: m.Source.Name, Data: m.Source.Data})
+	doc := engine.Compile(res.World, engine.Source{Name: "config.toml", Data: c.config},
+		engine.Source{Name: m.Source.Name, Data: m.Source.Data})
 	data, err := policy.Marshal(doc)
 	if err != nil {
 		t.Fatalf("%s: marshal: %v", c.name, err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/testing/reference"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -49,11 +50,11 @@ func FuzzCompile(f *testing.F) {
 			which = 1
 		}
 		m := manifests[which]
-		res := lint.Lint(lint.Source{Name: "config.toml", Data: cfg}, m)
+		res := engine.Run(lint.Source{Name: "config.toml", Data: cfg}, m)
 		if res.HasErrors() || res.World == nil {
 			return
 		}
-		doc := compile.Compile(res.World, compile.Input{Name: "config.toml", Data: cfg}, compile.Input{Name: m.Source.Name, Data: m.Source.Data})
+		doc := engine.Compile(res.World, engine.Source{Name: "config.toml", Data: cfg}, engine.Source{Name: m.Source.Name, Data: m.Source.Data})
 		out, err := compile.Write(doc, nil)
 		if err != nil {
 			if doc.Validate() == nil {

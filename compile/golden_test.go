@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -21,21 +22,26 @@ func compileDir(t testing.TB, dir string) (doc []byte, agents string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The policy comes from the public API, bytes in, as a host calls
+	// it; the agents view, which no host is given, from the engine.
+	var manifest []byte
+	opts := compile.Options{ConfigName: "config.toml"}
 	m := lint.DefaultManifest()
 	if data, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err == nil {
+		manifest, opts.ManifestName = data, "manifest.json"
 		m = lint.LoadManifest(lint.Source{Name: "manifest.json", Data: data})
 	}
-	res := lint.Lint(lint.Source{Name: "config.toml", Data: cfg}, m)
-	if res.HasErrors() {
-		t.Fatalf("%s does not lint clean: %v", dir, res.Diagnostics)
+	compiled, ds, err := compile.Compile(cfg, manifest, opts)
+	if err != nil {
+		t.Fatalf("%s does not lint clean: %v\n%v", dir, err, ds)
 	}
-	out, err := policy.Marshal(compile.Compile(res.World,
-		compile.Input{Name: "config.toml", Data: cfg}, compile.Input{Name: m.Source.Name, Data: m.Source.Data}))
+	out, err := policy.Marshal(compiled)
 	if err != nil {
 		t.Fatal(err)
 	}
+	res := engine.Run(lint.Source{Name: "config.toml", Data: cfg}, m)
 	var view bytes.Buffer
-	if err := compile.WriteAgents(&view, res.World); err != nil {
+	if err := engine.WriteAgents(&view, res.World); err != nil {
 		t.Fatal(err)
 	}
 	return out, view.String()

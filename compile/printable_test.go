@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
 	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -30,11 +31,11 @@ func unsafeDoc(t *testing.T) *policy.Document {
 	config := hostile.DelegatingConfig(unsafeAgents, "confirm = []\nreview = [\"fs.read_file\"]", `available = ["fs"]`)
 	src := lint.Source{Name: "config\u202e.toml", Data: []byte(config)}
 	m := lint.DefaultManifest()
-	res := lint.Lint(src, m)
+	res := engine.Run(src, m)
 	if res.HasErrors() || res.World == nil {
 		t.Fatalf("the config has errors: %v", res.Diagnostics)
 	}
-	return compile.Compile(res.World, compile.Input{Name: src.Name, Data: src.Data}, compile.Input{Name: m.Source.Name, Data: m.Source.Data})
+	return engine.Compile(res.World, engine.Source{Name: src.Name, Data: src.Data}, engine.Source{Name: m.Source.Name, Data: m.Source.Data})
 }
 
 // TestWriteEscapesWhatATerminalActsOn (issue 13, Must 3 "nothing raw"):

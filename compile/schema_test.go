@@ -13,7 +13,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -70,12 +70,12 @@ func schemaCompile(t *testing.T, cfgName string, cfg []byte, manifestName string
 	if manifest != nil {
 		m = lint.LoadManifest(lint.Source{Name: manifestName, Data: manifest})
 	}
-	res := lint.Lint(lint.Source{Name: cfgName, Data: cfg}, m)
+	res := engine.Run(lint.Source{Name: cfgName, Data: cfg}, m)
 	if res.HasErrors() || res.World == nil {
 		return nil, false
 	}
-	out, err := policy.Marshal(compile.Compile(res.World,
-		compile.Input{Name: cfgName, Data: cfg}, compile.Input{Name: m.Source.Name, Data: m.Source.Data}))
+	out, err := policy.Marshal(engine.Compile(res.World,
+		engine.Source{Name: cfgName, Data: cfg}, engine.Source{Name: m.Source.Name, Data: m.Source.Data}))
 	if err != nil {
 		t.Fatalf("%s: %v", cfgName, err)
 	}

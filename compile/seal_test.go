@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -38,7 +39,7 @@ func compileToolBlock(t *testing.T, size string, force int) *policy.Document {
 	}
 	data = bytes.ReplaceAll(data, []byte(`"spec_bytes": 500`), []byte(`"spec_bytes": `+size))
 	m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: data})
-	res := lint.Lint(lint.Source{Name: "config.toml", Data: cfg}, m)
+	res := engine.Run(lint.Source{Name: "config.toml", Data: cfg}, m)
 	if res.HasErrors() || res.World == nil {
 		t.Fatalf("does not lint clean: %v", res.Diagnostics)
 	}
@@ -51,7 +52,7 @@ func compileToolBlock(t *testing.T, size string, force int) *policy.Document {
 			}
 		}
 	}
-	return compile.Compile(res.World, compile.Input{Name: "config.toml", Data: cfg}, compile.Input{Name: "manifest.json", Data: data})
+	return engine.Compile(res.World, engine.Source{Name: "config.toml", Data: cfg}, engine.Source{Name: "manifest.json", Data: data})
 }
 
 // TestToolBlockOverflow: spec sizes whose sum overflows an int give no

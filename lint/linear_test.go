@@ -52,7 +52,7 @@ func TestOutputGrowsLinearly(t *testing.T) {
 }
 
 // TestWriteSARIFStreamsTheSameLog holds WriteSARIF, which writes the
-// results one at a time into the encoded log, to the log ToSARIF builds,
+// results one at a time into the encoded log, to the log toSARIF builds,
 // indented: the same bytes, for findings with hostile names and for none.
 func TestWriteSARIFStreamsTheSameLog(t *testing.T) {
 	hostile, _ := hostileDiagnostics(t)
@@ -61,11 +61,11 @@ func TestWriteSARIFStreamsTheSameLog(t *testing.T) {
 		if err := WriteSARIF(&streamed, ds); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeIndentedJSON(&built, ToSARIF(ds)); err != nil {
+		if err := writeIndentedJSON(&built, toSARIF(ds)); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(streamed.Bytes(), built.Bytes()) {
-			t.Errorf("%d findings: WriteSARIF wrote %d bytes, the indented ToSARIF log %d, and they differ", len(ds), streamed.Len(), built.Len())
+			t.Errorf("%d findings: WriteSARIF wrote %d bytes, the indented toSARIF log %d, and they differ", len(ds), streamed.Len(), built.Len())
 		}
 	}
 }

@@ -10,12 +10,9 @@ import (
 	"os"
 
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
-	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
-	"github.com/kokua-policy/kokua-policy/internal/rules"
-	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // MaxInputBytes bounds the size of a config or manifest the linter reads.
@@ -40,16 +37,24 @@ type Source struct {
 // Manifest is a loaded registry manifest, ready to lint any number of
 // configs against.
 type Manifest struct {
-	Source   Source
+	Source Source
+	// Embedded reports whether it is the embedded default install
+	// (DefaultManifest) rather than a file.
 	Embedded bool
-	Manifest *manifest.Manifest
-	Problems []manifest.Problem
+	// engineManifest is what the linter read; a host reaches it only
+	// through Err and Toolsets.
+	engineManifest
 }
 
-// LoadManifest reads a manifest's bytes.
+// engineManifest names the field of Manifest that holds what the linter
+// read, unexported.
+type engineManifest = engine.Held
+
+// LoadManifest reads a manifest's bytes. A manifest that does not follow
+// the format still loads: Err says why, and Lint reports it as the
+// invalid-manifest finding of every config checked against it.
 func LoadManifest(src Source) *Manifest {
-	m, problems := manifest.Load(src.Name, src.Data)
-	return &Manifest{Source: src, Manifest: m, Problems: problems}
+	return &Manifest{Source: src, engineManifest: engine.Hold(engine.LoadManifest(src))}
 }
 
 // DefaultManifest is the embedded manifest of a default Kokua install.
@@ -59,14 +64,34 @@ func DefaultManifest() *Manifest {
 	return m
 }
 
-// Result is what linting one config found, with the model it built so that
-// the compiler can reuse it.
+// Err is nil when the manifest follows the format (rules.md section 7),
+// and otherwise names each problem at its position in the manifest, one
+// a line.
+func (m *Manifest) Err() error {
+	var errs []error
+	for _, p := range engine.ManifestOf(m).Problems {
+		errs = append(errs, fmt.Errorf("%s: %s", p.Span, p.Message))
+	}
+	return errors.Join(errs...)
+}
+
+// Toolsets lists the names of the toolsets the manifest registers, in its
+// order; none when it does not follow the format.
+func (m *Manifest) Toolsets() []string {
+	em := engine.ManifestOf(m).Manifest
+	if em == nil {
+		return nil
+	}
+	names := make([]string, 0, len(em.Toolsets))
+	for _, t := range em.Toolsets {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// Result is what linting one config found.
 type Result struct {
 	Diagnostics []diag.Diagnostic
-	// Config is nil when the file is not valid TOML.
-	Config *config.Config
-	// World is nil when the config or the manifest could not be read.
-	World *model.World
 	// Kokua reports whether the file is Kokua's config rather than another
 	// program's config.toml (IsKokuaConfig), read from the same parse.
 	Kokua bool
@@ -83,30 +108,25 @@ func (r *Result) HasErrors() bool {
 }
 
 // Lint checks one config against a manifest and returns every finding,
-// sorted (R204, R207).
+// sorted (R204, R207). A nil manifest is the default install's.
 func Lint(cfg Source, m *Manifest) *Result {
-	in := &rules.Input{ConfigFile: cfg.Name, ManifestProblems: m.Problems}
-	c, err := config.Load(cfg.Name, cfg.Data)
-	var syntax *tomlpos.SyntaxError
-	switch {
-	case errors.As(err, &syntax):
-		in.Syntax = syntax
-	case err != nil:
-		in.Syntax = &tomlpos.SyntaxError{Span: diag.Span{File: cfg.Name}, Message: err.Error()}
-	default:
-		in.Config = c
-		if m.Manifest != nil {
-			in.World = model.Build(c, m.Manifest)
-		}
+	if m == nil {
+		m = DefaultManifest()
 	}
-	res := &Result{Diagnostics: diag.Sort(rules.Run(in)), Config: in.Config, World: in.World}
-	if c != nil {
-		res.Kokua = holdsKokuaTable(c.Root)
-	} else {
-		res.Kokua = kokuaHeader().Match(cfg.Data)
-	}
-	return res
+	res := engine.Run(cfg, m)
+	return &Result{Diagnostics: res.Diagnostics, Kokua: res.Kokua}
 }
+
+// IsKokuaConfig reports whether src is Kokua's config.toml rather than
+// another program's file of the same name (Cargo's .cargo/config.toml,
+// Hugo's config.toml): it holds at least one of Kokua's tables,
+// [assistant], [agents], [reviewers], [mcp] or [tools], or a [security]
+// table with one of Kokua's keys. A file that is not valid TOML is Kokua's
+// when a line of it starts one of those tables, so that a broken Kokua
+// config is still checked. An empty file is no one's.
+//
+// Lint reports the same in Result.Kokua, from the parse it makes anyway.
+func IsKokuaConfig(src Source) bool { return engine.IsKokuaConfig(src) }
 
 // ReadFile reads an input file, refusing directories, named pipes,
 // devices and anything else that is not a regular file (without opening

@@ -41,7 +41,7 @@ var sarifLevels = map[diag.Severity]string{
 	diag.Info:    "note",
 }
 
-// ToSARIF converts diagnostics to a SARIF 2.1.0 log of one run. Every rule
+// toSARIF converts diagnostics to a SARIF 2.1.0 log of one run. Every rule
 // is listed in tool.driver.rules, sorted by ID, and each result points at
 // its rule by ruleIndex. Nothing in it depends on the time or on where the
 // command runs, so the same input gives the same bytes.
@@ -50,7 +50,7 @@ var sarifLevels = map[diag.Severity]string{
 // through go-sarif's WithRules and WithResults, which look every rule and
 // result up by ID again (and would write ruleIndex uint(-1) for a rule
 // they do not find): the indexes are the ones computed here.
-func ToSARIF(ds []diag.Diagnostic) *sarif.Report {
+func toSARIF(ds []diag.Diagnostic) *sarif.Report {
 	report, index := sarifFrame(ds)
 	run := report.Runs[0]
 	for _, d := range ds {
@@ -59,7 +59,7 @@ func ToSARIF(ds []diag.Diagnostic) *sarif.Report {
 	return report
 }
 
-// sarifFrame is the SARIF log of ToSARIF without its results (an empty
+// sarifFrame is the SARIF log of toSARIF without its results (an empty
 // list), and the index in tool.driver.rules of each rule the diagnostics
 // name.
 func sarifFrame(ds []diag.Diagnostic) (*sarif.Report, map[string]int) {
@@ -95,7 +95,7 @@ func sarifFrame(ds []diag.Diagnostic) (*sarif.Report, map[string]int) {
 var emptyResults = []byte("\n      \"results\": [],\n")
 
 // WriteSARIF writes diagnostics as one indented SARIF 2.1.0 log, the same
-// bytes as ToSARIF(ds) indented by two spaces. It encodes the log without
+// bytes as toSARIF(ds) indented by two spaces. It encodes the log without
 // its results, then one result at a time into its place, so that its
 // memory does not grow with the number of findings beyond the findings
 // themselves (issue 18: 990,000 findings once took 4.8 GB).

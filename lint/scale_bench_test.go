@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
@@ -129,8 +130,8 @@ func BenchmarkScaleFindings(b *testing.B) {
 func BenchmarkScaleManifest(b *testing.B) {
 	benchScale(b, 100, minifiedManifest, func(b *testing.B, data []byte) {
 		for b.Loop() {
-			if m := LoadManifest(Source{Name: "manifest.json", Data: data}); m.Manifest == nil {
-				b.Fatalf("the generated manifest does not load: %v", m.Problems[0])
+			if m := LoadManifest(Source{Name: "manifest.json", Data: data}); engine.ManifestOf(m).Manifest == nil {
+				b.Fatalf("the generated manifest does not load: %v", engine.ManifestOf(m).Problems[0])
 			}
 		}
 	})
@@ -141,7 +142,7 @@ func BenchmarkScaleManifest(b *testing.B) {
 func BenchmarkScaleMembers(b *testing.B) {
 	benchScale(b, 400, membersManifest, func(b *testing.B, data []byte) {
 		for b.Loop() {
-			if m := LoadManifest(Source{Name: "manifest.json", Data: data}); len(m.Problems) == 0 {
+			if m := LoadManifest(Source{Name: "manifest.json", Data: data}); len(engine.ManifestOf(m).Problems) == 0 {
 				b.Fatal("the unknown members were not reported")
 			}
 		}
@@ -195,8 +196,8 @@ func BenchmarkScaleNearMiss(b *testing.B) {
 				b.Run(fmt.Sprintf("x=%d", x), func(b *testing.B) {
 					cfg, man := gen.NearMissManifest(30 * x)
 					m := LoadManifest(Source{Name: "manifest.json", Data: man})
-					if m.Manifest == nil {
-						b.Fatalf("the generated manifest does not load: %v", m.Problems)
+					if engine.ManifestOf(m).Manifest == nil {
+						b.Fatalf("the generated manifest does not load: %v", engine.ManifestOf(m).Problems)
 					}
 					b.ReportAllocs()
 					b.SetBytes(int64(len(cfg)))

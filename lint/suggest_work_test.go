@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
@@ -32,8 +33,8 @@ func TestNearMissSuggestionsCostFarBelowNSquared(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := DefaultManifest()
 			if tc.manifest != nil {
-				if m = LoadManifest(Source{Name: "manifest.json", Data: tc.manifest}); m.Manifest == nil {
-					t.Fatalf("the generated manifest does not load: %v", m.Problems)
+				if m = LoadManifest(Source{Name: "manifest.json", Data: tc.manifest}); engine.ManifestOf(m).Manifest == nil {
+					t.Fatalf("the generated manifest does not load: %v", engine.ManifestOf(m).Problems)
 				}
 			}
 			before := similar.Compared()

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -15,12 +15,12 @@ import (
 // timer.
 func compiled(tb testing.TB, cfg []byte, m *lint.Manifest) *policy.Policy {
 	tb.Helper()
-	res := lint.Lint(lint.Source{Name: "config.toml", Data: cfg}, m)
+	res := engine.Run(lint.Source{Name: "config.toml", Data: cfg}, m)
 	if res.HasErrors() {
 		tb.Fatalf("the benchmark config does not lint clean: %v", res.Diagnostics[0])
 	}
-	doc, err := policy.Marshal(compile.Compile(res.World, compile.Input{Name: "config.toml", Data: cfg},
-		compile.Input{Name: m.Source.Name, Data: m.Source.Data}))
+	doc, err := policy.Marshal(engine.Compile(res.World, engine.Source{Name: "config.toml", Data: cfg},
+		engine.Source{Name: m.Source.Name, Data: m.Source.Data}))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -155,9 +155,9 @@ func BenchmarkWrite(b *testing.B) {
 		{"shipped", shipped, lint.DefaultManifest()},
 		{"1000x200", gen.Config(1000, 200), large},
 	} {
-		res := lint.Lint(lint.Source{Name: "config.toml", Data: c.cfg}, c.m)
-		doc := compile.Compile(res.World, compile.Input{Name: "config.toml", Data: c.cfg},
-			compile.Input{Name: c.m.Source.Name, Data: c.m.Source.Data})
+		res := engine.Run(lint.Source{Name: "config.toml", Data: c.cfg}, c.m)
+		doc := engine.Compile(res.World, engine.Source{Name: "config.toml", Data: c.cfg},
+			engine.Source{Name: c.m.Source.Name, Data: c.m.Source.Data})
 		data, err := policy.Marshal(doc)
 		if err != nil {
 			b.Fatal(err)

@@ -3,7 +3,7 @@ package policy_test
 import (
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -49,12 +49,12 @@ system_message = "Approve a call only when it does what the user asked."
 // resolved entry on the name the pending floor entry b.x would hold.
 func TestPendingFloorFailsClosed(t *testing.T) {
 	m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: []byte(floorManifest)})
-	res := lint.Lint(lint.Source{Name: "config.toml", Data: []byte(floorConfig)}, m)
+	res := engine.Run(lint.Source{Name: "config.toml", Data: []byte(floorConfig)}, m)
 	if res.HasErrors() {
 		t.Fatalf("the config lints with errors: %v", res.Diagnostics)
 	}
-	doc := compile.Compile(res.World, compile.Input{Name: "config.toml", Data: []byte(floorConfig)},
-		compile.Input{Name: m.Source.Name, Data: m.Source.Data})
+	doc := engine.Compile(res.World, engine.Source{Name: "config.toml", Data: []byte(floorConfig)},
+		engine.Source{Name: m.Source.Name, Data: m.Source.Data})
 	if len(doc.Floor.List.Entries) != 1 || doc.Floor.List.Entries[0].Status != policy.StatusPending || !doc.Floor.Active {
 		t.Fatalf("the floor is not one active pending entry: %+v", doc.Floor)
 	}
@@ -149,12 +149,12 @@ review = []
 available = ["capabilities", "a"]
 `
 	m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: []byte(man)})
-	res := lint.Lint(lint.Source{Name: "config.toml", Data: []byte(cfg)}, m)
+	res := engine.Run(lint.Source{Name: "config.toml", Data: []byte(cfg)}, m)
 	if res.HasErrors() {
 		t.Fatalf("the config lints with errors: %v", res.Diagnostics)
 	}
-	data, err := policy.Marshal(compile.Compile(res.World, compile.Input{Name: "config.toml", Data: []byte(cfg)},
-		compile.Input{Name: m.Source.Name, Data: m.Source.Data}))
+	data, err := policy.Marshal(engine.Compile(res.World, engine.Source{Name: "config.toml", Data: []byte(cfg)},
+		engine.Source{Name: m.Source.Name, Data: m.Source.Data}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -58,12 +59,12 @@ func generated(tb testing.TB, s scale) []byte {
 func generate(agents, toolsets int) ([]byte, error) {
 	cfg := gen.Config(agents, toolsets)
 	m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: gen.Manifest(toolsets)})
-	res := lint.Lint(lint.Source{Name: "config.toml", Data: cfg}, m)
+	res := engine.Run(lint.Source{Name: "config.toml", Data: cfg}, m)
 	if res.HasErrors() {
 		return nil, fmt.Errorf("the generated config does not lint clean: %w", res.Diagnostics[0])
 	}
-	doc := compile.Compile(res.World, compile.Input{Name: "config.toml", Data: cfg},
-		compile.Input{Name: m.Source.Name, Data: m.Source.Data})
+	doc := engine.Compile(res.World, engine.Source{Name: "config.toml", Data: cfg},
+		engine.Source{Name: m.Source.Name, Data: m.Source.Data})
 	return compile.Write(doc, nil)
 }
 

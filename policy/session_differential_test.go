@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 	"github.com/kokua-policy/kokua-policy/internal/testing/reference"
@@ -47,12 +47,12 @@ func newSessionCase(t testing.TB, name string, cfg, man []byte) (c sessionCase, 
 	} else {
 		man = manifest.DefaultManifest()
 	}
-	res := lint.Lint(lint.Source{Name: "config.toml", Data: cfg}, m)
+	res := engine.Run(lint.Source{Name: "config.toml", Data: cfg}, m)
 	if res.HasErrors() || res.World == nil {
 		return c, false
 	}
-	data, err := policy.Marshal(compile.Compile(res.World, compile.Input{Name: "config.toml", Data: cfg},
-		compile.Input{Name: m.Source.Name, Data: m.Source.Data}))
+	data, err := policy.Marshal(engine.Compile(res.World, engine.Source{Name: "config.toml", Data: cfg},
+		engine.Source{Name: m.Source.Name, Data: m.Source.Data}))
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

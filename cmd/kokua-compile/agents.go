@@ -8,8 +8,8 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 )
 
 // agentsCommand is kokua-compile agents: each agent's access, for people
@@ -45,7 +45,7 @@ func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.format == "json" {
-		doc := compile.Compile(l.res.World, l.cfg, l.manifest)
+		doc := engine.Compile(l.res.World, l.cfg, l.manifest)
 		data, err := json.MarshalIndent(struct {
 			Agents any `json:"agents"`
 		}{doc.Agents}, "", "  ")
@@ -59,7 +59,7 @@ func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	if err := compile.WriteAgents(stdout, l.res.World); err != nil {
+	if err := engine.WriteAgents(stdout, l.res.World); err != nil {
 		return cli.StdoutFailed("kokua-compile", "the agents", err)
 	}
 	return nil

@@ -9,8 +9,8 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -95,11 +95,11 @@ func usage(format string, args ...any) error {
 // linted is a config that linted without errors, with the inputs it was
 // read from.
 type linted struct {
-	res *lint.Result
+	res *engine.Linted
 	// cfg and manifest are the inputs as the policy records them: by
 	// base name, so that the document does not depend on how the path
 	// was spelled or where the command ran.
-	cfg, manifest compile.Input
+	cfg, manifest engine.Source
 }
 
 // readInputs reads the manifest and the config the options name.
@@ -129,7 +129,7 @@ func readInputs(o lintOptions, stdin io.Reader) (lint.Source, *lint.Manifest, er
 // what the lint found, or the error that ends the command: ExitFindings
 // when the config has an error and nothing can be compiled.
 func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writer, quiet bool) (*linted, error) {
-	res := lint.Lint(src, m)
+	res := engine.Run(src, m)
 	if len(res.Diagnostics) > 0 && !quiet {
 		// The diagnostics go to stderr, so stderr is what may be coloured.
 		color, err := cli.UseColor(o.color, stderr)
@@ -164,7 +164,7 @@ func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writ
 	}
 	return &linted{
 		res:      res,
-		cfg:      compile.Input{Name: filepath.Base(src.Name), Data: src.Data},
-		manifest: compile.Input{Name: manifestName, Data: m.Source.Data},
+		cfg:      engine.Source{Name: filepath.Base(src.Name), Data: src.Data},
+		manifest: engine.Source{Name: manifestName, Data: m.Source.Data},
 	}, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -69,7 +70,7 @@ func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	doc := compile.Compile(l.res.World, l.cfg, l.manifest)
+	doc := engine.Compile(l.res.World, l.cfg, l.manifest)
 	if o.check {
 		return check(o, key, doc)
 	}

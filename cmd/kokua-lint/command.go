@@ -177,7 +177,7 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.format == "human" && m.Embedded && len(sources) > 1 {
-		fmt.Fprintf(stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install (%d toolsets)\n", len(m.Manifest.Toolsets))
+		fmt.Fprintf(stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install (%d toolsets)\n", len(m.Toolsets()))
 	}
 	if err := lint.Write(stdout, o.format, all, lint.WriteOptions{Sources: sources, Style: cli.Style(color)}); err != nil {
 		return cli.StdoutFailed("kokua-lint", "the report", err)

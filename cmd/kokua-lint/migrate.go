@@ -88,7 +88,7 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 		}
 	}
 	if m.Embedded {
-		say(stderr, "kokua-lint: no --manifest given: migrating against the embedded default Kokua install (%d toolsets)", len(m.Manifest.Toolsets))
+		say(stderr, "kokua-lint: no --manifest given: migrating against the embedded default Kokua install (%d toolsets)", len(m.Toolsets()))
 	}
 	var unread *migrate.Unreadable
 	switch {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
-	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/internal/testing/reference"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -40,12 +40,12 @@ func cases(t *testing.T) []*corpusCase {
 			m = lint.LoadManifest(lint.Source{Name: "manifest.json", Data: data})
 		}
 		c.manifest = m.Source.Data
-		res := lint.Lint(lint.Source{Name: "config.toml", Data: c.config}, m)
+		res := engine.Run(lint.Source{Name: "config.toml", Data: c.config}, m)
 		if res.HasErrors() {
 			t.Fatalf("%s does not lint clean: %v", dir, res.Diagnostics)
 		}
-		doc, err := policy.Marshal(compile.Compile(res.World, compile.Input{Name: "config.toml", Data: c.config},
-			compile.Input{Name: m.Source.Name, Data: m.Source.Data}))
+		doc, err := policy.Marshal(engine.Compile(res.World, engine.Source{Name: "config.toml", Data: c.config},
+			engine.Source{Name: m.Source.Name, Data: m.Source.Data}))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,11 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -40,11 +40,11 @@ func hostilePolicy(t *testing.T) []byte {
 		"available = [\"fs\", \"fs_write\", \"time\"]\nresident = [\"time\"]")
 	src := lint.Source{Name: "config.toml", Data: []byte(config)}
 	m := lint.DefaultManifest()
-	res := lint.Lint(src, m)
+	res := engine.Run(src, m)
 	if res.HasErrors() || res.World == nil {
 		t.Fatalf("the hostile config has errors: %v", res.Diagnostics)
 	}
-	doc := compile.Compile(res.World, compile.Input{Name: src.Name, Data: src.Data}, compile.Input{Name: m.Source.Name, Data: m.Source.Data})
+	doc := engine.Compile(res.World, engine.Source{Name: src.Name, Data: src.Data}, engine.Source{Name: m.Source.Name, Data: m.Source.Data})
 	out, err := policy.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)

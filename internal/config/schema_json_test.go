@@ -15,6 +15,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -75,12 +76,12 @@ func jsonLike(v any) any {
 // lintConfig lints a config the way kokua-lint does, against the case's
 // manifest.json when there is one and the embedded default install
 // otherwise.
-func lintConfig(data []byte, manifest []byte) *lint.Result {
+func lintConfig(data []byte, manifest []byte) *engine.Linted {
 	m := lint.DefaultManifest()
 	if manifest != nil {
 		m = lint.LoadManifest(lint.Source{Name: "manifest.json", Data: manifest})
 	}
-	return lint.Lint(lint.Source{Name: "config.toml", Data: data}, m)
+	return engine.Run(lint.Source{Name: "config.toml", Data: data}, m)
 }
 
 // refusals lists why Kokua refuses the config on evidence the file alone
@@ -94,7 +95,7 @@ func lintConfig(data []byte, manifest []byte) *lint.Result {
 //
 // Entries that name no toolset, or the wrong one, need the registry and
 // are left to the linter.
-func refusals(res *lint.Result) []string {
+func refusals(res *engine.Linted) []string {
 	var out []string
 	for _, d := range res.Diagnostics {
 		if d.Severity != diag.Error {
@@ -131,7 +132,7 @@ func readLists(c *config.Config) []config.List {
 	return lists
 }
 
-func hasRule(res *lint.Result, rule string) bool {
+func hasRule(res *engine.Linted, rule string) bool {
 	for _, d := range res.Diagnostics {
 		if d.Rule == rule {
 			return true

@@ -21,6 +21,12 @@
 // Every other change narrows, or changes nothing an agent can do (a tool
 // moving between resident and on demand; confirm to review with
 // auto-approval off) and is not listed as a tool change.
+//
+// No host imports this package; it lives under internal/. It is the
+// engine of one command, its Side holds the linter's config model, and
+// what a program needs of a comparison is the command's JSON report
+// (`kokua-compile diff --format json`, docs/diff.md), a contract that
+// does not move with this package's types.
 package diff
 
 import (

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -37,7 +37,7 @@ func IsPolicy(data []byte) bool {
 // kokua-compile would. The lint's result comes back for a config, nil for
 // a policy; a config with an error is not compiled (the side is nil, the
 // error nil: the diagnostics say why).
-func Load(src lint.Source, m *lint.Manifest) (*Side, *lint.Result, error) {
+func Load(src lint.Source, m *lint.Manifest) (*Side, *engine.Linted, error) {
 	if IsPolicy(src.Data) {
 		p, err := policy.Parse(src.Name, src.Data)
 		if err != nil {
@@ -45,11 +45,11 @@ func Load(src lint.Source, m *lint.Manifest) (*Side, *lint.Result, error) {
 		}
 		return &Side{Name: src.Name, Policy: p, Graph: reach.New(p)}, nil, nil
 	}
-	res := lint.Lint(src, m)
+	res := engine.Run(src, m)
 	if res.HasErrors() || res.World == nil {
 		return nil, res, nil
 	}
-	doc := compile.Compile(res.World, compile.Input{Name: src.Name, Data: src.Data}, compile.Input{Name: m.Source.Name, Data: m.Source.Data})
+	doc := engine.Compile(res.World, src, m.Source)
 	data, err := policy.Marshal(doc)
 	if err != nil {
 		return nil, res, fmt.Errorf("compiling %s: %w", src.Name, err)

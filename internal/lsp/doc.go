@@ -1,10 +1,16 @@
 // Package lsp is the language server behind `kokua-lint lsp`: the checks
 // of kokua-lint where config.toml is written. It lints each open config
-// with the same engine as the command (lint.Lint, every rule, the same
-// messages, severities, ranges and rule IDs, suppressions honoured) as the
-// user types, and answers hover, completion, quick fixes and go to
-// definition from the same model. A TOML file with no Kokua table gets
-// nothing. A host can embed it: Serve takes any stream.
+// with the same engine as the command (internal/engine's Run, which
+// lint.Lint wraps: every rule, the same messages, severities, ranges and
+// rule IDs, suppressions honoured) as the user types, and answers hover,
+// completion, quick fixes and go to definition from the same model. A
+// TOML file with no Kokua table gets nothing. Serve takes any stream, so
+// that the command and the tests drive it alike.
+//
+// No host imports this package; it lives under internal/. An editor runs
+// the server as a process (kokua-lint lsp, docs/editor.md), which is the
+// contract; the package's API is the linter's model and the protocol
+// library's types, whose versions are pinned together here (below).
 //
 // # The protocol library
 //

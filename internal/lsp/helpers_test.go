@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -195,6 +196,6 @@ func lineOf(t testing.TB, s, needle string) (line, col uint32) {
 }
 
 // lintText lints a text as kokua-lint does, for comparison.
-func lintText(name, s string) *lint.Result {
-	return lint.Lint(lint.Source{Name: name, Data: []byte(s)}, lint.DefaultManifest())
+func lintText(name, s string) *engine.Linted {
+	return engine.Run(lint.Source{Name: name, Data: []byte(s)}, lint.DefaultManifest())
 }

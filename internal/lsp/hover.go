@@ -7,13 +7,12 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/kokua"
-	"github.com/kokua-policy/kokua-policy/lint"
 )
 
 // The roles a string of the config plays, by the key that holds it.
@@ -74,7 +73,7 @@ func (s *server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
 
 // describe writes the hover text of a spot in Markdown, and the span it
 // is about.
-func describe(res *lint.Result, sp spot) (string, diag.Span) {
+func describe(res *engine.Linted, sp spot) (string, diag.Span) {
 	w := res.World
 	path := sp.path()
 	if sp.onKey {
@@ -138,7 +137,7 @@ func codes(names []string) string {
 // prints it.
 func agentText(w *model.World, name string) string {
 	var b bytes.Buffer
-	_ = compile.WriteAgent(&b, w, w.Agent(name))
+	_ = engine.WriteAgent(&b, w, w.Agent(name))
 	return "```text\n" + b.String() + "```\n"
 }
 

@@ -10,9 +10,9 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 )
 
 // TestSchemaCopy: the embedded schema, whose descriptions are the hover
@@ -312,7 +312,7 @@ func TestHover(t *testing.T) {
 	}
 	res := lintText(u.Filename(), text)
 	var want strings.Builder
-	if err := compile.WriteAgent(&want, res.World, res.World.Agent("coder")); err != nil {
+	if err := engine.WriteAgent(&want, res.World, res.World.Agent("coder")); err != nil {
 		t.Fatal(err)
 	}
 	got = c.hover(u, find(t, text, `"coder"`, 2))

@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -344,10 +345,10 @@ type document struct {
 	// timer lints the document once the edits pause.
 	timer *time.Timer
 	// linted is the lint of the current text; nil until it has run.
-	linted *lint.Result
+	linted *engine.Linted
 	// good is the last lint that built a model: completion uses it while
 	// the text being typed is not valid TOML.
-	good *lint.Result
+	good *engine.Linted
 	// kokua is false for a TOML file with no Kokua table.
 	kokua bool
 }
@@ -472,7 +473,7 @@ func (s *server) publish(u protocol.DocumentURI, version int32, ds []protocol.Di
 // kokua-lint gives for a file that large, at its start.
 func (s *server) diagnose(d *document) []protocol.Diagnostic {
 	if len(d.text.s) > lint.MaxInputBytes {
-		d.linted, d.good, d.kokua = &lint.Result{}, nil, false
+		d.linted, d.good, d.kokua = &engine.Linted{}, nil, false
 		return []protocol.Diagnostic{{
 			Severity: protocol.DiagnosticSeverityError,
 			Source:   "kokua-lint",
@@ -486,10 +487,10 @@ func (s *server) diagnose(d *document) []protocol.Diagnostic {
 		}
 	}
 	src := lint.Source{Name: d.name, Data: d.text.lines.Data}
-	d.linted = lint.Lint(src, s.manifest)
+	d.linted = engine.Run(src, s.manifest)
 	d.kokua = d.linted.Kokua
 	if !d.kokua {
-		d.linted = &lint.Result{}
+		d.linted = &engine.Linted{}
 		return []protocol.Diagnostic{}
 	}
 	if d.linted.World != nil {

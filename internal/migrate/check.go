@@ -8,6 +8,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -50,7 +51,7 @@ func unquote(lit []byte, s *string) error {
 // the line of every error still in it, unless the same comment is already
 // there, so that each place a person must look at says so where it is.
 func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
-	res := lint.Lint(lint.Source{Name: name, Data: data}, m)
+	res := engine.Run(lint.Source{Name: name, Data: data}, m)
 	if res.Config == nil {
 		_, err := tomlpos.Parse(name, data)
 		return nil, fmt.Errorf("internal error: the migrated config is not valid TOML (%w); please report it", err)

@@ -6,9 +6,10 @@
 // toolset.tool, and the older removed keys get their rewrite where one is
 // mechanical. It is the library behind kokua-lint migrate.
 //
-// It is a top-level package, beside lint and compile, because it is a
-// library a Go program may call as the command does, not a helper of one
-// command.
+// No host imports this package; it lives under internal/. Migrating is a
+// step a person takes once and reviews (kokua-lint migrate, with --diff
+// to see it first), not something a program does while it runs, and its
+// Result carries the linter's model (engine.Linted).
 //
 // Every edit is made at the byte positions the positioned TOML tree
 // (internal/tomlpos) knows, never by encoding the document again: comments,
@@ -33,6 +34,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/kokua"
@@ -75,7 +77,7 @@ type Result struct {
 	// Places are the marker comments in the output, in line order.
 	Places []Place
 	// Lint is what the linter finds in the output.
-	Lint *lint.Result
+	Lint *engine.Linted
 }
 
 // Clean reports whether the output needs no person: it lints with no
@@ -97,10 +99,10 @@ func (e *Unreadable) Error() string { return e.Span.String() + ": " + e.Message 
 // *Unreadable for input the reader cannot read, or says why the manifest
 // cannot be used; nothing can be migrated then.
 func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
-	if m.Manifest == nil {
+	if em := engine.ManifestOf(m); em.Manifest == nil {
 		msg := "the manifest cannot be read"
-		if len(m.Problems) > 0 {
-			msg = m.Problems[0].Span.String() + ": " + m.Problems[0].Message
+		if len(em.Problems) > 0 {
+			msg = em.Problems[0].Span.String() + ": " + em.Problems[0].Message
 		}
 		return nil, errors.New(msg + " (kokua-lint --manifest FILE says more)")
 	}
@@ -128,7 +130,7 @@ func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	}
 	slices.SortStableFunc(res.Changes, func(a, b Change) int { return cmpLine(a.Line, b.Line) })
 	res.Output = out
-	res.Lint = lint.Lint(lint.Source{Name: src.Name, Data: out}, m)
+	res.Lint = engine.Run(lint.Source{Name: src.Name, Data: out}, m)
 	res.Places = places(src.Name, out)
 	return res, nil
 }
@@ -154,7 +156,7 @@ func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migratio
 	mg := &migration{src: src, cfg: c, root: c.Root, lines: lineindex.New(src.Name, src.Data),
 		toolsOf: map[string][]string{}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value,
 		crlf: crlf(src.Data)}
-	for _, t := range m.Manifest.Toolsets {
+	for _, t := range engine.ManifestOf(m).Manifest.Toolsets {
 		mg.known[t.Name] = true
 		for _, tool := range t.Tools {
 			if !slices.Contains(mg.toolsOf[tool.Name], t.Name) {

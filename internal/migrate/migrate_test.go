@@ -12,8 +12,8 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/pelletier/go-toml/v2"
 
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/migrate"
@@ -341,8 +341,8 @@ func checkBehaviour(t *testing.T, in input, res *migrate.Result) int {
 	if res.Lint.HasErrors() {
 		t.Fatalf("%s: the migrated config has errors:\n%s", in.name, res.Output)
 	}
-	doc := compile.Compile(res.Lint.World, compile.Input{Name: "config.toml", Data: res.Output},
-		compile.Input{Name: in.manifest.Source.Name, Data: in.manifest.Source.Data})
+	doc := engine.Compile(res.Lint.World, engine.Source{Name: "config.toml", Data: res.Output},
+		engine.Source{Name: in.manifest.Source.Name, Data: in.manifest.Source.Data})
 	data, err := policy.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -352,12 +352,12 @@ func checkBehaviour(t *testing.T, in input, res *migrate.Result) int {
 		t.Fatalf("%s: %v", in.name, err)
 	}
 	toolsets := map[string]bool{}
-	for _, ts := range in.manifest.Manifest.Toolsets {
-		toolsets[ts.Name] = true
+	for _, ts := range in.manifest.Toolsets() {
+		toolsets[ts] = true
 	}
 	pairs := 0
 	for agent := range old.Agents {
-		for _, ts := range in.manifest.Manifest.Toolsets {
+		for _, ts := range engine.ManifestOf(in.manifest).Manifest.Toolsets {
 			for _, tool := range ts.Tools {
 				want := old.decide(toolsets, agent, ts.Name, tool.Name)
 				got := newDecide(p, old.Security.AutoApproval.Enabled, agent, ts.Name, tool.Name)

@@ -10,6 +10,11 @@
 // policy's own Decide and Session, so the graph cannot disagree with what
 // the runtime answers.
 //
+// No host imports this package; it lives under internal/. It serves
+// kokua-compile graph and diff, and a host asks the policy itself
+// (policy.Policy's Decide and NewSession), where every answer here comes
+// from; the drawings are `kokua-compile graph`'s output.
+//
 // # How permissive an answer is
 //
 // Answers are ordered once, by Level, from the least a call lets happen to

@@ -11,6 +11,13 @@
 // and their dead entries), overlap.go (entries of two lists that hold one
 // tool), reviewers.go, suppress.go, and text.go (how findings quote names,
 // in messages and as TOML in suggestions).
+//
+// No host imports this package; it lives under internal/. Its API is the
+// linter's model (Input holds config.Config and model.World, themselves
+// internal), and it changes with every check added. A host gets the
+// findings from lint.Lint, as diag.Diagnostic values, and the list of
+// rules with their IDs, severities and summaries from
+// `kokua-lint --list-rules --format json`.
 package rules
 
 import (

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -21,10 +22,10 @@ var sizes = []struct{ agents, toolsets int }{
 func lintGenerated(t *testing.T, agents, toolsets int) []diag.Diagnostic {
 	t.Helper()
 	m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: gen.Manifest(toolsets)})
-	if len(m.Problems) > 0 {
-		t.Fatalf("gen.Manifest(%d) does not follow the manifest format: %+v", toolsets, m.Problems)
+	if err := m.Err(); err != nil {
+		t.Fatalf("gen.Manifest(%d) does not follow the manifest format: %v", toolsets, err)
 	}
-	return lint.Lint(lint.Source{Name: "config.toml", Data: gen.Config(agents, toolsets)}, m).Diagnostics
+	return engine.Run(lint.Source{Name: "config.toml", Data: gen.Config(agents, toolsets)}, m).Diagnostics
 }
 
 // TestConfigLintsClean lints generated configs: no error and no info
@@ -113,7 +114,7 @@ func TestShape(t *testing.T) {
 	if n := strings.Count(cfg, "\n[agents."); n != 2000 {
 		t.Errorf("%d [agents.*] tables, want 2000 (1000 agents and their tools tables)", n)
 	}
-	res := lint.Lint(lint.Source{Name: "config.toml", Data: []byte(cfg)},
+	res := engine.Run(lint.Source{Name: "config.toml", Data: []byte(cfg)},
 		lint.LoadManifest(lint.Source{Name: "manifest.json", Data: gen.Manifest(200)}))
 	if res.World == nil {
 		t.Fatal("no world built")

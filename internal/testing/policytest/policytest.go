@@ -16,7 +16,6 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/kokua"
-	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -80,14 +79,10 @@ func Compile(t testing.TB, config string) []byte {
 	if out, ok := compiled[config]; ok {
 		return out
 	}
-	src := lint.Source{Name: "config.toml", Data: []byte(config)}
-	m := lint.DefaultManifest()
-	res := lint.Lint(src, m)
-	if res.HasErrors() || res.World == nil {
-		t.Fatalf("the test config has errors: %v", res.Diagnostics)
+	doc, ds, err := compile.Compile([]byte(config), nil, compile.Options{})
+	if err != nil {
+		t.Fatalf("the test config has errors: %v\n%v", err, ds)
 	}
-	doc := compile.Compile(res.World, compile.Input{Name: src.Name, Data: src.Data},
-		compile.Input{Name: m.Source.Name, Data: m.Source.Data})
 	out, err := policy.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package lint
+package engine
 
 import (
 	"regexp"
@@ -34,7 +34,7 @@ var kokuaHeader = sync.OnceValue(func() *regexp.Regexp {
 // when a line of it starts one of those tables, so that a broken Kokua
 // config is still checked. An empty file is no one's.
 //
-// Lint reports the same in Result.Kokua, from the parse it makes anyway.
+// Run reports the same in Linted.Kokua, from the parse it makes anyway.
 func IsKokuaConfig(src Source) bool {
 	root, err := tomlpos.Parse(src.Name, src.Data)
 	if err != nil || root == nil {
