@@ -449,8 +449,10 @@ try:
           "actions/setup-go must run with cache: true")
     check("category" in ACTION["inputs"], "action.yml has no category input")
     check({"errors", "warnings", "sarif-file"} <= set(ACTION.get("outputs", {})), "action.yml lacks outputs")
-    lint_steps = [s for s in ACTION["runs"]["steps"] if re.search(r"^\s*kokua-lint ", s.get("run", ""), re.M)]
-    check(len(lint_steps) == 1, "action.yml runs kokua-lint %d times, want once" % len(lint_steps))
+    # The annotations and the SARIF log come from one run; the fix step's runs (--diff, --fix)
+    # report nothing of their own.
+    lint_steps = [s for s in ACTION["runs"]["steps"] if re.search(r"^\s*kokua-lint (?!--diff |--fix )", s.get("run", ""), re.M)]
+    check(len(lint_steps) == 1, "action.yml runs kokua-lint %d times for the findings, want once" % len(lint_steps))
     check(not [s for s in ACTION["runs"]["steps"] if "${{" in s.get("run", "")],
           "action.yml splices an expression into a run: script; pass it through env:")
     check({"mode", "allow-widen", "base"} <= set(ACTION["inputs"]) and "widened" in ACTION["outputs"],
@@ -591,6 +593,81 @@ try:
                lambda job: run_action(job, {"mode": "diff", "base": "$(touch pwned)"})[0], 2,
                history=({"config.toml": FIXED}, {"config.toml": WIDE}))
     check(not os.path.exists(os.path.join(job.ws, "pwned")) and "is not in this clone" in job.out, "input ran as a command")
+
+    # ---- fix: 'true' ----------------------------------------------------------------------------
+
+    def fix_summary_diff(job):
+        """The diff in the job summary's kokua-lint --fix section."""
+        m = re.search(r"### kokua-lint --fix\n.*?\n(`{3,})diff\n(.*?)\n\1\n", summary(job), re.S)
+        check(m, "the job summary has no kokua-lint --fix diff:\n%s" % summary(job))
+        return m.group(2) + "\n"
+    def applies(patch, before, after):
+        """Applying patch to config.toml holding before, with git apply, gives after."""
+        d = os.path.join(TMP, "apply%d" % cases)
+        os.makedirs(d)
+        open(os.path.join(d, "config.toml"), "w").write(before)
+        open(os.path.join(d, "fix.diff"), "w").write(patch)
+        p = subprocess.run(["git", "apply", "fix.diff"], cwd=d, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        check(p.returncode == 0, "git apply of the summary's diff: %s" % p.stdout)
+        check(open(os.path.join(d, "config.toml")).read() == after, "the summary's diff does not give the fixed config")
+
+    body = doc_block("github-action-fix")
+    job = case("docs/ci.md github-action-fix, broken config: annotated as committed, then fixed in the workspace",
+               {"config.toml": BROKEN}, lambda job: run_workflow(job, body), 1)
+    expect_broken(job)
+    check(job.action_outputs["fixed"] == "true" and job.action_outputs["errors"] == "1", "outputs %r" % job.action_outputs)
+    check(open(os.path.join(job.ws, "config.toml")).read() == FIXED, "the workspace's config.toml is not the fixed config")
+    applies(fix_summary_diff(job), BROKEN, FIXED)
+    check(job.order.index(next(l for l in job.order if "'kokua-lint --fix'" in l)) >
+          job.order.index(next(l for l in job.order if "'kokua-lint'" in l)), "the fix ran before the lint: %r" % job.order)
+    job = case("docs/ci.md github-action-fix, fixed config: nothing to fix, passes",
+               {"config.toml": FIXED}, lambda job: run_workflow(job, body), 0)
+    expect_clean(job)
+    check(job.action_outputs["fixed"] == "false" and "kokua-lint --fix" not in summary(job), "outputs %r" % job.action_outputs)
+    check(open(os.path.join(job.ws, "config.toml")).read() == FIXED, "a clean config was rewritten")
+    unsafe = FIXED.replace('"memory", "mcp", "time"', '"memry", "mcp", "time"')
+    job = case("fix: 'true' on an unknown toolset: the unsafe fix is not made", {"config.toml": unsafe},
+               lambda job: run_action(job, {"fix": "true"})[0], 1)
+    check(job.action_outputs["fixed"] == "false" and ",title=unknown-toolset::" in job.out, "outputs %r" % job.action_outputs)
+    check(open(os.path.join(job.ws, "config.toml")).read() == unsafe, "an unsafe fix was made")
+    tick = BROKEN.replace("review = []", "review = []  # ``` in a comment, beside the fix")
+    job = case("fix: 'true' with a manifest on a config holding ```: the summary's fence is longer",
+               {"config.toml": tick, "kokua.manifest.json": MANIFEST},
+               lambda job: run_action(job, {"fix": "true", "manifest": "kokua.manifest.json"})[0], 1)
+    check("embedded default" not in job.out, "the manifest input was not used")
+    applies(fix_summary_diff(job), tick, tick.replace("add_mcp_servr", "add_mcp_server"))
+    check("\n````diff\n" in summary(job), "the summary's fence is not longer than the diff's ```:\n%s" % summary(job))
+
+    job = case("mode: both with fix: 'true': the diff compares the committed config, the fix comes after", {},
+               lambda job: run_action(job, {"mode": "both", "fix": "true"})[0], 1,
+               history=({"config.toml": FIXED}, {"config.toml": BROKEN}))
+    md = summary(job)
+    check("Not compared: this version has errors" in md and md.index("Not compared") < md.index("### kokua-lint --fix"),
+          "the diff did not see the committed config, or the fix came first:\n%s" % md)
+    check(open(os.path.join(job.ws, "config.toml")).read() == FIXED, "the workspace's config.toml is not the fixed config")
+
+    def dispatch(job):
+        git("checkout", "-q", "--detach", cwd=os.path.join(job.dir, "origin"))   # so that pr can be pushed to
+        return {}
+    body = doc_block("github-action-fix-commit")
+    job = case("docs/ci.md github-action-fix-commit: the fix is committed and pushed; the step still fails on the commit it checked", {},
+               lambda job: run_workflow(job, body), 1,
+               history=({"config.toml": FIXED}, {"config.toml": BROKEN}), event=dispatch)
+    expect_broken(job)
+    origin = os.path.join(job.dir, "origin")
+    check(git("show", "pr:config.toml", cwd=origin) + "\n" == FIXED, "origin's pr branch does not hold the fixed config")
+    check(git("log", "-1", "--format=%s", "pr", cwd=origin) == "kokua-lint --fix", "the pushed commit's message")
+    job = case("docs/ci.md github-action-fix-commit on a clean branch: nothing to commit, passes", {},
+               lambda job: run_workflow(job, body), 0,
+               history=({"config.toml": BROKEN}, {"config.toml": FIXED}), event=dispatch)
+    check(git("log", "-1", "--format=%s", "pr", cwd=os.path.join(job.dir, "origin")) == "head", "a commit was pushed")
+    check(not any("commit the fixes" in l for l in job.order), "the commit step ran: %r" % job.order)
+
+    for title, with_ in (("fix: 'true' with mode: diff", {"mode": "diff", "fix": "true"}),
+                         ("fix: 'yes'", {"fix": "yes"})):
+        job = case("%s is refused before anything is built" % title, {"config.toml": FIXED},
+                   lambda job: run_action(job, with_)[0], 2)
+        check(built(job) == [] and "::error title=kokua-lint::" in job.out, "built %r" % built(job))
 
     step("PASS: action.yml and docs/ci.md's GitHub workflows, %d cases (%ds)" % (cases, time.time() - START))
 except Fail as e:

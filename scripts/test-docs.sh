@@ -9,7 +9,9 @@
 #     and as kokua.manifest.json), with kokua-lint, kokua-compile and kokua-run built from this
 #     working tree first on PATH. The runnable lines of one block run together, in order, as one
 #     script, which must exit as the table EXPECT below says (0 unless listed); `go run` lines run
-#     in the repository. `kokua-run serve` lines start the server in the background; the `curl`
+#     in the repository. A block listed in FIXES (kokua-lint --fix and --diff) runs on the shipped
+#     config with tool-access.md's misspelled entry instead, and must leave the fixed config in
+#     the files FIXES names. `kokua-run serve` lines start the server in the background; the `curl`
 #     lines of the same page then run against it and must get JSON back;
 #   - an INSTALL block (git clone ... && go install ./cmd/...): run as written, the clone pointed
 #     at a local repository holding this working tree;
@@ -63,6 +65,12 @@ def show(text):
 # Exit codes other than 0, by page and the block's first runnable line.
 EXPECT = {
     ("docs/manifest.md", "kokua-lint manifest > kokua.manifest.json"): 1,   # its example has one mistake
+}
+# Blocks that fix a config, by page and first runnable line: they run on the shipped config with
+# tool-access.md's misspelled entry (mcp.add_mcp_servr) as config.toml, and afterwards each file
+# listed must hold the shipped config, fixed.
+FIXES = {
+    ("README.md", "kokua-lint --diff config.toml"): ["fixed.toml", "config.toml"],
 }
 # Lines other scripts run as written, or that cannot run here, and why.
 DELEGATED = [
@@ -221,6 +229,7 @@ def serve(page, line, ws, curls):
         proc.wait(timeout=20)
     check(proc.returncode == 0, "%s: %r exited %d after SIGTERM" % (page, line, proc.returncode))
 
+used = set()   # the FIXES entries a block matched
 pages = ["README.md"] + sorted(os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "docs", "*.md")))
 counts = {}
 try:
@@ -275,14 +284,30 @@ try:
                 check(out == doc_block(page, "manifest-output"), "%s: the output is not the page's:\n%s" % (page, out))
                 continue
             cwd = REPO if rest and rest[0].startswith("go run ") else ws
+            fixed = FIXES.get((page, rest[0])) if rest else None
+            if fixed is not None:
+                shipped = open(os.path.join(REPO, "examples", "shipped.config.toml"), encoding="utf-8").read()
+                broken = shipped.replace('"mcp.add_mcp_server", "config', '"mcp.add_mcp_servr", "config', 1)
+                check(broken != shipped, "examples/shipped.config.toml no longer holds mcp.add_mcp_server")
+                open(os.path.join(ws, "config.toml"), "w", encoding="utf-8").write(broken)
             if rest:
                 code, out = bash("\n".join(rest), cwd)
                 if out: show(out[-2000:])
                 want = EXPECT.get((page, rest[0]), 0)
                 check(code == want, "%s:%d: exits %d, want %d" % (page, lineno, code, want))
+            for f in fixed or []:
+                got = open(os.path.join(ws, f), encoding="utf-8").read()
+                check(got == shipped, "%s:%d: after the block, %s is not the fixed config:\n%s" % (page, lineno, f, got))
+                print("  - %s holds the fixed config" % f)
+            if fixed is not None:
+                check("would fix pending-dead-entry" in out and "fixed pending-dead-entry" in out,
+                      "%s:%d: the block did not say which fixes it made:\n%s" % (page, lineno, out))
+                counts["fixed"] = counts.get("fixed", 0) + 1
+                used.add((page, rest[0]))
             for s in serves:
                 serve(page, s, ws, curls)
         check(not curls, "%s: curl lines with no kokua-run serve on the page to answer them: %r" % (page, curls))
+    check(used == set(FIXES), "FIXES entries that match no block: %r" % sorted(set(FIXES) - used))
     print("==> PASS: the commands of README.md and docs/ (%s; %ds)" % (", ".join("%d %s" % (v, k) for k, v in sorted(counts.items())), time.time() - START))
 except Fail as e:
     print("FAIL: %s" % e, file=sys.stderr)

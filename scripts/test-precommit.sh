@@ -15,7 +15,10 @@
 #     hook must be refused, then accepted;
 #   - the project also holds other programs' config.toml, Cargo's .cargo/config.toml and a Hugo
 #     site's, which the hooks must skip with one line each and never fail on;
-#   - the hooks build only the two commands they run.
+#   - the hooks build only the two commands they run;
+#   - docs/ci.md's `<!-- test: pre-commit-fix -->` block: kokua-lint-fix rewrites a broken config
+#     to the fixed one, pre-commit fails saying the hook modified files, a second run passes; an
+#     unsafe fix is not made; a real `git commit` is refused with the fix made, then accepted.
 #
 # Needs Go on PATH (the hooks build kokua-lint and kokua-compile with it, through GOPROXY), git,
 # and python3. The pre-commit cache is temporary; the Go module and build caches are the usual ones.
@@ -282,5 +285,70 @@ rerun="$(sed -n 's/.*; to update it, run \(kokua-compile [^(]*\).*/\1/p' "$out" 
 (cd "$proj" && PATH="$tmp/bin:$PATH" && eval "$rerun") 2>&1 | sed 's/^/    | /'
 commit_all "recompiled with the printed command"
 run_hooks "overrides, recompiled with the printed command" 0 "$lint_passed" "$check_passed"
+
+step "project 3: docs/ci.md's pre-commit-fix block (kokua-lint-fix), config.toml at the top"
+proj="$tmp/project3"
+git init -q "$proj"
+doc_block pre-commit-fix >"$proj/.pre-commit-config.yaml"
+sed 's/^/    | /' "$proj/.pre-commit-config.yaml"
+# The policy committed is the fixed config's: the one the hook's fix leads to.
+write_config "$proj/config.toml" add_mcp_server
+compile -o kokua-policy.json config.toml
+cp "$proj/config.toml" "$tmp/fixed.toml"
+write_config "$proj/config.toml" add_mcp_servr
+cp "$proj/config.toml" "$tmp/broken.toml"
+mkdir -p "$proj/.cargo"
+printf '[alias]\nb = "build"\n' >"$proj/.cargo/config.toml"
+cp "$proj/.cargo/config.toml" "$tmp/cargo.toml"
+commit_all "broken config, the policy of the fixed one"
+fix_failed='^kokua-lint --fix\.+Failed$'
+fix_passed='^kokua-lint --fix\.+Passed$'
+
+step "broken config: kokua-lint-fix rewrites the entry, and pre-commit fails because it changed the file"
+run_hooks "safe fix made" 1 "$fix_failed" '^- files were modified by this hook$' \
+    '^config\.toml:6:12: fixed pending-dead-entry: Write "mcp\.add_mcp_server"$' \
+    "$(skip_line .cargo/config.toml)"
+cmp -s "$proj/config.toml" "$tmp/fixed.toml" || { diff -u "$tmp/fixed.toml" "$proj/config.toml" || true; fail "config.toml is not the fixed config"; }
+cmp -s "$proj/.cargo/config.toml" "$tmp/cargo.toml" || fail "Cargo's config.toml was written"
+grep -q '\[pending-dead-entry\]' "$out" && fail "the fixed finding is still reported"
+step "ok: config.toml fixed in place, Cargo's left alone"
+
+step "the fix staged: a second run passes, kokua-compile-check included"
+commit_all "the fix, staged"
+run_hooks "second run" 0 "$fix_passed" "$check_passed"
+
+step "an unsafe fix is not made: an unknown toolset stays a finding, the file unchanged"
+sed 's/"memory", "mcp", "time"/"memry", "mcp", "time"/' "$tmp/fixed.toml" >"$proj/config.toml"
+cp "$proj/config.toml" "$tmp/unsafe.toml"
+commit_all "an unknown toolset"
+run_hooks "unsafe fix not made" 1 "$fix_failed" '\[unknown-toolset\]' "help: write 'memory'"
+cmp -s "$proj/config.toml" "$tmp/unsafe.toml" || fail "the hook made an unsafe fix"
+grep -q 'files were modified' "$out" && fail "pre-commit says the hook modified files"
+step "ok: the finding fails the run, nothing written"
+
+step "a real commit through the installed hook: refused with the fix made, then accepted once staged"
+cp "$tmp/fixed.toml" "$proj/config.toml"
+commit_all "back to the fixed config"
+(cd "$proj" && pre-commit install) </dev/null | sed 's/^/    | /'
+before="$(git -C "$proj" rev-parse HEAD)"
+# A change of the gated tool, misspelt: the fix makes it remove_mcp_server.
+write_config "$tmp/fixed.toml" remove_mcp_server
+write_config "$proj/config.toml" remove_mcp_servr
+git -C "$proj" add config.toml
+status=0
+git -C "$proj" commit -q -m "break the config" >"$out" 2>&1 </dev/null || status=$?
+sed 's/^/    | /' "$out"
+[[ "$status" != 0 ]] || fail "git commit of a config the hook fixed succeeded"
+[[ "$(git -C "$proj" rev-parse HEAD)" == "$before" ]] || fail "HEAD moved after a refused commit"
+grep -q 'files were modified by this hook' "$out" || fail "the refused commit does not say the hook modified files"
+cmp -s "$proj/config.toml" "$tmp/fixed.toml" || fail "the working tree's config.toml is not the fixed config"
+step "ok: refused, config.toml fixed in the working tree; recompiling and staging the fix"
+compile -o kokua-policy.json config.toml
+git -C "$proj" add config.toml kokua-policy.json
+git -C "$proj" commit -q -m "a config, as the hook fixed it" >"$out" 2>&1 </dev/null ||
+    { sed 's/^/    | /' "$out"; fail "git commit of the fixed config was refused"; }
+sed 's/^/    | /' "$out"
+[[ "$(git -C "$proj" rev-parse HEAD)" != "$before" ]] || fail "HEAD did not move"
+step "ok: the commit of the fixed config and its policy accepted"
 
 step "PASS: pre-commit hooks (${SECONDS}s)"
