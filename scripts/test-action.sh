@@ -341,6 +341,9 @@ def config(tool, extra=""):
             '[agents.assistant.tools]\navailable = ["memory", "mcp", "time"]\n'
             'resident = ["memory", "time"]\n' % (tool, extra))
 BROKEN, FIXED = config("add_mcp_servr"), config("add_mcp_server")
+# BARE writes the gated tool without its toolset, which one toolset provides: the safe fix qualifies
+# it to FIXED. (BROKEN's misspelt name has two close matches, a choice --fix leaves to a person.)
+BARE = FIXED.replace('confirm = ["mcp.add_mcp_server"]', 'confirm = ["add_mcp_server"]')
 # FIXED's heads for the diff: WIDE drops the confirm gate on add_mcp_server (a widening, R68's
 # "runs unasked"); NARROW also gates the time toolset (a narrowing). Both lint clean.
 WIDE = FIXED.replace('confirm = ["mcp.add_mcp_server"]', 'confirm = []')
@@ -436,6 +439,10 @@ def action_block(page, step_name):
 def expect_broken(job):
     a = annotations(job.out)
     check(len(a) == 1 and a[0].startswith(ANNOTATION), "want one annotation starting %r, got %r" % (ANNOTATION, a))
+    check(a[0].endswith("%0Ahelp: write 'mcp.add_mcp_server'"), "no help: in %r" % a[0])
+def expect_bare(job):
+    a = annotations(job.out)
+    check(len(a) == 1 and ",title=entry-shape::" in a[0], "want one entry-shape annotation, got %r" % a)
     check(a[0].endswith("%0Ahelp: write 'mcp.add_mcp_server'"), "no help: in %r" % a[0])
 def expect_clean(job):
     check(not annotations(job.out), "annotations on a clean config: %r" % annotations(job.out))
@@ -613,11 +620,11 @@ try:
 
     body = doc_block("github-action-fix")
     job = case("docs/ci.md github-action-fix, broken config: annotated as committed, then fixed in the workspace",
-               {"config.toml": BROKEN}, lambda job: run_workflow(job, body), 1)
-    expect_broken(job)
+               {"config.toml": BARE}, lambda job: run_workflow(job, body), 1)
+    expect_bare(job)
     check(job.action_outputs["fixed"] == "true" and job.action_outputs["errors"] == "1", "outputs %r" % job.action_outputs)
     check(open(os.path.join(job.ws, "config.toml")).read() == FIXED, "the workspace's config.toml is not the fixed config")
-    applies(fix_summary_diff(job), BROKEN, FIXED)
+    applies(fix_summary_diff(job), BARE, FIXED)
     check(job.order.index(next(l for l in job.order if "'kokua-lint --fix'" in l)) >
           job.order.index(next(l for l in job.order if "'kokua-lint'" in l)), "the fix ran before the lint: %r" % job.order)
     job = case("docs/ci.md github-action-fix, fixed config: nothing to fix, passes",
@@ -630,17 +637,17 @@ try:
                lambda job: run_action(job, {"fix": "true"})[0], 1)
     check(job.action_outputs["fixed"] == "false" and ",title=unknown-toolset::" in job.out, "outputs %r" % job.action_outputs)
     check(open(os.path.join(job.ws, "config.toml")).read() == unsafe, "an unsafe fix was made")
-    tick = BROKEN.replace("review = []", "review = []  # ``` in a comment, beside the fix")
+    tick = BARE.replace("review = []", "review = []  # ``` in a comment, beside the fix")
     job = case("fix: 'true' with a manifest on a config holding ```: the summary's fence is longer",
                {"config.toml": tick, "kokua.manifest.json": MANIFEST},
                lambda job: run_action(job, {"fix": "true", "manifest": "kokua.manifest.json"})[0], 1)
     check("embedded default" not in job.out, "the manifest input was not used")
-    applies(fix_summary_diff(job), tick, tick.replace("add_mcp_servr", "add_mcp_server"))
+    applies(fix_summary_diff(job), tick, tick.replace('["add_mcp_server"]', '["mcp.add_mcp_server"]'))
     check("\n````diff\n" in summary(job), "the summary's fence is not longer than the diff's ```:\n%s" % summary(job))
 
     job = case("mode: both with fix: 'true': the diff compares the committed config, the fix comes after", {},
                lambda job: run_action(job, {"mode": "both", "fix": "true"})[0], 1,
-               history=({"config.toml": FIXED}, {"config.toml": BROKEN}))
+               history=({"config.toml": FIXED}, {"config.toml": BARE}))
     md = summary(job)
     check("Not compared: this version has errors" in md and md.index("Not compared") < md.index("### kokua-lint --fix"),
           "the diff did not see the committed config, or the fix came first:\n%s" % md)
@@ -652,14 +659,14 @@ try:
     body = doc_block("github-action-fix-commit")
     job = case("docs/ci.md github-action-fix-commit: the fix is committed and pushed; the step still fails on the commit it checked", {},
                lambda job: run_workflow(job, body), 1,
-               history=({"config.toml": FIXED}, {"config.toml": BROKEN}), event=dispatch)
-    expect_broken(job)
+               history=({"config.toml": FIXED}, {"config.toml": BARE}), event=dispatch)
+    expect_bare(job)
     origin = os.path.join(job.dir, "origin")
     check(git("show", "pr:config.toml", cwd=origin) + "\n" == FIXED, "origin's pr branch does not hold the fixed config")
     check(git("log", "-1", "--format=%s", "pr", cwd=origin) == "kokua-lint --fix", "the pushed commit's message")
     job = case("docs/ci.md github-action-fix-commit on a clean branch: nothing to commit, passes", {},
                lambda job: run_workflow(job, body), 0,
-               history=({"config.toml": BROKEN}, {"config.toml": FIXED}), event=dispatch)
+               history=({"config.toml": BARE}, {"config.toml": FIXED}), event=dispatch)
     check(git("log", "-1", "--format=%s", "pr", cwd=os.path.join(job.dir, "origin")) == "head", "a commit was pushed")
     check(not any("commit the fixes" in l for l in job.order), "the commit step ran: %r" % job.order)
 

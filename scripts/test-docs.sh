@@ -67,7 +67,7 @@ EXPECT = {
     ("docs/manifest.md", "kokua-lint manifest > kokua.manifest.json"): 1,   # its example has one mistake
 }
 # Blocks that fix a config, by page and first runnable line: they run on the shipped config with
-# tool-access.md's misspelled entry (mcp.add_mcp_servr) as config.toml, and afterwards each file
+# mcp.add_mcp_server written bare (add_mcp_server) as config.toml, and afterwards each file
 # listed must hold the shipped config, fixed.
 FIXES = {
     ("README.md", "kokua-lint --diff config.toml"): ["fixed.toml", "config.toml"],
@@ -287,7 +287,7 @@ try:
             fixed = FIXES.get((page, rest[0])) if rest else None
             if fixed is not None:
                 shipped = open(os.path.join(REPO, "examples", "shipped.config.toml"), encoding="utf-8").read()
-                broken = shipped.replace('"mcp.add_mcp_server", "config', '"mcp.add_mcp_servr", "config', 1)
+                broken = shipped.replace('"mcp.add_mcp_server", "config', '"add_mcp_server", "config', 1)
                 check(broken != shipped, "examples/shipped.config.toml no longer holds mcp.add_mcp_server")
                 open(os.path.join(ws, "config.toml"), "w", encoding="utf-8").write(broken)
             if rest:

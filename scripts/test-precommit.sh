@@ -122,7 +122,7 @@ run_hooks() {
 commit_all() { git -C "$proj" add -A && git -C "$proj" commit -q --no-verify -m "$1"; }
 
 # A small config: the assistant may load mcp on demand, and confirms one of its tools.
-write_config() { # FILE TOOL [EXTRA-LINE]
+write_config() { # FILE ENTRY [EXTRA-LINE]
     mkdir -p "$(dirname "$1")"
     cat >"$1" <<EOF
 # assistant loads mcp on demand, and asks before adding a server.
@@ -130,7 +130,7 @@ write_config() { # FILE TOOL [EXTRA-LINE]
 agent = "assistant"
 
 [assistant.tools]
-confirm = ["mcp.$2"]
+confirm = ["$2"]
 review = []
 ${3:-}
 [agents.assistant]
@@ -152,7 +152,7 @@ proj="$tmp/project"
 git init -q "$proj"
 doc_block pre-commit >"$proj/.pre-commit-config.yaml"
 sed 's/^/    | /' "$proj/.pre-commit-config.yaml"
-write_config "$proj/config.toml" add_mcp_servr
+write_config "$proj/config.toml" mcp.add_mcp_servr
 # Other programs' config.toml: Cargo's and a Hugo site's. The hooks must leave them alone.
 mkdir -p "$proj/.cargo" "$proj/site"
 cat >"$proj/.cargo/config.toml" <<'EOF'
@@ -210,13 +210,13 @@ built="$(find "$PRE_COMMIT_HOME" -path '*/.pre-commit-bin/*' -type f -printf '%f
 step "ok: built $built"
 
 step "fixed config and its compiled policy: both hooks must pass"
-write_config "$proj/config.toml" add_mcp_server
+write_config "$proj/config.toml" mcp.add_mcp_server
 compile -o kokua-policy.json config.toml
 commit_all "fixed config, compiled"
 run_hooks "fixed config" 0 "$lint_passed" "$check_passed"
 
 step "config changed, policy not recompiled: kokua-compile-check must fail"
-write_config "$proj/config.toml" remove_mcp_server
+write_config "$proj/config.toml" mcp.remove_mcp_server
 commit_all "config changed, policy stale"
 run_hooks "stale policy" 1 "$lint_passed" "$check_failed" \
     'kokua-policy\.json is stale: config\.toml has changed since it was compiled; to update it, run kokua-compile -o kokua-policy\.json config\.toml'
@@ -232,7 +232,7 @@ run_hooks "printed command followed" 0 "$lint_passed" "$check_passed"
 step "a real commit through the installed hook"
 (cd "$proj" && pre-commit install) </dev/null | sed 's/^/    | /'
 before="$(git -C "$proj" rev-parse HEAD)"
-write_config "$proj/config.toml" add_mcp_servr
+write_config "$proj/config.toml" mcp.add_mcp_servr
 git -C "$proj" add config.toml
 status=0
 git -C "$proj" commit -q -m "break the config" >"$out" 2>&1 </dev/null || status=$?
@@ -241,7 +241,7 @@ sed 's/^/    | /' "$out"
 [[ "$(git -C "$proj" rev-parse HEAD)" == "$before" ]] || fail "HEAD moved after a refused commit"
 grep -q '\[pending-dead-entry\]' "$out" || fail "the refused commit does not name pending-dead-entry"
 step "ok: commit of the broken config refused"
-write_config "$proj/config.toml" add_mcp_server
+write_config "$proj/config.toml" mcp.add_mcp_server
 compile -o kokua-policy.json config.toml
 git -C "$proj" add config.toml kokua-policy.json
 git -C "$proj" commit -q -m "fix the config" >"$out" 2>&1 </dev/null ||
@@ -258,10 +258,10 @@ sed 's/^/    | /' "$proj/.pre-commit-config.yaml"
 mkdir -p "$proj/deploy"
 "$tmp/bin/kokua-lint" manifest >"$proj/deploy/kokua.manifest.json"
 # A warning and nothing else: a suppression that hides nothing (suppression-unused).
-write_config "$proj/deploy/config.toml" add_mcp_server \
+write_config "$proj/deploy/config.toml" mcp.add_mcp_server \
     '# kokua-lint: ignore[shadowed-tool] nothing is shadowed here any more'
 # A config.toml at the top that the overridden `files` must leave alone.
-write_config "$proj/config.toml" add_mcp_servr
+write_config "$proj/config.toml" mcp.add_mcp_servr
 compile --manifest deploy/kokua.manifest.json -o deploy/kokua-policy.json deploy/config.toml
 commit_all "deploy config with a stale suppression"
 run_hooks "warning with --fail-on warning" 1 "$lint_failed" "$check_passed" \
@@ -270,14 +270,14 @@ grep -q 'embedded default' "$out" && fail "kokua-lint ignored --manifest"
 grep -q '^config\.toml:' "$out" && fail "the top-level config.toml was checked despite files:"
 
 step "suppression removed, policy recompiled: both hooks must pass"
-write_config "$proj/deploy/config.toml" add_mcp_server
+write_config "$proj/deploy/config.toml" mcp.add_mcp_server
 compile --manifest deploy/kokua.manifest.json -o deploy/kokua-policy.json deploy/config.toml
 commit_all "suppression removed"
 run_hooks "overrides, clean" 0 "$lint_passed" "$check_passed"
 
 step "manifest changed, policy not recompiled: the message names the manifest and the whole command"
 printf '\n' >>"$proj/deploy/kokua.manifest.json"
-write_config "$proj/deploy/config.toml" add_mcp_server '# a comment changes the config too'
+write_config "$proj/deploy/config.toml" mcp.add_mcp_server '# a comment changes the config too'
 commit_all "manifest and config changed"
 run_hooks "stale against both" 1 "$lint_passed" "$check_failed" \
     'deploy/kokua-policy\.json is stale: deploy/config\.toml and the manifest \(kokua\.manifest\.json\) have changed since it was compiled; to update it, run kokua-compile --manifest deploy/kokua\.manifest\.json -o deploy/kokua-policy\.json deploy/config\.toml'
@@ -292,10 +292,12 @@ git init -q "$proj"
 doc_block pre-commit-fix >"$proj/.pre-commit-config.yaml"
 sed 's/^/    | /' "$proj/.pre-commit-config.yaml"
 # The policy committed is the fixed config's: the one the hook's fix leads to.
-write_config "$proj/config.toml" add_mcp_server
+write_config "$proj/config.toml" mcp.add_mcp_server
 compile -o kokua-policy.json config.toml
 cp "$proj/config.toml" "$tmp/fixed.toml"
-write_config "$proj/config.toml" add_mcp_servr
+# A bare tool name, which one toolset provides: the safe fix qualifies it. (A misspelt name with
+# two close matches, mcp.add_mcp_servr, is a choice --fix leaves to a person.)
+write_config "$proj/config.toml" add_mcp_server
 cp "$proj/config.toml" "$tmp/broken.toml"
 mkdir -p "$proj/.cargo"
 printf '[alias]\nb = "build"\n' >"$proj/.cargo/config.toml"
@@ -306,11 +308,11 @@ fix_passed='^kokua-lint --fix\.+Passed$'
 
 step "broken config: kokua-lint-fix rewrites the entry, and pre-commit fails because it changed the file"
 run_hooks "safe fix made" 1 "$fix_failed" '^- files were modified by this hook$' \
-    '^config\.toml:6:12: fixed pending-dead-entry: Write "mcp\.add_mcp_server"$' \
+    '^config\.toml:6:12: fixed entry-shape: Write "mcp\.add_mcp_server"$' \
     "$(skip_line .cargo/config.toml)"
 cmp -s "$proj/config.toml" "$tmp/fixed.toml" || { diff -u "$tmp/fixed.toml" "$proj/config.toml" || true; fail "config.toml is not the fixed config"; }
 cmp -s "$proj/.cargo/config.toml" "$tmp/cargo.toml" || fail "Cargo's config.toml was written"
-grep -q '\[pending-dead-entry\]' "$out" && fail "the fixed finding is still reported"
+grep -q '\[entry-shape\]' "$out" && fail "the fixed finding is still reported"
 step "ok: config.toml fixed in place, Cargo's left alone"
 
 step "the fix staged: a second run passes, kokua-compile-check included"
@@ -331,9 +333,9 @@ cp "$tmp/fixed.toml" "$proj/config.toml"
 commit_all "back to the fixed config"
 (cd "$proj" && pre-commit install) </dev/null | sed 's/^/    | /'
 before="$(git -C "$proj" rev-parse HEAD)"
-# A change of the gated tool, misspelt: the fix makes it remove_mcp_server.
-write_config "$tmp/fixed.toml" remove_mcp_server
-write_config "$proj/config.toml" remove_mcp_servr
+# A change of the gated tool, written bare: the fix makes it mcp.remove_mcp_server.
+write_config "$tmp/fixed.toml" mcp.remove_mcp_server
+write_config "$proj/config.toml" remove_mcp_server
 git -C "$proj" add config.toml
 status=0
 git -C "$proj" commit -q -m "break the config" >"$out" 2>&1 </dev/null || status=$?

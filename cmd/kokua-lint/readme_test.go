@@ -31,9 +31,9 @@ func TestReadmeFixExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	broken := strings.Replace(string(example), `"mcp.add_mcp_server", "config`, `"mcp.add_mcp_servr", "config`, 1)
+	broken := strings.Replace(string(example), `"mcp.add_mcp_server", "config`, `"add_mcp_server", "config`, 1)
 	if broken == string(example) {
-		t.Fatal("examples/shipped.config.toml no longer holds the entry the README misspells")
+		t.Fatal("examples/shipped.config.toml no longer holds the entry the README writes bare")
 	}
 	dir := files(t, map[string]string{"config.toml": broken})
 	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--diff", "config.toml")
