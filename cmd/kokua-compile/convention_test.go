@@ -27,10 +27,13 @@ func TestConvention(t *testing.T) {
 	clitest.CheckConvention(t, Main, "kokua-compile", clitest.Convention{
 		Help: "kokua-compile agents",
 		Sub:  "agents", SubHelp: "kokua-compile agents [--manifest FILE]",
+		Flag: []string{"agents", "--format"},
 		Cases: []clitest.Case{
 			{Name: "two configs", Args: []string{cfg, cfg}, Code: cli.ExitUsage, Stderr: "exactly one config"},
 			{Name: "flags after the config", Args: []string{cfg, "--format", "json", "--color", "never"}, Code: cli.ExitOK, Stdout: `"policy_version": 1`},
-			{Name: "unknown flag after the config", Args: []string{cfg, "--nope"}, Code: cli.ExitUsage, Stderr: "flag provided but not defined: -nope"},
+			{Name: "unknown flag after the config", Args: []string{cfg, "--nope"}, Code: cli.ExitUsage, Stderr: "kokua-compile: unknown flag --nope (see --help)"},
+			{Name: "mistyped diff (issue 21)", Args: []string{"dif", cfg, cfg}, Code: cli.ExitUsage, Stderr: "kokua-compile: unknown command 'dif': did you mean 'diff'? (see --help)"},
+			{Name: "mistyped --format (issue 21)", Args: []string{cfg, "--formt", "json"}, Code: cli.ExitUsage, Stderr: "kokua-compile: unknown flag --formt: did you mean --format? (see --help)"},
 			{Name: "agents listing in JSON", Args: []string{"agents", cfg, "--format", "json"}, Code: cli.ExitOK, Stdout: `"agents": {`},
 			{Name: "agents listing in SARIF", Args: []string{"agents", "--format", "sarif", cfg}, Code: cli.ExitUsage, Stderr: "agents lists in --format human or json"},
 			{Name: "stdin-filename without -", Args: []string{"--stdin-filename", "x.toml", cfg}, Code: cli.ExitUsage, Stderr: "--stdin-filename"},

@@ -21,13 +21,16 @@ func TestConvention(t *testing.T) {
 	clitest.CheckConvention(t, Main, "kokua-lint", clitest.Convention{
 		Help: "USAGE:\n   kokua-lint [--manifest FILE]",
 		Sub:  "manifest", SubHelp: "kokua-lint manifest > kokua.manifest.json",
-		Dir: dir,
+		Flag: []string{"--format"},
+		Dir:  dir,
 		Cases: []clitest.Case{
 			{Name: "flags after the file", Args: []string{"config.toml", "--format", "json"}, Code: cli.ExitFindings, Stdout: `"rule": "unknown-toolset"`},
 			{Name: "flags around the files", Args: []string{"--format", "json", "clean.toml", "--fail-on", "warning", "config.toml"}, Code: cli.ExitFindings, Stdout: `"rule": "unknown-toolset"`},
 			{Name: "-- ends the flags", Args: []string{"--format", "json", "--", "config.toml"}, Code: cli.ExitFindings, Stdout: `"rule": "unknown-toolset"`},
 			{Name: "a flag without its value", Args: []string{"config.toml", "--format"}, Code: cli.ExitUsage, Stderr: "--format"},
 			{Name: "--list-rules with a file", Args: []string{"--list-rules", "config.toml"}, Code: cli.ExitUsage, Stderr: "--list-rules takes no config files"},
+			{Name: "mistyped manifest (issue 21)", Args: []string{"manifests"}, Code: cli.ExitUsage, Stderr: "kokua-lint: unknown command 'manifests': did you mean 'manifest'? (see --help)"},
+			{Name: "mistyped --format (issue 21)", Args: []string{"config.toml", "--formt", "json"}, Code: cli.ExitUsage, Stderr: "kokua-lint: unknown flag --formt: did you mean --format? (see --help)"},
 			{Name: "manifest with an argument", Args: []string{"manifest", "extra"}, Code: cli.ExitUsage, Stderr: "manifest takes no arguments"},
 		},
 	})

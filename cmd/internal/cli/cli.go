@@ -10,11 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/similar"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -121,8 +124,8 @@ func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io
 		return ExitUsage
 	}
 	args = helpWord(root, args)
-	usage := func(_ context.Context, _ *urfave.Command, err error, _ bool) error {
-		return &Exit{Code: ExitUsage, Message: root.Name + ": " + err.Error() + " (see --help)"}
+	usage := func(_ context.Context, c *urfave.Command, err error, _ bool) error {
+		return &Exit{Code: ExitUsage, Message: root.Name + ": " + unknownFlag(c, err) + " (see --help)"}
 	}
 	setup(root, usage)
 	err := root.Run(context.Background(), args)
@@ -164,12 +167,16 @@ func helpWord(root *urfave.Command, args []string) []string {
 
 // setup gives c and its subcommands the usage-error handler; a command
 // that has subcommands and no action of its own gets one that refuses a
-// missing or an unknown subcommand; and every string flag refuses an
-// empty value.
+// missing or an unknown subcommand, and one that has both gets its action
+// wrapped in mistypedCommand; and every string flag refuses an empty
+// value.
 func setup(c *urfave.Command, usage urfave.OnUsageErrorFunc) {
 	c.OnUsageError = usage
-	if c.Action == nil && len(c.Commands) > 0 {
+	switch {
+	case c.Action == nil && len(c.Commands) > 0:
 		c.Action = unknownCommand
+	case len(c.Commands) > 0:
+		c.Action = mistypedCommand(c.Action)
 	}
 	for _, f := range c.Flags {
 		if s, ok := f.(*urfave.StringFlag); ok {
@@ -203,17 +210,88 @@ func nonEmpty(next func(string) error) func(string) error {
 }
 
 // unknownCommand is the action of a command that does nothing but hold
-// subcommands: it was given none, or one it does not have.
+// subcommands: it was given none, or one it does not have, which is
+// answered with the closest of its commands when one is close
+// (similar.Suggest), and with the list of them otherwise.
 func unknownCommand(_ context.Context, c *urfave.Command) error {
-	var names []string
-	for _, sub := range c.VisibleCommands() {
-		names = append(names, sub.Name)
-	}
+	names := commandNames(c)
 	name := c.FullName()
 	if c.NArg() == 0 {
 		return Fail(ExitUsage, "%s: name a command: %s (see --help)", name, strings.Join(names, ", "))
 	}
-	return Fail(ExitUsage, "%s: unknown command %q: the commands are %s (see --help)", name, c.Args().First(), strings.Join(names, ", "))
+	word := c.Args().First()
+	if near := similar.Suggest(word, names); len(near) > 0 {
+		return didYouMean(name, word, near[0])
+	}
+	return Fail(ExitUsage, "%s: unknown command %q: the commands are %s (see --help)", name, word, strings.Join(names, ", "))
+}
+
+// mistypedCommand wraps the action of a command that takes files as well
+// as subcommands (kokua-lint, kokua-compile): a first argument that names
+// no file and is close to one of its subcommands (similar.Suggest) is a
+// mistyped subcommand, a usage error that names the closest one, rather
+// than a file that cannot be read. The first argument is where a
+// subcommand goes; a file that exists is read, whatever its name.
+func mistypedCommand(action urfave.ActionFunc) urfave.ActionFunc {
+	return func(ctx context.Context, c *urfave.Command) error {
+		if word := c.Args().First(); word != "" && word != Stdin {
+			if _, err := os.Lstat(word); errors.Is(err, fs.ErrNotExist) {
+				if near := similar.Suggest(word, commandNames(c)); len(near) > 0 {
+					return didYouMean(c.FullName(), word, near[0])
+				}
+			}
+		}
+		return action(ctx, c)
+	}
+}
+
+// didYouMean is the usage error of word, a mistyped command of the command
+// named name, with the closest command (the first of similar.Suggest, which
+// puts the closest first).
+func didYouMean(name, word, closest string) error {
+	return Fail(ExitUsage, "%s: unknown command '%s': did you mean '%s'? (see --help)", name, word, closest)
+}
+
+// commandNames are the names of c's visible subcommands.
+func commandNames(c *urfave.Command) []string {
+	var names []string
+	for _, sub := range c.VisibleCommands() {
+		names = append(names, sub.Name)
+	}
+	return names
+}
+
+// notDefined is how urfave/cli begins the error of a flag a command does
+// not have, followed by the flag's name without its dashes.
+const notDefined = "flag provided but not defined: -"
+
+// unknownFlag is the text of a usage error of c: for a flag c does not
+// have, "unknown flag --formt: did you mean --format?" with the closest of
+// c's flags (similar.Suggest) when one is close; any other error as
+// urfave/cli says it.
+func unknownFlag(c *urfave.Command, err error) string {
+	msg := err.Error()
+	given, ok := strings.CutPrefix(msg, notDefined)
+	if !ok || c == nil {
+		return msg
+	}
+	var names []string
+	for _, f := range c.Flags {
+		names = append(names, f.Names()...)
+	}
+	out := "unknown flag " + dashed(given)
+	if near := similar.Suggest(given, names); len(near) > 0 {
+		out += ": did you mean " + dashed(near[0]) + "?"
+	}
+	return out
+}
+
+// dashed is a flag's name as it is typed: -o, --format.
+func dashed(name string) string {
+	if len([]rune(name)) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // The flags below are local: a command's subcommands do not inherit them,

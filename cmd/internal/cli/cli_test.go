@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -50,8 +51,14 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"code"}, ExitFindings, ""},
 		{[]string{"fail"}, ExitRefused, "tool: refused it\n"},
 		{[]string{"panic"}, ExitInternal, "tool: internal error: boom\n"},
-		{[]string{"--nope", "ok"}, ExitUsage, "tool: flag provided but not defined: -nope (see --help)\n"},
-		{[]string{"sub", "--nope", "ok"}, ExitUsage, "tool: flag provided but not defined: -nope (see --help)\n"},
+		{[]string{"--nope", "ok"}, ExitUsage, "tool: unknown flag --nope (see --help)\n"},
+		{[]string{"sub", "--nope", "ok"}, ExitUsage, "tool: unknown flag --nope (see --help)\n"},
+		{[]string{"-q", "ok"}, ExitUsage, "tool: unknown flag -q (see --help)\n"},
+		{[]string{"--xx", "1", "ok"}, ExitUsage, "tool: unknown flag --xx: did you mean -x? (see --help)\n"},
+		{[]string{"sub", "--yy", "ok"}, ExitUsage, "tool: unknown flag --yy: did you mean -y? (see --help)\n"},
+		{[]string{"--helpp"}, ExitUsage, "tool: unknown flag --helpp: did you mean --help? (see --help)\n"},
+		{[]string{"sbu", "ok"}, ExitUsage, "tool: unknown command 'sbu': did you mean 'sub'? (see --help)\n"},
+		{[]string{"sbu2"}, ExitOK, ""},
 		{[]string{"sub", "--y", "ok"}, ExitOK, ""},
 	} {
 		code, stdout, stderr := runTree(t, record, c.args...)
@@ -108,7 +115,8 @@ func TestRunConvention(t *testing.T) {
 		{[]string{"sub", "-h"}, ExitOK, "tool sub - the sub command", ""},
 		{[]string{"-h"}, ExitOK, "the sub command", ""},
 		{[]string{"nope"}, ExitUsage, "", "tool: unknown command \"nope\": the commands are sub (see --help)\n"},
-		{[]string{"--y"}, ExitUsage, "", "tool: flag provided but not defined: -y (see --help)\n"},
+		{[]string{"sbu"}, ExitUsage, "", "tool: unknown command 'sbu': did you mean 'sub'? (see --help)\n"},
+		{[]string{"--y"}, ExitUsage, "", "tool: unknown flag -y (see --help)\n"},
 		{[]string{"sub", "a", "--y"}, ExitOK, "", ""},
 	} {
 		var out, errs bytes.Buffer
@@ -118,6 +126,24 @@ func TestRunConvention(t *testing.T) {
 		if code != c.code || !okOut || !okErr {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d, %q, %q", c.args, code, out.String(), errs.String(), c.code, c.stdout, c.stderr)
 		}
+	}
+}
+
+// TestMistypedCommandIsAFileWhenItExists: a first argument close to a
+// subcommand is a mistyped command only when no file has that name; a
+// file that exists is the action's, whatever its name.
+func TestMistypedCommandIsAFileWhenItExists(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("sbu", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	code, _, stderr := runTree(t, func(_ context.Context, c *urfave.Command) error {
+		got = c.Args().First()
+		return nil
+	}, "sbu")
+	if code != ExitOK || got != "sbu" || stderr != "" {
+		t.Errorf("a file named sbu: exit %d, argument %q, stderr %q; want 0 and the file read", code, got, stderr)
 	}
 }
 

@@ -175,6 +175,11 @@ type Convention struct {
 	// Sub is a subcommand, and SubHelp a part of its help (help SUB,
 	// SUB -h).
 	Sub, SubHelp string
+	// Flag is a command line that ends in one of the command's flags,
+	// written in full ("--format", or "agents", "--format" for a
+	// subcommand's): the same line with the flag's last letter dropped
+	// must be answered with a suggestion of it.
+	Flag []string
 	// Dir, when not "", is the folder the cases run in (RunIn, with
 	// NO_COLOR emptied); otherwise they run where the test does.
 	Dir string
@@ -188,10 +193,20 @@ type Convention struct {
 //   - help as the first word and -h print the command's help, and
 //     "help SUB" and "SUB -h" the subcommand's, with exit 0;
 //   - no arguments, and an unknown flag, are usage errors;
+//   - a mistyped subcommand (c.Sub without its last letter), given where
+//     a subcommand goes, is "unknown command 'dif': did you mean
+//     'diff'?", and a mistyped flag (c.Flag's, the same way) is
+//     "unknown flag --formt: did you mean --format?" (issue 21);
 //   - every usage error (exit 2), here or in c.Cases, is one line on
 //     stderr that starts with the command's name, and nothing on stdout.
 func CheckConvention(t *testing.T, main Main, name string, c Convention) {
 	t.Helper()
+	if c.Sub == "" || len(c.Flag) == 0 {
+		t.Fatalf("%s: the convention needs a subcommand and a flag to mistype", name)
+	}
+	typoSub := c.Sub[:len(c.Sub)-1]
+	flag := c.Flag[len(c.Flag)-1]
+	typoFlag := append(append([]string{}, c.Flag[:len(c.Flag)-1]...), flag[:len(flag)-1])
 	shared := []Case{
 		{Name: "version", Args: []string{"--version"}, Code: cli.ExitOK, Stdout: name + " version " + version.Version + "\n"},
 		{Name: "help word", Args: []string{"help"}, Code: cli.ExitOK, Stdout: c.Help},
@@ -199,7 +214,13 @@ func CheckConvention(t *testing.T, main Main, name string, c Convention) {
 		{Name: "help of a subcommand", Args: []string{"help", c.Sub}, Code: cli.ExitOK, Stdout: c.SubHelp},
 		{Name: "-h of a subcommand", Args: []string{c.Sub, "-h"}, Code: cli.ExitOK, Stdout: c.SubHelp},
 		{Name: "no arguments", Args: nil, Code: cli.ExitUsage, Stderr: name + ": no arguments; usage: " + name + " "},
-		{Name: "unknown flag", Args: []string{"--no-such-flag"}, Code: cli.ExitUsage, Stderr: "flag provided but not defined: -no-such-flag"},
+		{Name: "unknown flag", Args: []string{"--no-such-flag"}, Code: cli.ExitUsage, Stderr: name + ": unknown flag --no-such-flag (see --help)"},
+		{Name: "mistyped subcommand", Args: []string{typoSub}, Code: cli.ExitUsage,
+			Stderr: name + ": unknown command '" + typoSub + "': did you mean '" + c.Sub + "'? (see --help)"},
+		{Name: "mistyped flag", Args: typoFlag, Code: cli.ExitUsage,
+			Stderr: name + ": unknown flag " + flag[:len(flag)-1] + ": did you mean " + flag + "? (see --help)"},
+		{Name: "mistyped --version", Args: []string{"--versio"}, Code: cli.ExitUsage,
+			Stderr: name + ": unknown flag --versio: did you mean --version? (see --help)"},
 	}
 	for _, k := range append(shared, c.Cases...) {
 		var r Result
