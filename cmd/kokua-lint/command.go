@@ -142,10 +142,16 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	sources := map[string][]byte{m.Source.Name: m.Source.Data}
 	var all []diag.Diagnostic
+	// A config that cannot be read gets its line on stderr and the exit
+	// code of an unreadable input, ExitUsage, the worst of the run; the
+	// others are still linted and reported.
+	unreadable := false
 	for _, path := range o.configs {
 		src, err := cli.ReadInput(path, stdin, o.stdinName)
 		if err != nil {
-			return usage("%v", err)
+			fmt.Fprintf(stderr, "kokua-lint: %s\n", diag.Printable(err.Error()))
+			unreadable = true
+			continue
 		}
 		res := lint.Lint(src, m)
 		if o.onlyKokua && !res.Kokua {
@@ -181,6 +187,9 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if err := lint.Write(stdout, o.format, all, lint.WriteOptions{Sources: sources, Style: cli.Style(color)}); err != nil {
 		return cli.StdoutFailed("kokua-lint", "the report", err)
+	}
+	if unreadable {
+		return cli.Code(cli.ExitUsage)
 	}
 	for _, d := range all {
 		if d.Severity.AtLeast(failOn) {

@@ -83,6 +83,20 @@ func TestFix(t *testing.T) {
 			t.Errorf("stderr should say what would be fixed and what remains: %s", stderr)
 		}
 	})
+	t.Run("diff of several, one missing", func(t *testing.T) {
+		path := writeConfig(t, fixable)
+		missing := filepath.Join(filepath.Dir(path), "nosuch.toml")
+		code, stdout, stderr := clitest.Run(Main, "kokua-lint", "", "--diff", missing, path).Split()
+		if code != 2 || readConfig(t, path) != fixable {
+			t.Fatalf("exit %d (want 2, a file could not be read), and the config must stay as it was:\n%s", code, readConfig(t, path))
+		}
+		if !strings.Contains(stdout, "+review = [\"compute.run_command\"]\n") {
+			t.Errorf("stdout should be the readable config's diff: %s", stdout)
+		}
+		if !strings.Contains(stderr, "cannot read "+missing) || !strings.Contains(stderr, "[unknown-toolset]") {
+			t.Errorf("stderr should name the missing file and what remains in the other: %s", stderr)
+		}
+	})
 	t.Run("standard input", func(t *testing.T) {
 		code, stdout, stderr := clitest.Run(Main, "kokua-lint", fixable, "--fix", "-").Split()
 		if code != 1 || stdout != safe {

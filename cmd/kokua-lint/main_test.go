@@ -156,9 +156,6 @@ func TestUnreadableInputs(t *testing.T) {
 	t.Run("missing", func(t *testing.T) {
 		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "nosuch.toml"), "nosuch.toml", "no such file")
 	})
-	t.Run("missing-after-a-good-one", func(t *testing.T) {
-		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "config.toml", "nosuch.toml"), "nosuch.toml")
-	})
 	t.Run("directory", func(t *testing.T) {
 		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "sub"), "sub", "directory")
 	})
@@ -286,6 +283,43 @@ func TestSeveralConfigs(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "a/config.toml b/config.toml" {
 		t.Errorf("JSON diagnostics in file order %v, want a/config.toml then b/config.toml", got)
+	}
+}
+
+// TestSeveralConfigsOneUnreadable (issue 21 Must 5): one file that
+// cannot be read no longer hides the others: each readable config is
+// linted and reported, each unreadable one gets its line on stderr, and
+// the exit code is the worst of the run, 2 when any could not be read.
+func TestSeveralConfigsOneUnreadable(t *testing.T) {
+	dir := files(t, map[string]string{"bad.toml": withError(t), "clean.toml": shipped(t), "sub/keep": ""})
+	for _, c := range []struct {
+		name string
+		args []string
+		// report is what stdout must hold; "" for nothing.
+		report string
+	}{
+		{"a clean config and a missing one", []string{"clean.toml", "nosuch.toml"}, ""},
+		{"a missing one first", []string{"nosuch.toml", "bad.toml"}, "bad.toml:24:14: error:"},
+		{"a config with errors, a missing one and a folder", []string{"bad.toml", "nosuch.toml", "sub", "clean.toml"}, "1 error, 0 warnings, 0 info\n"},
+		{"in JSON", []string{"--format", "json", "bad.toml", "nosuch.toml"}, `"rule": "unknown-toolset"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", append([]string{"--color", "never"}, c.args...)...)
+			wantCode(t, r, cli.ExitUsage)
+			if c.report == "" && r.Stdout != "" || !strings.Contains(r.Stdout, c.report) {
+				t.Errorf("stdout %q, want it to hold %q", r.Stdout, c.report)
+			}
+			for _, a := range c.args {
+				if a == "nosuch.toml" || a == "sub" {
+					if !strings.Contains(r.Stderr, "kokua-lint: cannot read "+a+": ") {
+						t.Errorf("stderr %q has no line for %s", r.Stderr, a)
+					}
+				}
+			}
+			if strings.Contains(r.Stderr, "cannot read bad.toml") || strings.Contains(r.Stderr, "cannot read clean.toml") {
+				t.Errorf("stderr %q says a readable config could not be read", r.Stderr)
+			}
+		})
 	}
 }
 
