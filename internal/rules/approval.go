@@ -38,6 +38,38 @@ func (l approvalList) remedy() string {
 	return "the call it was written to stop runs with no prompt"
 }
 
+// builtinFloor is what a finding about an entry of Kokua's built-in floor
+// says of it, since the user never wrote the list (R2, R86): the key that
+// replaces it, where it goes, and what the floor holds.
+func builtinFloor(floor config.List) string {
+	return fmt.Sprintf("Kokua's built-in floor, which applies when auto-approval is enabled and the file writes no [security].never_auto_approve, is never_auto_approve = [%s].",
+		tomlStrings(floor.Values()))
+}
+
+// writeFloor is where the key that replaces the built-in floor goes.
+const writeFloor = "write never_auto_approve in the [security] table (add a [security] header above [security.auto_approval] if the file has none)"
+
+// dropFromFloor is the suggestion of a review entry that reaches the floor
+// entry reached (review-reaches-floor, build-floor): drop it from review,
+// or the other from the floor, which for the built-in floor means writing
+// the key.
+func dropFromFloor(floor config.List, reached string) string {
+	if floor.Builtin {
+		return "drop the entry from review, or (knowingly) " + writeFloor + " without " + q(reached)
+	}
+	return "drop the entry from review, or (knowingly) from never_auto_approve"
+}
+
+// builtinNotes are the notes a finding about an entry of list adds when
+// the list is the built-in floor: what it holds (builtinFloor); none
+// otherwise.
+func builtinNotes(l approvalList) []string {
+	if l.floor() && l.Builtin {
+		return []string{builtinFloor(l.List)}
+	}
+	return nil
+}
+
 // approvalLists returns every list of entries Kokua checks: the default
 // pair, each declared pair, and the floor when auto-approval is enabled
 // (R122, R86, R145).
@@ -88,6 +120,16 @@ func (d deadEntry) fixes(p *Pass) []diag.Fix {
 		return nil
 	}
 	return p.rewrites(d.item.Span, true, entryCandidates(d.r)...)
+}
+
+// suggestion is what to do about a dead entry: write it as one it can have
+// meant (fixFor), or, for an entry of the built-in floor, which the file
+// does not write, write the key without it.
+func (d deadEntry) suggestion() string {
+	if d.list.floor() && d.list.Builtin {
+		return writeFloor + ", with the entries you want"
+	}
+	return fixFor(d.r)
 }
 
 // deadEntries returns the entries of every list that match no tool, found

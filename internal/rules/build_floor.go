@@ -25,8 +25,8 @@ var _ = register(&Rule{
 			for _, o := range overlaps(w, w.Config.Floor, pol.Review, model.AtBuild) {
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
 					Message:    onceBuilt(o) + ", " + reaches(o, w.Config.Floor.Path, pol.Review.Path) + ", which no reviewer may answer for",
-					Notes:      append([]string{sharedNote(o), floorWhy}, refusedBuilds(ln, o)...),
-					Suggestion: "drop the entry from review, or (knowingly) from never_auto_approve"})
+					Notes:      append(append([]string{sharedNote(o), floorWhy}, refusedBuilds(ln, o)...), builtinNotes(approvalList{List: w.Config.Floor})...),
+					Suggestion: dropFromFloor(w.Config.Floor, o.first.Value)})
 			}
 		}
 	},

@@ -26,9 +26,9 @@ var _ = register(&Rule{
 				remedy = "a resident MCP server that is not connected at startup builds empty; connect it, or check its [[mcp.server]] table"
 			}
 			fault, more := deadFault(r, false)
-			p.Report(Finding{Span: d.item.Span, Key: l.Path, Suggestion: fixFor(r), Fixes: d.fixes(p),
+			p.Report(Finding{Span: d.item.Span, Key: l.Path, Suggestion: d.suggestion(), Fixes: d.fixes(p),
 				Message: fmt.Sprintf("%s has an entry that %s: %s", l.Path, l.effect(), fault),
-				Notes:   append(more, notes(remedy)...)})
+				Notes:   append(append(more, notes(remedy)...), builtinNotes(l)...)})
 		}
 	},
 })

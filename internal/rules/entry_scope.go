@@ -58,36 +58,73 @@ var _ = register(&Rule{
 						Suggestion: fix})
 					continue
 				}
-				if !l.floor() && l.Builtin {
+				if l.Builtin {
 					builtin.add(l, it.Value, t)
 					continue
 				}
-				f := Finding{Span: it.Span, Key: l.Path, Suggestion: "drop the entry",
+				p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: "drop the entry",
 					Message: fmt.Sprintf("%s has an entry that %s: %s names toolset %s, which no agent declares",
 						l.Path, l.effect(), q(it.Value), q(t)),
-					Notes: notes("a toolset no agent declares builds no tools, so the entry holds nothing back")}
-				if l.Builtin {
-					f.Notes = append(f.Notes, "This is Kokua's built-in floor, which applies because auto-approval is enabled.")
-					f.Suggestion = "write the table yourself with only the entries you want"
-				}
-				p.Report(f)
+					Notes: notes("a toolset no agent declares builds no tools, so the entry holds nothing back")})
 			}
 		}
 		builtin.report(p)
+		builtin.reportFloor(p)
 	},
 })
 
+// reportFloor writes the one finding of the built-in floor's entries that
+// name a toolset no agent declares: the file writes no
+// [security].never_auto_approve and enables auto-approval, so Kokua
+// applies its own (R2, R86, R75). It is one problem with one fix, writing
+// the key, so it is one finding, at what makes the floor apply, that
+// names the key, where it goes and what the floor holds.
+func (b *builtinPair) reportFloor(p *Pass) {
+	n := len(b.floor)
+	if n == 0 {
+		return
+	}
+	floor := p.World.Config.Floor
+	what := fmt.Sprintf("%d of its entries name toolsets no agent declares", n)
+	hold := fmt.Sprintf("Toolsets no agent declares (%s) build no tools, so %s hold nothing back.", andList(b.floorToolsets), andList(b.floor))
+	if n == 1 {
+		what = "1 of its entries names a toolset no agent declares"
+		hold = fmt.Sprintf("A toolset no agent declares (%s) builds no tools, so %s holds nothing back.", andList(b.floorToolsets), q(b.floor[0]))
+	}
+	var keep []string
+	for _, v := range floor.Values() {
+		if !slices.Contains(b.floor, v) {
+			keep = append(keep, v)
+		}
+	}
+	p.Report(Finding{Span: floor.Span, Key: floor.Path,
+		Message:    "auto-approval is on and no [security].never_auto_approve is written, so Kokua's built-in floor applies, and " + what,
+		Notes:      []string{fmt.Sprintf("The built-in floor is never_auto_approve = [%s].", tomlStrings(floor.Values())), hold, floorWhy},
+		Suggestion: fmt.Sprintf("%s, with the entries you want; the built-in floor without these is never_auto_approve = [%s]", writeFloor, tomlStrings(keep))})
+}
+
 // builtinPair gathers the entries of Kokua's built-in default pair, which
-// applies when the file has no [assistant.tools] table (R9, A2), that name
-// a toolset no agent declares. They are one problem with one fix, writing
+// applies when the file has no [assistant.tools] table (R9, A2), and of its
+// built-in floor, which applies when auto-approval is enabled and the file
+// writes no [security].never_auto_approve (R2, R86), that name a toolset
+// no agent declares. They are one problem with one fix, writing
 // the table, so they make one finding.
 type builtinPair struct {
 	confirm, review, toolsets []string
+	// floor and floorToolsets are the same for the built-in floor.
+	floor, floorToolsets []string
 	// out marks the entries gathered, to write the table without them.
 	out map[string]bool
 }
 
 func (b *builtinPair) add(l approvalList, entry, toolset string) {
+	if l.floor() {
+		b.floor = append(b.floor, entry)
+		if !slices.Contains(b.floorToolsets, toolset) {
+			b.floorToolsets = append(b.floorToolsets, toolset)
+		}
+		return
+	}
 	if b.out == nil {
 		b.out = map[string]bool{}
 	}

@@ -26,11 +26,11 @@ var _ = register(&Rule{
 		for _, d := range deadEntries(w, model.AtBuild) {
 			l, t := d.list, d.r.Toolset.Name
 			fault, more := deadFault(d.r, true)
-			p.Report(Finding{Span: d.item.Span, Key: l.Path, Suggestion: fixFor(d.r), Fixes: d.fixes(p),
+			p.Report(Finding{Span: d.item.Span, Key: l.Path, Suggestion: d.suggestion(), Fixes: d.fixes(p),
 				Message: fmt.Sprintf("%s has an entry that %s once %s is built: %s", l.Path, l.effect(), q(t), fault),
-				Notes: append(more,
+				Notes: append(append(more,
 					fmt.Sprintf("Kokua starts, but refuses every build of the %s toolset (Could not load %s) until the entry is fixed and Kokua restarted.", q(t), q(t)),
-					ln.note(t))})
+					ln.note(t)), builtinNotes(l)...)})
 		}
 	},
 })

@@ -24,8 +24,8 @@ var _ = register(&Rule{
 			for _, o := range overlaps(w, w.Config.Floor, pol.Review, model.AtStartup) {
 				p.Report(Finding{Span: o.second.Span, Key: pol.Review.Path,
 					Message:    reaches(o, w.Config.Floor.Path, pol.Review.Path) + ", which no reviewer may answer for",
-					Notes:      []string{sharedNote(o), floorWhy},
-					Suggestion: "drop the entry from review, or (knowingly) from never_auto_approve"})
+					Notes:      append([]string{sharedNote(o), floorWhy}, builtinNotes(approvalList{List: w.Config.Floor})...),
+					Suggestion: dropFromFloor(w.Config.Floor, o.first.Value)})
 			}
 		}
 	},
