@@ -43,7 +43,7 @@ func findingsConfig(n int) []byte {
 	return b.Bytes()
 }
 
-// minifiedManifest is a manifest of n plugin toolsets of two tools each,
+// minifiedManifest is a manifest of n kokua toolsets of two tools each,
 // all on one line.
 func minifiedManifest(n int) []byte {
 	var b bytes.Buffer
@@ -52,7 +52,7 @@ func minifiedManifest(n int) []byte {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `{"name":"t%d","kind":"plugin","description":"d","tools":[{"name":"x%d"},{"name":"y%d"}]}`, i, i, i)
+		fmt.Fprintf(&b, `{"name":"t%d","kind":"kokua","description":"d","tools":[{"name":"x%d"},{"name":"y%d"}]}`, i, i, i)
 	}
 	b.WriteString(`]}`)
 	return b.Bytes()

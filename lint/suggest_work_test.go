@@ -66,7 +66,8 @@ func nearMissDelegates(n int) []byte {
 	return b.Bytes()
 }
 
-// toolsetsManifest registers n plugin toolsets ts_0, ts_1, ... of one tool.
+// toolsetsManifest registers n toolsets ts_0, ts_1, ... of one tool, of
+// kind kokua (a manifest with none of that kind describes no install).
 func toolsetsManifest(n int) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"manifest_version":1,"toolsets":[`)
@@ -74,7 +75,7 @@ func toolsetsManifest(n int) []byte {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `{"name":"ts_%d","kind":"plugin","description":"d","tools":[{"name":"x%d"}]}`, i, i)
+		fmt.Fprintf(&b, `{"name":"ts_%d","kind":"kokua","description":"d","tools":[{"name":"x%d"}]}`, i, i)
 	}
 	b.WriteString(`]}`)
 	return b.Bytes()

@@ -399,6 +399,9 @@ func TestManifestFlag(t *testing.T) {
 		"broken.json":   `{"manifest_version": 1, "toolsets": [`,
 		"wrong.json":    `{"manifest_version": 1, "toolsets": [{"name": "web", "kind": "kokua", "tools": "many"}]}`,
 		"sub/keep.json": "",
+		// issue 21: no toolset of Kokua's own; once 30 unknown-toolset
+		// errors, each noting "Available toolsets: .".
+		"none.json": `{"manifest_version": 1, "toolsets": []}`,
 	})
 	t.Run("good", func(t *testing.T) {
 		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--manifest", "good.json", "config.toml")
@@ -407,7 +410,15 @@ func TestManifestFlag(t *testing.T) {
 			t.Errorf("a given manifest should give no note and no finding, got stdout %q stderr %q", r.Stdout, r.Stderr)
 		}
 	})
-	for _, name := range []string{"broken.json", "wrong.json"} {
+	t.Run("none of Kokua's own toolsets", func(t *testing.T) {
+		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--color", "never", "--manifest", "none.json", "config.toml")
+		wantCode(t, r, cli.ExitFindings)
+		if !strings.HasPrefix(r.Stdout, "none.json:1:37: error: manifest: it registers none of Kokua's own toolsets") ||
+			!strings.HasSuffix(r.Stdout, "\n1 error, 0 warnings, 0 info\n") || strings.Contains(r.Stdout, "config.toml") {
+			t.Errorf("want one invalid-manifest finding at the manifest's toolsets and none in the config, got:\n%s", r.Stdout)
+		}
+	})
+	for _, name := range []string{"broken.json", "wrong.json", "none.json"} {
 		t.Run(name, func(t *testing.T) {
 			r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--color", "never", "--manifest", name, "config.toml")
 			wantCode(t, r, cli.ExitFindings)

@@ -13,6 +13,7 @@ package engine
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
@@ -110,7 +111,9 @@ func Run(cfg Source, h Holder) *Linted {
 		in.Syntax = &tomlpos.SyntaxError{Span: diag.Span{File: cfg.Name}, Message: err.Error()}
 	default:
 		in.Config = c
-		if m.Manifest != nil {
+		if p, none := rules.NoOwnToolsets(m.Manifest); none {
+			in.ManifestProblems = append(slices.Clip(in.ManifestProblems), p)
+		} else if m.Manifest != nil {
 			in.World = model.Build(c, m.Manifest)
 		}
 	}

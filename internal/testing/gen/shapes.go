@@ -70,13 +70,13 @@ func DeadLine(n int) []byte {
 	return b.Bytes()
 }
 
-// NearMissManifest is a manifest of one resident plugin toolset 'p' of n
+// NearMissManifest is a manifest of one resident toolset 'p' of n
 // tools, and a config whose confirm list names each of them misspelt (a
 // letter added), one a line: n dead-entry findings, each of which looks
 // for the closest of the n tool names.
 func NearMissManifest(n int) (config, manifest []byte) {
 	var m bytes.Buffer
-	m.WriteString("{\n  \"manifest_version\": 1,\n  \"toolsets\": [\n    {\"name\": \"p\", \"kind\": \"plugin\", \"description\": \"Generated.\", \"tools\": [\n")
+	m.WriteString("{\n  \"manifest_version\": 1,\n  \"toolsets\": [\n    {\"name\": \"p\", \"kind\": \"kokua\", \"description\": \"Generated.\", \"tools\": [\n")
 	for i := range n {
 		if i > 0 {
 			m.WriteString(",\n")
