@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"io"
 
@@ -9,7 +10,9 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/policy"
 )
 
 // agentsCommand is kokua-compile agents: each agent's access, for people
@@ -19,7 +22,7 @@ func agentsCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "agents",
 		Usage:     "show each agent's availability, residency and approval, and where they come from",
-		UsageText: "kokua-compile agents [--manifest FILE] [--format human|json] CONFIG",
+		UsageText: "kokua-compile agents [--manifest FILE] [--format human|json] CONFIG|POLICY",
 		Flags:     lintFlags("format of the listing and of diagnostics: human or json"),
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
@@ -31,7 +34,8 @@ func agentsCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 }
 
 // agents lints the config and, when it has no error, writes the view of
-// each agent.
+// each agent; of a compiled policy, it writes the view of the policy's
+// agents, or says the file is not a policy it can read.
 func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.format != "human" && o.format != "json" {
 		return usage("agents lists in --format human or json, not %q", o.format)
@@ -40,12 +44,27 @@ func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if diff.IsPolicy(src.Data) {
+		// A compiled policy, as graph and diff take one: its agents are
+		// read from it, verified, and no manifest is needed.
+		p, err := policy.Parse(src.Name, src.Data)
+		if err != nil {
+			return notAPolicy(src.Name, err)
+		}
+		return writeAgents(o.format, p.Document(), stdout, func(w io.Writer) error { return engine.WritePolicyAgents(w, p.Document()) })
+	}
 	l, err := lintConfig(o, src, m, stderr, false)
 	if err != nil {
 		return err
 	}
-	if o.format == "json" {
-		doc := engine.Compile(l.res.World, l.cfg, l.manifest)
+	doc := engine.Compile(l.res.World, l.cfg, l.manifest)
+	return writeAgents(o.format, doc, stdout, func(w io.Writer) error { return engine.WriteAgents(w, l.res.World) })
+}
+
+// writeAgents writes the agents of doc in JSON, or the human view human
+// writes.
+func writeAgents(format string, doc *policy.Document, stdout io.Writer, human func(io.Writer) error) error {
+	if format == "json" {
 		data, err := json.MarshalIndent(struct {
 			Agents any `json:"agents"`
 		}{doc.Agents}, "", "  ")
@@ -59,8 +78,20 @@ func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
-	if err := engine.WriteAgents(stdout, l.res.World); err != nil {
+	if err := human(stdout); err != nil {
 		return cli.StdoutFailed("kokua-compile", "the agents", err)
 	}
 	return nil
+}
+
+// notAPolicy is the usage error of a file that starts as JSON, so is no
+// config, but that policy.Parse refuses: it says the file is not a policy
+// and why.
+func notAPolicy(name string, err error) error {
+	why := err.Error()
+	var le *policy.LoadError
+	if errors.As(err, &le) {
+		why = le.Reason
+	}
+	return usage("%s is not a policy kokua-compile can read: %s", name, why)
 }

@@ -111,11 +111,17 @@ func check(o compileOptions, key ed25519.PrivateKey, doc *policy.Document) error
 		return cli.Fail(cli.ExitFindings, "kokua-compile: %s is missing (%v): to write it, %s", o.output, unwrapPath(err), rerun)
 	}
 	var recorded struct {
-		Compiler string        `json:"compiler"`
-		Inputs   policy.Inputs `json:"inputs"`
+		Compiler      string           `json:"compiler"`
+		Inputs        policy.Inputs    `json:"inputs"`
+		PolicyVersion *json.RawMessage `json:"policy_version"`
 	}
 	if json.Unmarshal(committed, &recorded) != nil {
 		return cli.Fail(cli.ExitFindings, "kokua-compile: %s is not a policy kokua-compile wrote (it is not a JSON object): to replace it, %s", o.output, rerun)
+	}
+	// A JSON object with no policy_version is some other file, not a
+	// policy gone stale: saying which input changed would mislead.
+	if recorded.PolicyVersion == nil {
+		return cli.Fail(cli.ExitFindings, "kokua-compile: %s is not a policy kokua-compile wrote (it has no policy_version): to replace it, %s", o.output, rerun)
 	}
 	// What the committed policy records of its writer and of its inputs'
 	// names is kept: neither is what --check is about.

@@ -230,6 +230,9 @@ func TestCheckMessages(t *testing.T) {
 		{"edited", func() {
 			write("deploy/policy.json", strings.Replace(mustRead(t, "deploy/policy.json"), `"policy_version": 1`, `"policy_version":  1`, 1))
 		}, "neither input has changed"},
+		// issue 21: a JSON file that is no policy used to be "stale".
+		{"not a policy", func() { write("deploy/policy.json", "{}\n") }, "deploy/policy.json is not a policy kokua-compile wrote (it has no policy_version)"},
+		{"not JSON", func() { write("deploy/policy.json", "[display]\n") }, "deploy/policy.json is not a policy kokua-compile wrote (it is not a JSON object)"},
 	} {
 		c.change()
 		code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", checkArgs...).Split()
@@ -299,6 +302,21 @@ func TestFlagBeforeSubcommand(t *testing.T) {
 		code, _, stderr := clitest.Run(Main, "kokua-compile", "", args...).Split()
 		if code != cli.ExitFindings || !strings.Contains(stderr, "unknown toolset 'benchmark'") {
 			t.Errorf("kokua-compile %s: exit %d, stderr %q; want exit 1 and the unknown benchmark toolset", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
+
+// TestUsageListsEverySubcommand (issue 21): the USAGE lines of
+// kokua-compile's help show every subcommand, diff, graph and keygen
+// included, as the line its own help starts with.
+func TestUsageListsEverySubcommand(t *testing.T) {
+	r := clitest.Run(Main, "kokua-compile", "", "--help")
+	usage, _, _ := strings.Cut(r.Stdout, "COMMANDS:")
+	for _, sub := range command(nil, nil, nil).Commands {
+		for _, line := range strings.Split(sub.UsageText, "\n") {
+			if !strings.Contains(usage, line) {
+				t.Errorf("kokua-compile --help's usage does not show %q:\n%s", line, usage)
+			}
 		}
 	}
 }
