@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"io"
 
 	urfave "github.com/urfave/cli/v3"
