@@ -53,7 +53,7 @@ func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return writeAgents(o.format, p.Document(), stdout, func(w io.Writer) error { return engine.WritePolicyAgents(w, p.Document()) })
 	}
-	l, err := lintConfig(o, src, m, stderr, false)
+	l, err := lintConfig(o, src, m, stderr, false, "no agents were listed")
 	if err != nil {
 		return err
 	}

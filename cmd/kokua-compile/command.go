@@ -124,11 +124,13 @@ func readInputs(o lintOptions, stdin io.Reader) (lint.Source, *lint.Manifest, er
 }
 
 // lintConfig lints the config first, as kokua-lint does. Unless quiet, it
-// writes the findings on stderr in o.format; quiet, a config with errors
+// writes the findings on stderr in o.format, then, for a config with
+// errors in the human format, a line that says so and nothing, what the
+// command did not do ("nothing was written"); quiet, a config with errors
 // gets one line instead (kokua-lint, or its hook, lists them). It returns
 // what the lint found, or the error that ends the command: ExitFindings
 // when the config has an error and nothing can be compiled.
-func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writer, quiet bool) (*linted, error) {
+func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writer, quiet bool, nothing string) (*linted, error) {
 	res := engine.Run(src, m)
 	if len(res.Diagnostics) > 0 && !quiet {
 		// The diagnostics go to stderr, so stderr is what may be coloured.
@@ -154,7 +156,7 @@ func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writ
 			}
 			fmt.Fprintf(stderr, "kokua-compile: %s has %d error(s), the first %s, so its policy was not checked; kokua-lint reports them\n", diag.Printable(src.Name), n, diag.Printable(first))
 		} else if o.format == "human" {
-			fmt.Fprintf(stderr, "kokua-compile: %s has errors; nothing was written\n", diag.Printable(src.Name))
+			fmt.Fprintf(stderr, "kokua-compile: %s has errors; %s\n", diag.Printable(src.Name), nothing)
 		}
 		return nil, cli.Code(cli.ExitFindings)
 	}

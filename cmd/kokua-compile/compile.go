@@ -66,7 +66,7 @@ func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	l, err := lintConfig(o.lintOptions, src, m, stderr, o.check)
+	l, err := lintConfig(o.lintOptions, src, m, stderr, o.check, "nothing was written")
 	if err != nil {
 		return err
 	}

@@ -66,11 +66,11 @@ func runDiff(manifest, format, base string, allowWiden bool, args []string, stdo
 	if err != nil {
 		return usage("%v", err)
 	}
-	oldSide, err := loadSide(oldSrc, m, stderr)
+	oldSide, err := loadSide(oldSrc, m, stderr, "nothing was compared")
 	if err != nil {
 		return err
 	}
-	newSide, err := loadSide(newSrc, m, stderr)
+	newSide, err := loadSide(newSrc, m, stderr, "nothing was compared")
 	if err != nil {
 		return err
 	}
@@ -85,8 +85,9 @@ func runDiff(manifest, format, base string, allowWiden bool, args []string, stdo
 }
 
 // loadSide reads one side; a config with errors is reported on stderr as
-// kokua-lint reports it, and ends the command with exit 1.
-func loadSide(src lint.Source, m *lint.Manifest, stderr io.Writer) (*diff.Side, error) {
+// kokua-lint reports it, and ends the command with exit 1 and a line that
+// says so and nothing, what the command did not do.
+func loadSide(src lint.Source, m *lint.Manifest, stderr io.Writer, nothing string) (*diff.Side, error) {
 	side, res, err := diff.Load(src, m)
 	if err != nil {
 		return nil, usage("%v", err)
@@ -96,7 +97,7 @@ func loadSide(src lint.Source, m *lint.Manifest, stderr io.Writer) (*diff.Side, 
 		if err := lint.Write(stderr, "human", res.Diagnostics, opts); err != nil {
 			return nil, cli.WriteFailed("kokua-compile", fmt.Errorf("cannot write the findings to standard error: %w", err))
 		}
-		return nil, cli.Fail(cli.ExitFindings, "kokua-compile: %s has errors; nothing was compared", src.Name)
+		return nil, cli.Fail(cli.ExitFindings, "kokua-compile: %s has errors; %s", src.Name, nothing)
 	}
 	return side, nil
 }

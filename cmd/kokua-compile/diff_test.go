@@ -107,11 +107,14 @@ func TestDiffErrors(t *testing.T) {
 		{"tampered policy", []string{"diff", oldFile, tampered}, cli.ExitUsage, "digest"},
 		{"base with two", []string{"diff", "--base", "HEAD", oldFile, newFile}, cli.ExitUsage, "with --base"},
 		{"graph format", []string{"graph", "--format", "png", oldFile}, cli.ExitUsage, "--format"},
-		{"graph broken", []string{"graph", broken}, cli.ExitFindings, "nothing was compared"},
+		// issue 21: graph said "nothing was compared", agents "nothing was written".
+		{"graph broken", []string{"graph", broken}, cli.ExitFindings, "has errors; no graph was drawn\n"},
+		{"agents broken", []string{"agents", broken}, cli.ExitFindings, "has errors; no agents were listed\n"},
 	}
 	for _, tt := range tests {
 		code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", tt.args...).Split()
-		if code != tt.code || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "goroutine") {
+		wrong := tt.args[0] != "diff" && strings.Contains(stderr, "nothing was compared") || strings.Contains(stderr, "nothing was written")
+		if code != tt.code || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "goroutine") || wrong {
 			t.Errorf("%s: exit %d (want %d), stderr lacks %q:\n%s%s", tt.name, code, tt.code, tt.want, stdout, stderr)
 		}
 	}

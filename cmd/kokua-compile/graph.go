@@ -39,7 +39,7 @@ func graphCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			if err != nil {
 				return usage("%v", err)
 			}
-			side, err := loadSide(src, m, stderr)
+			side, err := loadSide(src, m, stderr, "no graph was drawn")
 			if err != nil {
 				return err
 			}
