@@ -24,6 +24,11 @@ func TestIsKokuaConfig(t *testing.T) {
 		{"security auto approval", "[security.auto_approval]\nenabled = true\n", true},
 		{"broken kokua", "[assistant]\nagent = \n", true},
 		{"broken kokua table header", "[agents.coder.tools]\navailable = [\n", true},
+		// issue 21: an unclosed Kokua header was "not a Kokua config".
+		{"unclosed kokua header", "[assistant\nagent = \"assistant\"\n", true},
+		{"unclosed kokua header, CRLF", "[agents\r\n", true},
+		{"unclosed other header", "[assistants\nx = 1\n", false},
+		{"unclosed hugo security header", "[security\nexec = 1\n", false},
 		{"broken other", "[build]\ntarget = \n", false},
 		{"broken hugo security", "[security]\nexec = \n", false},
 	} {

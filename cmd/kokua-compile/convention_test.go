@@ -260,7 +260,7 @@ func TestOnlyKokua(t *testing.T) {
 	}
 	out := filepath.Join(dir, "policy.json")
 	code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "--check", "--only-kokua", "-o", out, cfg).Split()
-	if code != cli.ExitOK || stdout != "" || stderr != "kokua-compile: skipping "+cfg+": not a Kokua config (it has no [assistant], [agents], [security], [reviewers], [mcp] or [tools] table)\n" {
+	if code != cli.ExitOK || stdout != "" || stderr != "kokua-compile: skipping "+cfg+": not a Kokua config (it has no [assistant], [agents], [reviewers], [mcp] or [tools] table, and none of Kokua's keys in [security])\n" {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	if code, _, _ := clitest.Run(Main, "kokua-compile", "", "--check", "-o", out, cfg).Split(); code != cli.ExitFindings {

@@ -67,13 +67,19 @@ func TestStdin(t *testing.T) {
 func TestOnlyKokua(t *testing.T) {
 	cargo := "[build]\ntarget = \"x86_64-unknown-linux-gnu\"\n\n[alias]\nb = \"build\"\n"
 	hugo := "baseURL = \"https://example.org/\"\ntitle = \"Site\"\n\n[params]\nauthor = \"me\"\n"
+	// issue 21: the skip line used to say a file with Hugo's [security]
+	// table had none.
+	hugoSecurity := "baseURL = \"https://example.org/\"\n\n[security]\nenableInlineShortcodes = false\n"
 	dir := files(t, map[string]string{
-		".cargo/config.toml": cargo, "site/config.toml": hugo, "empty/config.toml": "", "config.toml": withError(t),
+		".cargo/config.toml": cargo, "site/config.toml": hugo, "secure/config.toml": hugoSecurity, "empty/config.toml": "", "config.toml": withError(t),
 	})
-	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--only-kokua", "--color", "never", ".cargo/config.toml", "site/config.toml", "empty/config.toml", "config.toml")
+	r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--only-kokua", "--color", "never", ".cargo/config.toml", "site/config.toml", "secure/config.toml", "empty/config.toml", "config.toml")
 	wantCode(t, r, cli.ExitFindings)
-	for _, skipped := range []string{".cargo/config.toml", "site/config.toml", "empty/config.toml"} {
-		want := "kokua-lint: skipping " + skipped + ": not a Kokua config (it has no [assistant], [agents], [security], [reviewers], [mcp] or [tools] table)\n"
+	if strings.Contains(r.Stderr, "no [assistant], [agents], [security]") {
+		t.Errorf("a skip line says a file has no [security] table:\n%s", r.Stderr)
+	}
+	for _, skipped := range []string{".cargo/config.toml", "site/config.toml", "secure/config.toml", "empty/config.toml"} {
+		want := "kokua-lint: skipping " + skipped + ": not a Kokua config (it has no [assistant], [agents], [reviewers], [mcp] or [tools] table, and none of Kokua's keys in [security])\n"
 		if strings.Count(r.Stderr, want) != 1 {
 			t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
 		}

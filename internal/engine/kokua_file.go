@@ -19,11 +19,12 @@ var kokuaSecurityKeys = []string{"never_auto_approve", "auto_approval", "locked_
 
 // kokuaHeader finds, in a file that is not valid TOML, a line that
 // starts one of Kokua's tables: [assistant...], [[mcp.server]],
-// agents.x = ..., [security.auto_approval] and the like. It is compiled
+// agents.x = ..., [security.auto_approval] and the like, a header left
+// unclosed at the end of its line ([assistant) included. It is compiled
 // when first needed: most runs read valid TOML, and compiling it costs a
 // tenth of a millisecond of every start.
 var kokuaHeader = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^[ \t]*(?:\[\[?[ \t]*"?(?:assistant|agents|reviewers|mcp|tools|security[ \t]*\.[ \t]*"?(?:auto_approval|never_auto_approve|locked_config_keys|confirm_tools))"?[ \t]*[.\]]|(?:assistant|agents|reviewers|mcp|tools)[ \t]*[.=])`)
+	return regexp.MustCompile(`(?m)^[ \t]*(?:\[\[?[ \t]*"?(?:assistant|agents|reviewers|mcp|tools|security[ \t]*\.[ \t]*"?(?:auto_approval|never_auto_approve|locked_config_keys|confirm_tools))"?[ \t]*(?:[.\]]|\r?$)|(?:assistant|agents|reviewers|mcp|tools)[ \t]*[.=])`)
 })
 
 // IsKokuaConfig reports whether src is Kokua's config.toml rather than

@@ -75,7 +75,10 @@ func OnlyKokuaFlag() *urfave.BoolFlag {
 	return &urfave.BoolFlag{Name: "only-kokua", Local: true, Usage: "skip, with a note on stderr, a file that holds none of Kokua's tables (for hooks that match every config.toml)"}
 }
 
-// SkipNote is the one line on stderr for a file --only-kokua skips.
+// SkipNote is the one line on stderr for a file --only-kokua skips. A
+// file with a [security] table of its own (Hugo's) is skipped too, so the
+// line says which keys of [security] would have made it Kokua's, not that
+// it has no [security] table.
 func SkipNote(stderr io.Writer, command, name string) {
-	fmt.Fprintf(stderr, "%s: skipping %s: not a Kokua config (it has no [assistant], [agents], [security], [reviewers], [mcp] or [tools] table)\n", command, diag.Printable(name))
+	fmt.Fprintf(stderr, "%s: skipping %s: not a Kokua config (it has no [assistant], [agents], [reviewers], [mcp] or [tools] table, and none of Kokua's keys in [security])\n", command, diag.Printable(name))
 }
