@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -29,7 +30,7 @@ func serveCommand(stderr io.Writer) *urfave.Command {
 		Usage:     "serve the JSON HTTP API, reloading the policy when it changes or on SIGHUP",
 		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] POLICY",
 		Flags: []urfave.Flag{
-			&urfave.StringFlag{Name: "addr", Value: server.DefaultAddr, Usage: "address to listen on (loopback by default)"},
+			&urfave.StringFlag{Name: "addr", Value: server.DefaultAddr, Usage: "address to listen on, HOST:PORT; a HOST alone (localhost) gets the default port, 8181 (loopback by default)"},
 			verifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
@@ -79,10 +80,7 @@ func serveWithSignals(o serveOptions) int {
 // ExitServeFailed when serving failed after the start.
 func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func(net.Addr)) int {
 	log := slog.New(slog.NewTextHandler(o.stderr, nil))
-	addr := o.addr
-	if addr == "" {
-		addr = server.DefaultAddr
-	}
+	addr := listenAddr(o.addr)
 	drain := o.drain
 	if drain <= 0 {
 		drain = server.DrainTimeout
@@ -204,4 +202,24 @@ var newServer = server.NewVerified
 func loopback(a net.Addr) bool {
 	tcp, ok := a.(*net.TCPAddr)
 	return ok && tcp.IP.IsLoopback()
+}
+
+// listenAddr is the address serve listens on for --addr: the default for
+// none, and a host given without a port (localhost, 127.0.0.1, ::1 or
+// [::1]) with the default's port, rather than net.Listen's "missing port
+// in address". Anything else is listened on as it is, and net.Listen says
+// what is wrong with it.
+func listenAddr(addr string) string {
+	if addr == "" {
+		return server.DefaultAddr
+	}
+	if _, _, err := net.SplitHostPort(addr); err == nil {
+		return addr
+	}
+	_, port, _ := net.SplitHostPort(server.DefaultAddr)
+	host := strings.TrimSuffix(strings.TrimPrefix(addr, "["), "]")
+	if net.ParseIP(host) != nil || !strings.ContainsAny(host, ":[]") {
+		return net.JoinHostPort(host, port)
+	}
+	return addr
 }

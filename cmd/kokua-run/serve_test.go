@@ -259,3 +259,57 @@ func TestServeAnswersNoiseAsJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestListenAddr (issue 21): --addr localhost, a host with no port, used
+// to fail with "missing port in address"; a host alone now gets the
+// default port, and anything else is listened on as given.
+func TestListenAddr(t *testing.T) {
+	for _, c := range []struct{ addr, want string }{
+		{"", "127.0.0.1:8181"},
+		{"localhost", "localhost:8181"},
+		{"127.0.0.1", "127.0.0.1:8181"},
+		{"0.0.0.0", "0.0.0.0:8181"},
+		{"::1", "[::1]:8181"},
+		{"[::1]", "[::1]:8181"},
+		{"localhost:9000", "localhost:9000"},
+		{"[::1]:9000", "[::1]:9000"},
+		{":9000", ":9000"},
+		{"a:b:c", "a:b:c"},
+	} {
+		if got := listenAddr(c.addr); got != c.want {
+			t.Errorf("--addr %q: listens on %q, want %q", c.addr, got, c.want)
+		}
+	}
+}
+
+// TestServeHostWithoutPort (issue 21): serve --addr localhost listens on
+// localhost's default port instead of refusing "missing port in address".
+// It is skipped when something else holds that port.
+func TestServeHostWithoutPort(t *testing.T) {
+	if ln, err := net.Listen("tcp", "127.0.0.1:8181"); err != nil {
+		t.Skip("port 8181 is taken here:", err)
+	} else if err := ln.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
+	ctx, cancel := context.WithCancel(context.Background())
+	var log logBuffer
+	code, addr := make(chan int, 1), make(chan net.Addr, 1)
+	go func() {
+		code <- serve(ctx, serveOptions{policy: path, addr: "127.0.0.1", stderr: &log}, nil, func(a net.Addr) { addr <- a })
+	}()
+	select {
+	case a := <-addr:
+		if a.String() != "127.0.0.1:8181" {
+			t.Errorf("--addr 127.0.0.1 listens on %s, want 127.0.0.1:8181", a)
+		}
+	case c := <-code:
+		t.Fatalf("--addr 127.0.0.1: exit %d: %s", c, log.String())
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not start")
+	}
+	cancel()
+	if c := <-code; c != cli.ExitOK {
+		t.Errorf("exit %d after the shutdown: %s", c, log.String())
+	}
+}
