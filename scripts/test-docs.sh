@@ -54,6 +54,7 @@ import glob, json, os, re, shlex, shutil, signal, subprocess, sys, time, urllib.
 
 REPO, TMP = sys.argv[1:]
 BIN = os.path.join(TMP, "bin")
+GOMODCACHE = subprocess.run(["go", "env", "GOMODCACHE"], stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
 START = time.time()
 class Fail(Exception): pass
 def check(ok, msg):
@@ -264,11 +265,18 @@ try:
             counts["command"] = counts.get("command", 0) + len(run)
             if rest and rest[0].startswith("git clone "):
                 script = "\n".join(rest).replace("https://github.com/kokua-policy/kokua-policy.git", "file://" + os.path.join(TMP, "kokua-policy"))
-                code, out = bash(script, ws, {"GOBIN": os.path.join(ws, "gobin"), "PATH": os.path.join(ws, "gobin") + os.pathsep + os.environ["PATH"]})
+                # go install puts the commands in $(go env GOPATH)/bin, here a
+                # fresh folder that is not on PATH, as on a new machine: the
+                # block itself must put it there (issue 21). The module cache
+                # stays where it is.
+                gopath = os.path.join(ws, "gopath")
+                env = {"GOPATH": gopath, "GOBIN": "", "GOMODCACHE": GOMODCACHE,
+                       "PATH": os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep) if not os.path.exists(os.path.join(d, "kokua-lint")))}
+                code, out = bash(script, ws, env)
                 show(out)
                 check(code == 0, "%s:%d: the install block exits %d" % (page, lineno, code))
                 check(re.search(r"^kokua-lint version \S+$", out, re.M), "%s: no version printed" % page)
-                check(sorted(os.listdir(os.path.join(ws, "gobin"))) == ["kokua-compile", "kokua-lint", "kokua-run"], "the install block did not install the three commands")
+                check(sorted(os.listdir(os.path.join(gopath, "bin"))) == ["kokua-compile", "kokua-lint", "kokua-run"], "the install block did not install the three commands")
                 continue
             if page == "docs/manifest.md" and rest and rest[0].startswith("kokua-lint manifest"):
                 # The page's own config, and the user's edit: its entries added to "toolsets".
@@ -300,7 +308,7 @@ try:
                 check(got == shipped, "%s:%d: after the block, %s is not the fixed config:\n%s" % (page, lineno, f, got))
                 print("  - %s holds the fixed config" % f)
             if fixed is not None:
-                check("would fix pending-dead-entry" in out and "fixed pending-dead-entry" in out,
+                check("would fix entry-shape" in out and "fixed entry-shape" in out,
                       "%s:%d: the block did not say which fixes it made:\n%s" % (page, lineno, out))
                 counts["fixed"] = counts.get("fixed", 0) + 1
                 used.add((page, rest[0]))
