@@ -300,7 +300,7 @@ try:
                 check(got == shipped, "%s:%d: after the block, %s is not the fixed config:\n%s" % (page, lineno, f, got))
                 print("  - %s holds the fixed config" % f)
             if fixed is not None:
-                check("would fix pending-dead-entry" in out and "fixed pending-dead-entry" in out,
+                check("would fix entry-shape" in out and "fixed entry-shape" in out,
                       "%s:%d: the block did not say which fixes it made:\n%s" % (page, lineno, out))
                 counts["fixed"] = counts.get("fixed", 0) + 1
                 used.add((page, rest[0]))
