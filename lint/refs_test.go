@@ -170,18 +170,22 @@ var notRepoPaths = map[string]string{
 // TestDocReferencesResolve checks README.md and the pages under docs/:
 // every relative link leads to a file of the repository (and its #anchor to
 // a heading of that page), every repository path a page names exists (from
-// the repository's root or from the page's folder), and
-// no page sends the reader to rules.md, which is not in the repository.
+// the repository's root or from the page's folder), and no page or schema
+// under docs/ sends the reader to rules.md, which is not in the repository.
 func TestDocReferencesResolve(t *testing.T) {
 	docs := userDocs(t)
 	roots := repoRoots(t)
 	headings := map[string]map[string]bool{}
 	for _, name := range slices.Sorted(maps.Keys(docs)) {
+		text := docs[name]
+		lines := func(i int) int { return strings.Count(text[:i], "\n") + 1 }
+		// The schemas' descriptions are what an editor shows on hover.
+		for _, m := range bareRulesMD.FindAllStringIndex(text, -1) {
+			t.Errorf("%s:%d: cites rules.md, which is not in the repository; link docs/semantics.md instead", name, lines(m[1]))
+		}
 		if !strings.HasSuffix(name, ".md") {
 			continue
 		}
-		text := docs[name]
-		lines := func(i int) int { return strings.Count(text[:i], "\n") + 1 }
 		for _, m := range mdLink.FindAllStringSubmatchIndex(text, -1) {
 			target := text[m[2]:m[3]]
 			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
@@ -231,9 +235,6 @@ func TestDocReferencesResolve(t *testing.T) {
 			if errRoot != nil && errHere != nil {
 				t.Errorf("%s:%d: names %s, which is not in the repository", name, lines(m[0]), p)
 			}
-		}
-		for _, m := range bareRulesMD.FindAllStringIndex(text, -1) {
-			t.Errorf("%s:%d: cites rules.md, which is not in the repository; link docs/semantics.md instead", name, lines(m[1]))
 		}
 	}
 }
