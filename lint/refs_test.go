@@ -42,18 +42,31 @@ func userDocs(t *testing.T) map[string]string {
 	return docs
 }
 
-var specNumber = regexp.MustCompile(`\b[RA][0-9]{1,3}\b`)
+var (
+	specNumber = regexp.MustCompile(`\b[RA][0-9]{1,3}\b`)
+	sourceLine = regexp.MustCompile(`Source:\s+\S`)
+)
 
 // semanticsEntries are the numbers docs/semantics.md defines: one
-// "#### R118" heading each, whose anchor is #r118.
+// "#### R118" heading each, whose anchor is #r118, and a text that ends
+// by saying where the fact comes from.
 func semanticsEntries(t *testing.T, page string) map[string]bool {
 	t.Helper()
 	defined := map[string]bool{}
-	for _, m := range regexp.MustCompile(`(?m)^#### ([RA][0-9]{1,3})$`).FindAllStringSubmatch(page, -1) {
-		if defined[m[1]] {
-			t.Errorf("docs/semantics.md defines %s twice", m[1])
+	heading := regexp.MustCompile(`(?m)^#{2,4} `)
+	for _, m := range regexp.MustCompile(`(?m)^#### ([RA][0-9]{1,3})\n`).FindAllStringSubmatchIndex(page, -1) {
+		n := page[m[2]:m[3]]
+		if defined[n] {
+			t.Errorf("docs/semantics.md defines %s twice", n)
 		}
-		defined[m[1]] = true
+		defined[n] = true
+		body := page[m[1]:]
+		if next := heading.FindStringIndex(body); next != nil {
+			body = body[:next[0]]
+		}
+		if !sourceLine.MatchString(body) {
+			t.Errorf("docs/semantics.md: %s does not say where it comes from (Source: ...)", n)
+		}
 	}
 	return defined
 }
