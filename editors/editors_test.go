@@ -23,8 +23,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 )
 
 // docBlock returns the code block of docs/editor.md marked
@@ -289,7 +290,10 @@ func serve(t *testing.T, bin, root string, line commandLine, config []byte) []di
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {
-		case <-done:
+		case err := <-done:
+			if err != nil {
+				t.Errorf("the server exited with %v; stderr:\n%s", err, stderr.String())
+			}
 		case <-time.After(10 * time.Second):
 			_ = cmd.Process.Kill()
 			t.Errorf("the server did not exit after exit; stderr:\n%s", stderr.String())
