@@ -95,9 +95,16 @@ type Unreadable struct {
 
 func (e *Unreadable) Error() string { return e.Span.String() + ": " + e.Message }
 
+// ErrInternal is wrapped by the error of a migration that went wrong in
+// the migration itself: edits that overlap, or an output that is not
+// valid TOML. It is a fault to report, never the input's; no output is
+// returned with it, so nothing is written.
+var ErrInternal = errors.New("internal error")
+
 // Migrate rewrites one config against a manifest. The error is an
-// *Unreadable for input the reader cannot read, or says why the manifest
-// cannot be used; nothing can be migrated then.
+// *Unreadable for input the reader cannot read, wraps ErrInternal for a
+// fault of the migration itself, or says why the manifest cannot be used;
+// nothing can be migrated then.
 func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	if em := engine.ManifestOf(m); em.Manifest == nil {
 		msg := "the manifest cannot be read"
@@ -118,7 +125,7 @@ func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	mg.run()
 	out, err := udiff.ApplyBytes(src.Data, mg.edits)
 	if err != nil {
-		return nil, fmt.Errorf("internal error: the migration's edits overlap: %w", err)
+		return nil, fmt.Errorf("%w: the migration's edits overlap: %w; please report it", ErrInternal, err)
 	}
 	res := &Result{Changes: mg.changes}
 	if opts.Fix {
