@@ -308,15 +308,15 @@ func commentSafe(s string) string {
 	}, s)
 }
 
-// keyLine is the whole line of a key = value written alone on its line:
-// from its start to past its newline, and what follows the value on it
-// (white space and a comment). ok is false when something else shares the
-// line, or the key is not a plain one.
+// keyLine is the whole line of a key = value written alone on its line,
+// its key plain or dotted: from its start to past its newline, and what
+// follows the value on it (white space and a comment). ok is false when
+// something else shares the line, or the key is inside an inline table.
 type keyLine struct {
 	from, to  int
 	value     string // the value's text
 	trailing  string // after the value, without the newline: "  # comment"
-	keyIndent string
+	keyIndent string // the white space the line starts with
 }
 
 func (mg *migration) keyLine(n *tomlpos.Node) (keyLine, bool) {
@@ -324,15 +324,15 @@ func (mg *migration) keyLine(n *tomlpos.Node) (keyLine, bool) {
 	ks, ve := keyFrom(n), valueTo(n)
 	vs := valueFrom(n)
 	s := mg.lineStart(ks)
-	if strings.TrimLeft(string(d[s:ks]), " \t") != "" {
-		return keyLine{}, false
+	if strings.TrimLeft(string(d[s:ks]), " \t") != "" && len(mg.inlines(n)) > 0 {
+		return keyLine{}, false // inside an inline table: not a line of its own
 	}
 	end := mg.lineEnd(ve)
 	rest := strings.TrimRight(string(d[ve:end]), "\r\n")
 	if t := strings.TrimLeft(rest, " \t"); t != "" && !strings.HasPrefix(t, "#") {
 		return keyLine{}, false
 	}
-	return keyLine{from: s, to: end, value: string(d[vs:ve]), trailing: rest, keyIndent: string(d[s:ks])}, true
+	return keyLine{from: s, to: end, value: string(d[vs:ve]), trailing: rest, keyIndent: mg.indent(s)}, true
 }
 
 // blockEnd is the offset just past the last line of a [header] table's own

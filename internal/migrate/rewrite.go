@@ -140,18 +140,19 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 		return true
 	}
 	oldPath := config.TablePath(t.Path())
-	if !t.Header || tools != nil && tools.Kind == tomlpos.KindTable {
+	if tools != nil && tools.Kind == tomlpos.KindTable {
 		mg.flagAt(keyFrom(olds[0]), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[0]), table)
 		return false
 	}
 	lines := make([]keyLine, len(olds))
+	forms := make([]written, len(olds))
 	for i, n := range olds {
-		kl, ok := mg.keyLine(n)
+		w, ok := mg.writtenOf(n)
 		if !ok {
 			mg.flagAt(keyFrom(n), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[i]), table)
 			return false
 		}
-		lines[i] = kl
+		forms[i], lines[i] = w, w.line
 	}
 
 	var flags []string
@@ -242,6 +243,13 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 			above = mg.allComments(plan, table+".available", `available = "all" holds what it listed`)
 		}
 	}
+	if !t.Header {
+		mg.agentInPlace(olds, forms, value, above, flags)
+		for i, n := range olds {
+			mg.change(n, "%s became %s.available", config.KeyPath(t.Path(), keys[i]), table)
+		}
+		return true
+	}
 	for i, kl := range lines {
 		mg.edit(kl.from, kl.to, "")
 		mg.change(olds[i], "%s became %s.available", config.KeyPath(t.Path(), keys[i]), table)
@@ -255,6 +263,32 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 	b.WriteString("available = " + value + lines[0].trailing + "\n")
 	mg.insertTable(t, b.String())
 	return true
+}
+
+// agentInPlace writes the available list of an agent table made by
+// dotted keys or written inline where its first old key is: the key
+// becomes tools.available (a dotted key stays dotted) or, inside an
+// inline table, tools = { available = [...] }; the other old keys are
+// removed, and the comments that go above the list go above the line the
+// first key is on, with the marker comments.
+func (mg *migration) agentInPlace(olds []*tomlpos.Node, forms []written, value string, above, flags []string) {
+	first := olds[0]
+	kf, kt := first.KeyOffsets()
+	text := "tools.available" + string(mg.src.Data[kt:valueFrom(first)]) + value
+	if forms[0].inline && !mg.dottedKey(first) {
+		text = "tools" + string(mg.src.Data[kt:valueFrom(first)]) + "{ available = " + value + " }"
+	}
+	at := mg.lineStart(mg.statementAt(first))
+	if len(above) > 0 {
+		mg.edit(at, at, commentLines(mg.indent(at), above))
+	}
+	for _, f := range flags {
+		mg.flagAt(at, "%s", f)
+	}
+	mg.edit(kf, valueTo(first), text)
+	for i, n := range olds[1:] {
+		mg.remove(n, forms[i+1])
+	}
 }
 
 // serverName is the toolset name of an MCP server a role named by name
