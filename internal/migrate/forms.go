@@ -204,24 +204,8 @@ func (mg *migration) addKeys(t *tomlpos.Node, keys []newKey) bool {
 			mg.edit(valueFrom(t)+1, valueTo(t)-1, " "+strings.Join(parts, ", ")+" ")
 		}
 		return true
-	case dottedTable(t) && len(mg.inlines(t)) == 0:
-		// The last statement of t, and the table it is written in.
-		var last *tomlpos.Node
-		var walk func(t *tomlpos.Node)
-		walk = func(t *tomlpos.Node) {
-			for _, f := range t.Fields {
-				switch v := f.Value; {
-				case dottedTable(v):
-					walk(v)
-				case !v.Header && !v.ArrayOfTables && (last == nil || keyFrom(v) > keyFrom(last)):
-					last = v
-				}
-			}
-		}
-		walk(t)
-		if last == nil {
-			return false
-		}
+	case mg.lastStatement(t) != nil:
+		last := mg.lastStatement(t)
 		path := t.Path()
 		from := 0 // the segments of path below the table the statement is in
 		for i := range path {
@@ -241,6 +225,34 @@ func (mg *migration) addKeys(t *tomlpos.Node, keys []newKey) bool {
 		return true
 	}
 	return false
+}
+
+// addable reports whether addKeys can write into t.
+func (mg *migration) addable(t *tomlpos.Node) bool {
+	return t.Header || inlineTable(t) || mg.lastStatement(t) != nil
+}
+
+// lastStatement is the last key = value of a table made by dotted keys
+// outside any inline table, nil for any other table: the line after it
+// is where a dotted key of its own is added.
+func (mg *migration) lastStatement(t *tomlpos.Node) *tomlpos.Node {
+	if !dottedTable(t) || len(mg.inlines(t)) > 0 {
+		return nil
+	}
+	var last *tomlpos.Node
+	var walk func(t *tomlpos.Node)
+	walk = func(t *tomlpos.Node) {
+		for _, f := range t.Fields {
+			switch v := f.Value; {
+			case dottedTable(v):
+				walk(v)
+			case !v.Header && !v.ArrayOfTables && (last == nil || keyFrom(v) > keyFrom(last)):
+				last = v
+			}
+		}
+	}
+	walk(t)
+	return last
 }
 
 // inlineText writes keys as one inline table: { confirm = [...], review = [...] }.

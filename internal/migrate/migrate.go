@@ -149,6 +149,7 @@ type migration struct {
 	root    *tomlpos.Node
 	lines   *lineindex.Index
 	toolsOf map[string][]string // tool name -> toolsets providing it, manifest order
+	toolsIn map[string][]string // toolset name -> its tools, for the manifest's toolsets and core
 	known   map[string]bool     // toolset names: the manifest's and [[mcp.server]] names
 	headers []int               // start of every [header], in file order
 	kvs     [][2]int            // key start and value end of every key = value
@@ -161,11 +162,12 @@ type migration struct {
 
 func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migration {
 	mg := &migration{src: src, cfg: c, root: c.Root, lines: lineindex.New(src.Name, src.Data),
-		toolsOf: map[string][]string{}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value,
+		toolsOf: map[string][]string{}, toolsIn: map[string][]string{kokua.Core: kokua.CoreTools}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value,
 		crlf: crlf(src.Data)}
 	for _, t := range engine.ManifestOf(m).Manifest.Toolsets {
 		mg.known[t.Name] = true
 		for _, tool := range t.Tools {
+			mg.toolsIn[t.Name] = append(mg.toolsIn[t.Name], tool.Name)
 			if !slices.Contains(mg.toolsOf[tool.Name], t.Name) {
 				mg.toolsOf[tool.Name] = append(mg.toolsOf[tool.Name], t.Name)
 			}

@@ -489,35 +489,40 @@ func (mg *migration) subagentsFlag(roles []string) {
 }
 
 // approval moves [security].confirm_tools and
-// [security.auto_approval].tools into a new [assistant.tools] pair (R19):
-// a tool the reviewer could answer for (in both old lists) is in review,
-// the rest of the old confirm list in confirm.
+// [security.auto_approval].tools into the [assistant.tools] pair (R19): a
+// tool the reviewer could answer for (in both old lists, or in confirm
+// and within a review entry) is in review, the rest of the old confirm
+// list in confirm. The old keys may be written in any form; the pair is
+// written into an [assistant.tools] already there when it lacks the key,
+// else as a new table in the form of [assistant] (forms.go).
 func (mg *migration) approval(assistant *tomlpos.Node) {
 	confirm := mg.root.Lookup("security", "confirm_tools")
 	review := mg.root.Lookup("security", "auto_approval", "tools")
 	if confirm == nil && review == nil {
 		return
 	}
+	have := mg.root.Lookup("assistant", "tools")
 	old := []*tomlpos.Node{confirm, review}
 	keys := []string{"[security].confirm_tools", "[security.auto_approval].tools"}
+	short := []string{"confirm", "review"}
 	news := []string{"[assistant.tools].confirm", "[assistant.tools].review"}
-	lines := make([]keyLine, 2)
+	forms := make([]written, 2)
 	entries := make([][]string, 2)
 	for i, n := range old {
 		if n == nil {
 			continue
 		}
-		kl, ok := mg.keyLine(n)
+		w, ok := mg.writtenOf(n)
 		strs, isList := stringsOf(n)
 		switch {
-		case mg.root.Lookup("assistant", "tools") != nil:
+		case have != nil && (have.Get(short[i]) != nil || !mg.addable(have)):
 			mg.flagAt(keyFrom(n), "%s was removed and [assistant.tools] is already written: move these entries into its %s by hand, then delete this line and this comment", keys[i], news[i])
 			return
 		case !ok || !isList:
 			mg.flagAt(keyFrom(n), "%s was removed: move these entries into %s by hand, then delete this line and this comment", keys[i], news[i])
 			return
 		}
-		lines[i], entries[i] = kl, strs
+		forms[i], entries[i] = w, strs
 	}
 
 	var flags [2][]string
@@ -536,51 +541,118 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 			qualified[i] = append(qualified[i], q)
 		}
 	}
-	// A tool in both old lists went to the reviewer: it leaves confirm.
+	// The review list the confirm entries meet: the old one, or the one
+	// [assistant.tools] already holds.
+	reviewed, reviewKey := qualified[1], "[security.auto_approval].tools"
+	if review == nil && have != nil {
+		reviewed, _ = stringsOf(have.Get("review"))
+		reviewKey = "[assistant.tools].review"
+	}
+	// A tool in both lists, or one a review entry holds whole, went to
+	// the reviewer: it leaves confirm.
 	plan := &listPlan{}
-	plan.list(confirm, keys[0], lines[0].trailing)
+	plan.list(confirm, keys[0], forms[0].line.trailing)
 	dropped := false
 	for j, c := range qualified[0] {
-		if slices.Contains(qualified[1], c) {
+		ce := kokua.ParseEntry(c)
+		if r, ok := mg.coveredBy(ce, reviewed); ok {
 			dropped = true
-			mg.change(confirm, "%q moved from confirm to review: [security.auto_approval].tools let the reviewer answer for it", c)
+			if r == c {
+				mg.change(confirm, "%q moved from confirm to review: %s let the reviewer answer for it", c, reviewKey)
+			} else {
+				mg.change(confirm, "%q moved from confirm to review: %s let the reviewer answer for all of %q, which holds it", c, reviewKey, r)
+			}
 			plan.drop(itemRef{0, j}, fmt.Sprintf("%q moved to review", c))
 			continue
 		}
-		for _, r := range qualified[1] {
-			if kokua.EntriesOverlap(kokua.ParseEntry(c), kokua.ParseEntry(r)) {
-				flags[0] = append(flags[0], fmt.Sprintf("%q and review's %q share tools: the reviewer answered for %q's tools and you for the rest; list the rest one by one here, or keep %q in one list only", c, r, r, c))
+		for _, r := range reviewed {
+			if re := kokua.ParseEntry(r); kokua.EntriesOverlap(ce, re) {
+				flags[0] = append(flags[0], mg.overlapNote(ce, re, reviewed))
+				break
 			}
 		}
 		plan.add(c, itemRef{0, j})
 	}
 
-	var b strings.Builder
-	b.WriteString("[assistant.tools]\n")
-	if confirm == nil {
-		b.WriteString(flag("", "%s", "[security].confirm_tools was not written, so Kokua's default list asked you; write confirm = [...] with what should ask you, then delete this comment"))
-	} else {
+	var kvs []newKey
+	var lead []string // marker comments for the new table as a whole
+	if confirm == nil && have == nil {
+		lead = append(lead, strings.TrimSuffix(flag("", "%s", "[security].confirm_tools was not written, so Kokua's default list asked you; write confirm = [...] with what should ask you, then delete this comment"), "\n"))
+	}
+	if confirm != nil {
 		text, above := mg.arrayText(confirm, repl[0]), []string(nil)
 		if dropped {
 			text, above = mg.written(plan, news[0])
 		}
-		b.WriteString(commentLines("", above))
-		for _, f := range flags[0] {
-			b.WriteString(flag("", "%s", f))
-		}
-		b.WriteString("confirm = " + text + lines[0].trailing + "\n")
+		kvs = append(kvs, newKey{above: append(above, markers(flags[0])...), key: "confirm", value: text, trailing: forms[0].line.trailing})
 	}
 	if review != nil {
-		for _, f := range flags[1] {
-			b.WriteString(flag("", "%s", f))
-		}
-		b.WriteString("review = " + mg.arrayText(review, repl[1]) + lines[1].trailing + "\n")
+		kvs = append(kvs, newKey{above: markers(flags[1]), key: "review", value: mg.arrayText(review, repl[1]), trailing: forms[1].line.trailing})
 	}
+	mg.writePair(assistant, have, lead, kvs)
 	for i, n := range old {
 		if n != nil {
-			mg.edit(lines[i].from, lines[i].to, "")
+			mg.remove(n, forms[i])
 			mg.change(n, "%s became %s", keys[i], news[i])
 		}
+	}
+}
+
+// markers writes texts as marker comments, without line ends.
+func markers(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = strings.TrimSuffix(flag("", "%s", t), "\n")
+	}
+	return out
+}
+
+// writePair writes the keys of the approval pair: into the
+// [assistant.tools] already there (have), or as a new one in [assistant]'s
+// form: inside its braces when inline, as dotted keys after its own when
+// made by them, else as a new [assistant.tools] table after [assistant]'s
+// keys, above [security], or at the end.
+func (mg *migration) writePair(assistant, have *tomlpos.Node, lead []string, kvs []newKey) {
+	if len(kvs) > 0 {
+		kvs[0].above = append(slices.Clone(lead), kvs[0].above...)
+	}
+	switch {
+	case have != nil:
+		mg.addKeys(have, kvs) // addable: approval checked it
+		return
+	case inlineTable(assistant):
+		var above []string
+		for _, k := range kvs {
+			above = append(above, k.above...)
+			if c := strings.TrimSpace(k.trailing); c != "" {
+				above = append(above, c)
+			}
+		}
+		if len(kvs) == 0 {
+			above = lead
+		}
+		mg.addKeys(assistant, []newKey{{above: above, key: "tools", value: inlineText(kvs)}})
+		return
+	case dottedTable(assistant):
+		dotted := make([]newKey, len(kvs))
+		for i, k := range kvs {
+			k.key = "tools." + k.key
+			dotted[i] = k
+		}
+		if mg.addKeys(assistant, dotted) {
+			return
+		}
+		// Made only as the parent of a header's path: a header of its own
+		// is written below.
+	}
+	var b strings.Builder
+	b.WriteString("[assistant.tools]\n")
+	if len(kvs) == 0 {
+		b.WriteString(commentLines("", lead))
+	}
+	for _, k := range kvs {
+		b.WriteString(commentLines("", k.above))
+		b.WriteString(k.key + " = " + k.value + k.trailing + "\n")
 	}
 	switch security := mg.root.Get("security"); {
 	case assistant != nil && assistant.Header:
@@ -590,8 +662,44 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 		mg.edit(at, at, b.String()+"\n")
 	default:
 		at := len(mg.src.Data)
-		mg.edit(at, at, "\n"+b.String())
+		lead := "\n"
+		if at > 0 && mg.src.Data[at-1] != '\n' {
+			lead = "\n\n"
+		}
+		mg.edit(at, at, lead+b.String())
 	}
+}
+
+// coveredBy reports the review entry that holds every tool of the confirm
+// entry c, if one does: the same entry, or c's whole toolset.
+func (mg *migration) coveredBy(c kokua.Entry, reviewed []string) (string, bool) {
+	for _, r := range reviewed {
+		re := kokua.ParseEntry(r)
+		if r == c.Text || kokua.EntriesOverlap(c, re) && re.Whole() && !c.Whole() {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// overlapNote says what a person must settle where a confirm entry holds
+// a whole toolset some of whose tools the reviewer could answer for: the
+// tools of it left to you, when the install says which.
+func (mg *migration) overlapNote(c, r kokua.Entry, reviewed []string) string {
+	tools, known := mg.toolsIn[c.Toolset]
+	var rest []string
+	for _, t := range tools {
+		if _, ok := mg.coveredBy(kokua.ParseEntry(c.Toolset+"."+t), reviewed); !ok {
+			rest = append(rest, c.Toolset+"."+t)
+		}
+	}
+	switch {
+	case !known:
+		return fmt.Sprintf("%q and review's %q share tools: the reviewer answered for %q and you for %q's other tools; list them one by one here, or keep %q in one list only", c.Text, r.Text, r.Text, c.Text, c.Text)
+	case len(rest) == 0:
+		return fmt.Sprintf("%q and review's %q share tools: the reviewer answered for every tool %q has in this install, and a tool it gains later would ask you; keep %q in one list only", c.Text, r.Text, c.Text, c.Text)
+	}
+	return fmt.Sprintf("%q and review's %q share tools: the reviewer answered for %q and you for the rest of %q, which in this install is %s; list them here, or keep %q in one list only", c.Text, r.Text, r.Text, c.Text, and(rest), c.Text)
 }
 
 // qualify writes one old approval entry in today's vocabulary: a renamed
