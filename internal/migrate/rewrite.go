@@ -31,6 +31,7 @@ func (mg *migration) run() {
 			mg.agent(f.Name, f.Value, agentOptions{extra: extra, memory: memory})
 		}
 		if memoryOn && agents.Get(mg.entry) == nil {
+			mg.memoryLeft()
 			mg.flagAt(keyFrom(memory), "[assistant].memory was removed, and no [agents.%s] table is here to take it: add \"memory\" and \"documents\" to the entry agent's [agents.<name>.tools].available, then delete this line and this comment", mg.entry)
 		}
 		if t := root.Get("tools"); t != nil {
@@ -62,6 +63,17 @@ func (mg *migration) memory() (*tomlpos.Node, bool) {
 		mg.change(n, "[assistant].memory = false was dropped: no agent declares the memory toolsets")
 	}
 	return n, n.Bool
+}
+
+// memoryLeft says, of an [assistant].memory = true whose toolsets the
+// migration could not write into a list, that its line gave way to a
+// comment for a person, rather than where they went.
+func (mg *migration) memoryLeft() {
+	for i, c := range mg.changes {
+		if strings.HasPrefix(c.Message, "[assistant].memory = true became") {
+			mg.changes[i].Message = "[assistant].memory = true was removed, and a comment where it was asks for \"memory\" and \"documents\" in the entry agent's available list"
+		}
+	}
 }
 
 // concurrent moves [subagents].concurrent to [assistant].concurrent_tools
@@ -133,6 +145,7 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 			return true
 		}
 		if tools != nil || !t.Header {
+			mg.memoryLeft()
 			mg.flagAt(keyFrom(o.memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
 			return false
 		}
@@ -444,6 +457,10 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 		}
 	case tools != nil:
 		mg.flagAt(keyFrom(tools), "the top-level [tools] section was removed: list its groups in %s's available list, then delete the key and this comment", table)
+		if memoryOn { // its line is dropped: the comment takes its place
+			mg.memoryLeft()
+			mg.flagAt(keyFrom(memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
+		}
 	case len(roles) > 0:
 		first := mg.root.Lookup("subagents", "roles", roles[0])
 		at := mg.lineStart(valueFrom(first))
@@ -451,6 +468,7 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 	default:
 		assistant := mg.root.Get("assistant")
 		if assistant == nil || !assistant.Header {
+			mg.memoryLeft()
 			mg.flagAt(keyFrom(memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
 			return
 		}
