@@ -104,20 +104,50 @@ func (mg *migration) memberStart(t *tomlpos.Node, ms []*tomlpos.Node, i int) int
 }
 
 // removeMember deletes a key = value from the innermost inline table it is
-// written in, with the comma that joined it to the others; an inline
-// table left with nothing in it is written {}.
+// written in, with the comma that joined it to the others. The edits are
+// made once every member to go is known (dropMembers), since two that
+// stand side by side share a comma.
 func (mg *migration) removeMember(n *tomlpos.Node) {
 	in := mg.inlines(n)
 	t := in[len(in)-1]
-	ms := members(t)
-	i := slices.Index(ms, n)
-	switch {
-	case len(ms) == 1:
-		mg.edit(valueFrom(t)+1, valueTo(t)-1, "")
-	case i < len(ms)-1:
-		mg.edit(mg.memberStart(t, ms, i), mg.memberStart(t, ms, i+1), "")
-	default:
-		mg.edit(valueTo(ms[i-1]), valueTo(n), "")
+	if mg.gone[t] == nil {
+		mg.goneIn = append(mg.goneIn, t)
+		if mg.gone == nil {
+			mg.gone = map[*tomlpos.Node][]*tomlpos.Node{}
+		}
+	}
+	mg.gone[t] = append(mg.gone[t], n)
+}
+
+// dropMembers deletes the members removeMember collected: each run of
+// them up to the next member that stays, or, at the end of the braces,
+// from the end of the last member that stays; an inline table left with
+// nothing in it is written {}.
+func (mg *migration) dropMembers() {
+	for _, t := range mg.goneIn {
+		ms := members(t)
+		gone := mg.gone[t]
+		if len(gone) == len(ms) {
+			mg.edit(valueFrom(t)+1, valueTo(t)-1, "")
+			continue
+		}
+		for i := 0; i < len(ms); {
+			if !slices.Contains(gone, ms[i]) {
+				i++
+				continue
+			}
+			j := i // the run is ms[i:j]
+			for j < len(ms) && slices.Contains(gone, ms[j]) {
+				j++
+			}
+			switch {
+			case j < len(ms):
+				mg.edit(mg.memberStart(t, ms, i), mg.memberStart(t, ms, j), "")
+			default:
+				mg.edit(valueTo(ms[i-1]), valueTo(ms[j-1]), "")
+			}
+			i = j
+		}
 	}
 }
 

@@ -42,6 +42,7 @@ func (mg *migration) run() {
 	}
 	mg.approval(assistant)
 	mg.subagentsFlag(roles)
+	mg.dropMembers()
 }
 
 // memory reads [assistant].memory (R20): whether the entry agent is to
