@@ -25,7 +25,9 @@ const (
 )
 
 // spelling writes g with each table in a form drawn by r: the same
-// tables, keys and values as g.input(), which TOML gives Kokua alike.
+// tables, keys and values as g.input(), which TOML gives Kokua alike, but
+// for an agent's tools list, which it may cut into tools, groups and
+// tool_packs, the keys whose names join in that order (R20).
 func (g gen) spelling(r *rand.Rand) (string, string) {
 	q := func(list []string) string {
 		parts := make([]string, len(list))
@@ -70,7 +72,23 @@ func (g gen) spelling(r *rand.Rand) (string, string) {
 		body.WriteString("\n[agents]\n")
 	}
 	for _, a := range g.agents {
-		kvs := []kv{{"description", fmt.Sprintf(`"The %s agent."`, a)}, {"tools", q(g.tools[a])}}
+		kvs := []kv{{"description", fmt.Sprintf(`"The %s agent."`, a)}}
+		// The older keys join the available list after tools, in this
+		// order (R20): a list cut in three reads as the whole.
+		list := g.tools[a]
+		cut1 := r.IntN(len(list) + 1)
+		cut2 := cut1 + r.IntN(len(list)-cut1+1)
+		if r.IntN(2) == 0 || len(list) == 0 {
+			cut1, cut2 = len(list), len(list)
+		}
+		for i, part := range [][]string{list[:cut1], list[cut1:cut2], list[cut2:]} {
+			if len(part) > 0 || i == 0 && len(list) == 0 {
+				kvs = append(kvs, kv{[]string{"tools", "groups", "tool_packs"}[i], q(part)})
+			}
+		}
+		if cut1 < len(list) {
+			said = append(said, "groups or tool_packs")
+		}
 		if a == "assistant" && len(g.agents) > 1 {
 			kvs = append(kvs, kv{"delegates_to", q(g.agents[1:])})
 		}
@@ -219,7 +237,8 @@ func TestSpellingsMigrateAlike(t *testing.T) {
 	// Every form was drawn: the test covers what it says.
 	for _, form := range []string{"[assistant]", "assistant.model", "assistant = {}", "[agents.x]", "[agents] x.tools",
 		"[agents] x = {}", "agents.x.tools", "agents.x = {}", "[security]", "[security.auto_approval]",
-		"[security] auto_approval.tools", "[security] auto_approval = {}", "security.confirm_tools", "security = {}"} {
+		"[security] auto_approval.tools", "[security] auto_approval = {}", "security.confirm_tools", "security = {}",
+		"groups or tool_packs"} {
 		if !seen[form] {
 			t.Errorf("no spelling used %s", form)
 		}
