@@ -47,12 +47,16 @@ func (g gen) spelling(r *rand.Rand) (string, string) {
 	var top, body strings.Builder // top-level statements, then [header] tables
 	var said []string
 	statements := func(b *strings.Builder, prefix string, kvs []kv, form int) {
+		comment := ""
+		if g.comments {
+			comment = fmt.Sprintf("  # %s%d", strings.ReplaceAll(prefix, ".", " "), r.IntN(1000))
+		}
 		if form == formInline {
-			fmt.Fprintf(b, "%s = %s\n", strings.TrimSuffix(prefix, "."), inline(kvs))
+			fmt.Fprintf(b, "%s = %s%s\n", strings.TrimSuffix(prefix, "."), inline(kvs), comment)
 			return
 		}
 		for _, p := range kvs {
-			fmt.Fprintf(b, "%s%s = %s\n", prefix, p.key, p.value)
+			fmt.Fprintf(b, "%s%s = %s%s\n", prefix, p.key, p.value, comment)
 		}
 	}
 
@@ -204,7 +208,9 @@ func unplaced(v any) any {
 // random among the TOML forms of its tables (headers, dotted keys at the
 // top and under a header, inline tables at the top and under a header),
 // migrates clean in every spelling, to the same compiled policy as its
-// header spelling, and its migration migrates to itself (issue 20, item
+// header spelling, keeping every comment (one after each line, for half
+// the configs) and every line that holds no old key, and its migration
+// migrates to itself (issue 20, item
 // 2: the migration reads the config by meaning, not by spelling).
 func TestSpellingsMigrateAlike(t *testing.T) {
 	spellings := 0
@@ -221,6 +227,7 @@ func TestSpellingsMigrateAlike(t *testing.T) {
 			if !res.Clean() {
 				t.Fatalf("%s needs a person:\n%s\n--- migrated\n%s", in.name, in.config, res.Output)
 			}
+			checkKept(t, in.name, in.config, res.Output)
 			if got := compiled(t, in.name, res.Output, in.manifest); got != want {
 				t.Fatalf("%s compiles to another policy than its header spelling:\n%s\n--- migrated\n%s\n--- policy\n%s", in.name, in.config, res.Output, udiff.Unified("header spelling", "this spelling", want, got))
 			}

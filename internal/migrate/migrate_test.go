@@ -154,9 +154,12 @@ func checkKept(t *testing.T, name string, before, after []byte) {
 // at the end of its inline table: what the migration writes into a closed
 // table, such as an inline [assistant] gaining its tools.
 func grewInline(before, after string) bool {
-	open, ok := strings.CutSuffix(before, "}")
-	open = strings.TrimRight(open, " ")
-	return ok && len(after) > len(before) && strings.HasPrefix(after, open) && strings.HasSuffix(after, "}")
+	end := strings.LastIndex(before, "}")
+	if end < 0 {
+		return false
+	}
+	open, tail := strings.TrimRight(before[:end], " "), before[end:] // tail: "}" and a comment, if any
+	return len(after) > len(before) && strings.HasPrefix(after, open) && strings.HasSuffix(after, tail)
 }
 
 // TestNothingElseMoves: for every fixture, comments, blank lines and
