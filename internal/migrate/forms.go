@@ -103,41 +103,68 @@ func (mg *migration) memberStart(t *tomlpos.Node, ms []*tomlpos.Node, i int) int
 	return at
 }
 
-// removeMember deletes a key = value from the innermost inline table it is
-// written in, with the comma that joined it to the others. The edits are
-// made once every member to go is known (dropMembers), since two that
-// stand side by side share a comma.
-func (mg *migration) removeMember(n *tomlpos.Node) {
-	in := mg.inlines(n)
-	t := in[len(in)-1]
-	if mg.gone[t] == nil {
-		mg.goneIn = append(mg.goneIn, t)
-		if mg.gone == nil {
-			mg.gone = map[*tomlpos.Node][]*tomlpos.Node{}
-		}
-	}
-	mg.gone[t] = append(mg.gone[t], n)
+// inlineEdit is what the migration changes inside one inline table: the
+// members it removes and the key = value pairs it adds. Both are written
+// at once (inlineEdits), since a member that goes and a key that comes
+// may meet at one comma.
+type inlineEdit struct {
+	gone  []*tomlpos.Node
+	added []string
 }
 
-// dropMembers deletes the members removeMember collected: each run of
-// them up to the next member that stays, or, at the end of the braces,
-// from the end of the last member that stays; an inline table left with
-// nothing in it is written {}.
-func (mg *migration) dropMembers() {
-	for _, t := range mg.goneIn {
+// inline is the edit of the inline table t, made on first use.
+func (mg *migration) inline(t *tomlpos.Node) *inlineEdit {
+	for i, u := range mg.inlineOrder {
+		if u == t {
+			return mg.inlineEdits[i]
+		}
+	}
+	mg.inlineOrder = append(mg.inlineOrder, t)
+	mg.inlineEdits = append(mg.inlineEdits, &inlineEdit{})
+	return mg.inlineEdits[len(mg.inlineEdits)-1]
+}
+
+// removeMember deletes a key = value from the innermost inline table it is
+// written in, with the comma that joined it to the others.
+func (mg *migration) removeMember(n *tomlpos.Node) {
+	in := mg.inlines(n)
+	e := mg.inline(in[len(in)-1])
+	e.gone = append(e.gone, n)
+}
+
+// writeInlines makes the edits of every inline table: each run of members
+// that go, up to the next member that stays, or from the last member that
+// stays to the closing brace; the keys added after the last member that
+// stays. A table left with no member is written { added } or {}.
+func (mg *migration) writeInlines() {
+	for i, t := range mg.inlineOrder {
+		e := mg.inlineEdits[i]
 		ms := members(t)
-		gone := mg.gone[t]
-		if len(gone) == len(ms) {
-			mg.edit(valueFrom(t)+1, valueTo(t)-1, "")
+		var kept []*tomlpos.Node
+		for _, m := range ms {
+			if !slices.Contains(e.gone, m) {
+				kept = append(kept, m)
+			}
+		}
+		if len(kept) == 0 {
+			text := ""
+			if len(e.added) > 0 {
+				text = " " + strings.Join(e.added, ", ") + " "
+			}
+			mg.edit(valueFrom(t)+1, valueTo(t)-1, text)
 			continue
 		}
+		if len(e.added) > 0 {
+			at := valueTo(kept[len(kept)-1])
+			mg.edit(at, at, ", "+strings.Join(e.added, ", "))
+		}
 		for i := 0; i < len(ms); {
-			if !slices.Contains(gone, ms[i]) {
+			if !slices.Contains(e.gone, ms[i]) {
 				i++
 				continue
 			}
 			j := i // the run is ms[i:j]
-			for j < len(ms) && slices.Contains(gone, ms[j]) {
+			for j < len(ms) && slices.Contains(e.gone, ms[j]) {
 				j++
 			}
 			switch {
@@ -175,6 +202,17 @@ func (mg *migration) remove(n *tomlpos.Node, w written) {
 		return
 	}
 	mg.edit(w.line.from, w.line.to, "")
+}
+
+// drop removes a key the migration drops outright: its line, keeping its
+// comments (dropLine), or its place inside an inline table, whose own
+// line keeps any comment after it.
+func (mg *migration) drop(n *tomlpos.Node, w written, key string) {
+	if w.inline {
+		mg.removeMember(n)
+		return
+	}
+	mg.dropLine(w.line, key)
 }
 
 // dottedKey reports whether n's key is the last segment of a dotted key.
@@ -227,12 +265,7 @@ func (mg *migration) addKeys(t *tomlpos.Node, keys []newKey) bool {
 			at := mg.lineStart(mg.statementAt(t))
 			mg.edit(at, at, commentLines(mg.indent(at), above))
 		}
-		if ms := members(t); len(ms) > 0 {
-			at := valueTo(ms[len(ms)-1])
-			mg.edit(at, at, ", "+strings.Join(parts, ", "))
-		} else {
-			mg.edit(valueFrom(t)+1, valueTo(t)-1, " "+strings.Join(parts, ", ")+" ")
-		}
+		mg.inline(t).added = append(mg.inline(t).added, parts...)
 		return true
 	case mg.lastStatement(t) != nil:
 		last := mg.lastStatement(t)

@@ -158,10 +158,10 @@ type migration struct {
 	crlf    bool        // the input's lines end in CRLF
 	within  map[int]int // lines inside a multi-line string -> its first; see stringLines
 	entry   string      // the entry agent's name
-	// gone are the members of inline tables to remove, by table, and
-	// goneIn those tables in the order first met (dropMembers).
-	gone   map[*tomlpos.Node][]*tomlpos.Node
-	goneIn []*tomlpos.Node
+	// inlineOrder are the inline tables the migration edits, in the
+	// order first met, and inlineEdits their edits (writeInlines).
+	inlineOrder []*tomlpos.Node
+	inlineEdits []*inlineEdit
 }
 
 func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migration {

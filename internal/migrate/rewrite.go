@@ -42,7 +42,7 @@ func (mg *migration) run() {
 	}
 	mg.approval(assistant)
 	mg.subagentsFlag(roles)
-	mg.dropMembers()
+	mg.writeInlines()
 }
 
 // memory reads [assistant].memory (R20): whether the entry agent is to
@@ -52,12 +52,12 @@ func (mg *migration) memory() (*tomlpos.Node, bool) {
 	if n == nil {
 		return nil, false
 	}
-	kl, ok := mg.keyLine(n)
+	w, ok := mg.writtenOf(n)
 	if n.Kind != tomlpos.KindBool || !ok {
 		mg.flagAt(keyFrom(n), "[assistant].memory was removed: add \"memory\" and \"documents\" to the entry agent's available list if it should keep them, then delete this line and this comment")
 		return nil, false
 	}
-	mg.dropLine(kl, "[assistant].memory")
+	mg.drop(n, w, "[assistant].memory")
 	if n.Bool {
 		mg.change(n, "[assistant].memory = true became \"memory\" and \"documents\" in [agents.%s.tools].available", tomlpos.QuoteKey(mg.entry))
 	} else {
@@ -84,9 +84,9 @@ func (mg *migration) concurrent(assistant *tomlpos.Node) {
 	if n == nil {
 		return
 	}
-	kl, ok := mg.keyLine(n)
+	w, ok := mg.writtenOf(n)
 	switch {
-	case !ok || assistant == nil || !assistant.Header:
+	case !ok || assistant == nil || !mg.addable(assistant):
 		mg.flagAt(keyFrom(n), "[subagents].concurrent was removed: write it as concurrent_tools in [assistant], then delete this line and this comment")
 		return
 	case assistant.Get("concurrent_tools") != nil:
@@ -94,13 +94,12 @@ func (mg *migration) concurrent(assistant *tomlpos.Node) {
 			mg.flagAt(keyFrom(n), "[subagents].concurrent was removed and [assistant].concurrent_tools says otherwise: keep the one you mean, then delete this line and this comment")
 			return
 		}
-		mg.dropLine(kl, "[subagents].concurrent")
+		mg.drop(n, w, "[subagents].concurrent")
 		mg.change(n, "[subagents].concurrent was dropped: [assistant].concurrent_tools already says the same")
 		return
 	}
-	mg.edit(kl.from, kl.to, "")
-	at := mg.blockEnd(assistant)
-	mg.edit(at, at, "concurrent_tools = "+kl.value+kl.trailing+"\n")
+	mg.remove(n, w)
+	mg.addKeys(assistant, []newKey{{key: "concurrent_tools", value: string(mg.src.Data[valueFrom(n):valueTo(n)]), trailing: w.line.trailing}})
 	mg.change(n, "[subagents].concurrent became [assistant].concurrent_tools")
 }
 
@@ -496,8 +495,8 @@ func (mg *migration) subagentsFlag(roles []string) {
 	if n == nil {
 		return
 	}
-	if kl, ok := mg.keyLine(n); ok && len(roles) > 0 {
-		mg.dropLine(kl, "[assistant].subagents")
+	if w, ok := mg.writtenOf(n); ok && len(roles) > 0 {
+		mg.drop(n, w, "[assistant].subagents")
 		mg.change(n, "[assistant].subagents was dropped: the entry agent delegates to the roles in delegates_to")
 		return
 	}
