@@ -144,13 +144,21 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 		if len(o.extra) == 0 {
 			return true
 		}
-		if tools != nil || !t.Header {
-			mg.memoryLeft()
-			mg.flagAt(keyFrom(o.memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
-			return false
+		switch {
+		case tools != nil:
+		case t.Header:
+			mg.insertTable(t, table+"\navailable = "+listText(o.extra)+"\n")
+			return true
+		case inlineTable(t):
+			mg.addKeys(t, []newKey{{key: "tools", value: "{ available = " + listText(o.extra) + " }"}})
+			return true
+		case mg.lastStatement(t) != nil:
+			mg.addKeys(t, []newKey{{key: "tools.available", value: listText(o.extra)}})
+			return true
 		}
-		mg.insertTable(t, table+"\navailable = "+listText(o.extra)+"\n")
-		return true
+		mg.memoryLeft()
+		mg.flagAt(keyFrom(o.memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
+		return false
 	}
 	oldPath := config.TablePath(t.Path())
 	if tools != nil && tools.Kind == tomlpos.KindTable {
