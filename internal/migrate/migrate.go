@@ -11,6 +11,10 @@
 // to see it first), not something a program does while it runs, and its
 // Result carries the linter's model (engine.Linted).
 //
+// An old key is found by its path, however TOML spells it (a [header]
+// table, a dotted key, an inline table), and its rewrite is written in the
+// form of the table it goes into (forms.go).
+//
 // Every edit is made at the byte positions the positioned TOML tree
 // (internal/tomlpos) knows, never by encoding the document again: comments,
 // blank lines, key order and every line the migration does not touch stay
