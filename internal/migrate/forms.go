@@ -114,14 +114,16 @@ type inlineEdit struct {
 
 // inline is the edit of the inline table t, made on first use.
 func (mg *migration) inline(t *tomlpos.Node) *inlineEdit {
-	for i, u := range mg.inlineOrder {
-		if u == t {
-			return mg.inlineEdits[i]
-		}
+	if e, ok := mg.inlineEdits[t]; ok {
+		return e
 	}
+	if mg.inlineEdits == nil {
+		mg.inlineEdits = map[*tomlpos.Node]*inlineEdit{}
+	}
+	e := &inlineEdit{}
 	mg.inlineOrder = append(mg.inlineOrder, t)
-	mg.inlineEdits = append(mg.inlineEdits, &inlineEdit{})
-	return mg.inlineEdits[len(mg.inlineEdits)-1]
+	mg.inlineEdits[t] = e
+	return e
 }
 
 // removeMember deletes a key = value from the innermost inline table it is
@@ -137,12 +139,16 @@ func (mg *migration) removeMember(n *tomlpos.Node) {
 // stays to the closing brace; the keys added after the last member that
 // stays. A table left with no member is written { added } or {}.
 func (mg *migration) writeInlines() {
-	for i, t := range mg.inlineOrder {
-		e := mg.inlineEdits[i]
+	for _, t := range mg.inlineOrder {
+		e := mg.inlineEdits[t]
 		ms := members(t)
+		gone := make(map[*tomlpos.Node]bool, len(e.gone))
+		for _, m := range e.gone {
+			gone[m] = true
+		}
 		var kept []*tomlpos.Node
 		for _, m := range ms {
-			if !slices.Contains(e.gone, m) {
+			if !gone[m] {
 				kept = append(kept, m)
 			}
 		}
@@ -159,12 +165,12 @@ func (mg *migration) writeInlines() {
 			mg.edit(at, at, ", "+strings.Join(e.added, ", "))
 		}
 		for i := 0; i < len(ms); {
-			if !slices.Contains(e.gone, ms[i]) {
+			if !gone[ms[i]] {
 				i++
 				continue
 			}
 			j := i // the run is ms[i:j]
-			for j < len(ms) && slices.Contains(e.gone, ms[j]) {
+			for j < len(ms) && gone[ms[j]] {
 				j++
 			}
 			switch {

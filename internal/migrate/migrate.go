@@ -165,7 +165,7 @@ type migration struct {
 	// inlineOrder are the inline tables the migration edits, in the
 	// order first met, and inlineEdits their edits (writeInlines).
 	inlineOrder []*tomlpos.Node
-	inlineEdits []*inlineEdit
+	inlineEdits map[*tomlpos.Node]*inlineEdit
 }
 
 func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migration {

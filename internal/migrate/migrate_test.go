@@ -159,7 +159,10 @@ func grewInline(before, after string) bool {
 		return false
 	}
 	open, tail := strings.TrimRight(before[:end], " "), before[end:] // tail: "}" and a comment, if any
-	return len(after) > len(before) && strings.HasPrefix(after, open) && strings.HasSuffix(after, tail)
+	// The keys added may hold a list written one entry a line: the line
+	// then ends at its '['.
+	return len(after) > len(open) && strings.HasPrefix(after, open) &&
+		(strings.HasSuffix(after, tail) || strings.HasSuffix(after, "["))
 }
 
 // TestNothingElseMoves: for every fixture, comments, blank lines and
