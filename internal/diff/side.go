@@ -122,18 +122,48 @@ func (s *Side) availablePlace(agent, toolset string) Place {
 	return s.place(key, item(a.Tools.Available.List, toolset))
 }
 
-// residentPlace is where an agent's residency names a toolset; with no
-// resident key every available toolset is resident, so the available
-// item is the cause.
-func (s *Side) residentPlace(agent, toolset string) Place {
-	a := s.agent(agent)
-	if a != nil && a.Tools != nil && a.Tools.Resident.State == config.Present {
+// declaresResident reports whether the side's agent writes a resident
+// key; without one, every available toolset is resident.
+func (s *Side) declaresResident(agent string) bool {
+	if s.Config != nil {
+		a := s.agent(agent)
+		return a != nil && a.Tools != nil && a.Tools.Resident.State == config.Present
+	}
+	a := s.Policy.Document().Agents[agent]
+	return a != nil && a.ResidentDeclared
+}
+
+// residentKeyPlace is the line of an agent's resident key.
+func (s *Side) residentKeyPlace(agent string) Place {
+	key := toolsKey(agent, "resident")
+	if a := s.agent(agent); a != nil && a.Tools != nil && a.Tools.Resident.State == config.Present {
+		if !a.Tools.Resident.Key.IsZero() {
+			return s.place(key, a.Tools.Resident.Key)
+		}
+		return s.place(key, a.Tools.Resident.Span)
+	}
+	return s.place(key, diag.Span{})
+}
+
+// residencyPlace is where a toolset's move into resident (on the new side)
+// or out of it (on the old side) is written, s being that side and other
+// the side it is compared with: the resident item naming it; when s writes
+// no resident key (so every available toolset is resident), the other
+// side's resident line, whose writing or removing made the change; when
+// neither writes one, the available item, since the toolset came or went
+// with availability.
+func (s *Side) residencyPlace(other *Side, agent, toolset string) Place {
+	switch {
+	case s.declaresResident(agent):
+		a := s.agent(agent)
+		if a == nil {
+			return s.place(toolsKey(agent, "resident"), diag.Span{})
+		}
 		return s.place(toolsKey(agent, "resident"), item(a.Tools.Resident, toolset))
+	case other.declaresResident(agent):
+		return other.residentKeyPlace(agent)
 	}
-	if s.Config != nil || !s.Policy.Document().Agents[agent].ResidentDeclared {
-		return s.availablePlace(agent, toolset)
-	}
-	return s.place(toolsKey(agent, "resident"), diag.Span{})
+	return s.availablePlace(agent, toolset)
 }
 
 // delegatePlace is where an agent's delegates_to names a worker.
