@@ -500,7 +500,8 @@ func oaSource(d *policy.Document, agent string) kokua.Origin {
 func reachedBy(s *Side, agent string, a reach.Answer, verb string) (string, Place) {
 	switch {
 	case agent == reach.ComposedNode:
-		return fmt.Sprintf("composed workers %s hold toolset %q", verb, a.Toolset), Place{File: s.Name, Key: "the registry"}
+		// Composed workers hold what the registry holds: the manifest.
+		return fmt.Sprintf("composed workers %s hold toolset %q", verb, a.Toolset), Place{File: s.manifestFile(), Key: "toolsets"}
 	case a.Toolset == kokua.Core && a.Tool == kokua.SpawnSubagent:
 		return fmt.Sprintf("the agent %s delegates", verb), s.place(configKey(agent, "delegates_to"), s.delegatesSpan(agent))
 	case a.Toolset == kokua.Core:

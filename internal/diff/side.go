@@ -16,7 +16,9 @@ import (
 // Side is one side of a comparison: a compiled policy, read from a policy
 // file or compiled on the fly from a config.
 type Side struct {
-	// Name is the file as the user named it; places in the report name it.
+	// Name is the file as the user named it; the report's first line names
+	// it. Its places name the config each line and column is in: this
+	// file, or the config a policy file records.
 	Name   string
 	Policy *policy.Policy
 	Graph  *reach.Graph
@@ -66,10 +68,31 @@ func toolsKey(agent, key string) string {
 	return config.KeyPath([]string{"agents", agent, "tools"}, key)
 }
 
-// place is a place in this side's file: the span when it is known, and
+// configFile is the name of the config this side's places are in: the
+// config as the user named it, or for a compiled policy the config it was
+// compiled from, as the policy records it (inputs.config.file, a base
+// name), since every line and column a policy records is one of that
+// config. A policy that records no name is named by its own file.
+func (s *Side) configFile() string {
+	if f := s.Policy.Document().Inputs.Config.File; s.Config == nil && f != "" {
+		return f
+	}
+	return s.Name
+}
+
+// manifestFile is the name of the manifest this side was compiled
+// against, as the policy records it.
+func (s *Side) manifestFile() string {
+	if f := s.Policy.Document().Inputs.Manifest.File; f != "" {
+		return f
+	}
+	return s.Name
+}
+
+// place is a place in this side's config: the span when it is known, and
 // the key path always.
 func (s *Side) place(key string, span diag.Span) Place {
-	p := Place{File: s.Name, Key: key}
+	p := Place{File: s.configFile(), Key: key}
 	if !span.IsZero() {
 		p.Line, p.Column = span.Start.Line, span.Start.Column
 	}
@@ -78,7 +101,7 @@ func (s *Side) place(key string, span diag.Span) Place {
 
 // entryPlace is where the policy says an approval entry is written.
 func (s *Side) entryPlace(key string, pos *policy.Position) Place {
-	p := Place{File: s.Name, Key: key}
+	p := Place{File: s.configFile(), Key: key}
 	if pos != nil {
 		p.Line, p.Column = pos.Line, pos.Column
 	}
@@ -211,5 +234,5 @@ func (s *Side) floorPlace(tool string) Place {
 			return s.entryPlace(d.Floor.List.Key, e.Position)
 		}
 	}
-	return Place{File: s.Name, Key: d.Floor.List.Key}
+	return Place{File: s.configFile(), Key: d.Floor.List.Key}
 }
