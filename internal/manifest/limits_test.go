@@ -65,7 +65,7 @@ func TestNameLimit(t *testing.T) {
 		t.Errorf("a long toolset name: %q, want [%q]", got, want)
 	}
 	got := problemsOf(t, doc("s", long))
-	if len(got) != 1 || !strings.Contains(got[0], `toolset "s".tools[0].name is 257 bytes long`) {
+	if len(got) != 1 || !strings.Contains(got[0], fmt.Sprintf(`toolset "s".tools[0].name is %d bytes long`, MaxNameBytes+1)) {
 		t.Errorf("a long tool name: %q", got)
 	}
 	if m, problems := Load("m.json", []byte(doc(long[1:], long[1:]))); m == nil {

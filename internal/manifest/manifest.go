@@ -32,12 +32,13 @@ var defaultManifest []byte
 // Kokua install (its 23 own toolsets, rules.md R196).
 func DefaultManifest() []byte { return defaultManifest }
 
-// MaxNameBytes bounds a toolset's or a tool's name. Findings and the
-// compiled policy repeat these names for every agent that can reach them,
-// so a longer name would make the output grow with the name times the
-// number of agents; real names are a few dozen bytes (model providers cap
-// tool names at 64 or 128 characters).
-const MaxNameBytes = 256
+// MaxNameBytes bounds a toolset's or a tool's name. It protects the
+// reader: findings and the compiled policy repeat these names for every
+// agent that can reach them, so it bounds how much of the output one name
+// can be. It sits far beyond any real name (a few dozen bytes; model
+// providers cap tool names at 64 or 128 characters), as tomlpos.MaxKeyBytes
+// does for the config, so that no name Kokua registers is refused.
+const MaxNameBytes = 4096
 
 // Manifest is a registry manifest (rules.md section 7): what an install
 // registers.
