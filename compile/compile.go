@@ -1,5 +1,5 @@
 // Package compile turns a config, seen against a manifest, into the
-// compiled policy (rules.md R189): for every agent what it holds, what it
+// compiled policy (docs/semantics.md R189): for every agent what it holds, what it
 // can load, and which tools ask whom, and why. Compile takes the files'
 // bytes and returns the policy document, with what linting them found;
 // Write seals a document as kokua-compile writes it, and WriteFile puts

@@ -67,7 +67,7 @@ func (s *Severity) UnmarshalText(b []byte) error {
 }
 
 // Phase names the stage of Kokua's startup (or later life) at which a
-// problem would surface. The first six are the phases of rules.md, in the
+// problem would surface. The first six are the phases of docs/semantics.md, in the
 // order Kokua runs them.
 type Phase string
 
@@ -150,7 +150,7 @@ type Diagnostic struct {
 	// each on a "note:" line of its own, so that the first line stays
 	// short; JSON, SARIF and annotations carry them in Text.
 	Notes []string
-	// Refs are the rules.md numbers (R118, A8) the check implements.
+	// Refs are the numbers (R118, A8) of docs/semantics.md the check implements.
 	Refs []string
 }
 

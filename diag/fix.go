@@ -1,7 +1,6 @@
 package diag
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 )
@@ -33,33 +32,38 @@ type Edit struct {
 }
 
 // Apply returns src with the edits of fixes made, and the indices in
-// fixes of those it made, in order. The fixes are taken in the order given; a fix whose edits overlap one
-// taken before it (or each other, or fall outside src) is left out, to be
-// offered again when the result is linted anew. Edits that touch at one
-// point (an insertion at the end of a replaced range) do not overlap;
-// two insertions at one offset are made in the order of their fixes.
+// fixes of those it made, in order. The fixes are taken in the order given;
+// a fix whose edits overlap one taken before it (or each other, or fall
+// outside src) is left out, to be offered again when the result is linted
+// anew. Edits that touch at one point (an insertion at the end of a
+// replaced range) do not overlap; two insertions at one offset are made in
+// the order of their fixes.
+//
+// n edits cost O(n log n): every edit is ranked once by its position, the
+// edits taken are marked in a Fenwick tree over the ranks, and a new edit
+// is checked only against the taken edits next to its rank, since taken
+// edits never overlap (edits.go).
 func Apply(src []byte, fixes []Fix) ([]byte, []int) {
-	type placed struct {
-		Edit
-		order int
-	}
-	var taken []placed
-	var made []int
-	overlaps := func(e Edit) bool {
-		for _, t := range taken {
-			if clash(e, t.Edit) {
-				return true
-			}
+	var all []placed
+	for i, f := range fixes {
+		for j, e := range f.Edits {
+			all = append(all, placed{e, i, j})
 		}
-		return false
 	}
+	slices.SortFunc(all, placedOrder)
+	rank := make([][]int, len(fixes)) // rank[i][j] is the rank of edit j of fix i
+	for i, f := range fixes {
+		rank[i] = make([]int, len(f.Edits))
+	}
+	for r, p := range all {
+		rank[p.order][p.index] = r
+	}
+	taken := newMarks(len(all))
+	var made []int
 	for i, f := range fixes {
 		ok := len(f.Edits) > 0
 		for j, e := range f.Edits {
-			if e.Start < 0 || e.End < e.Start || e.End > len(src) || overlaps(e) {
-				ok = false
-				break
-			}
+			ok = ok && e.Start >= 0 && e.Start <= e.End && e.End <= len(src) && !taken.clashes(all, rank[i][j])
 			for _, o := range f.Edits[:j] {
 				ok = ok && !clash(e, o)
 			}
@@ -67,20 +71,19 @@ func Apply(src []byte, fixes []Fix) ([]byte, []int) {
 		if !ok {
 			continue
 		}
-		for _, e := range f.Edits {
-			taken = append(taken, placed{e, i})
+		for _, r := range rank[i] {
+			taken.mark(r)
 		}
 		made = append(made, i)
 	}
-	slices.SortStableFunc(taken, func(a, b placed) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.End, b.End), cmp.Compare(a.order, b.order))
-	})
 	out := make([]byte, 0, len(src))
 	at := 0
-	for _, e := range taken {
-		out = append(out, src[at:e.Start]...)
-		out = append(out, e.New...)
-		at = e.End
+	for r, p := range all {
+		if taken.has(r) {
+			out = append(out, src[at:p.Start]...)
+			out = append(out, p.New...)
+			at = p.End
+		}
 	}
 	return append(out, src[at:]...), made
 }

@@ -1,9 +1,11 @@
 package diag
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 )
 
@@ -79,5 +81,71 @@ func TestApplyAgreesWithOneAtATime(t *testing.T) {
 		if string(got) != string(want) || len(made) != len(fixes) {
 			t.Fatalf("src %q, edits %v: Apply = %q (made %d of %d), one at a time %q", src, edits, got, len(made), len(fixes), want)
 		}
+	}
+}
+
+// TestApplyAgreesWithBruteForce: on random fixes that may overlap, Apply
+// makes exactly the fixes a plain check of each against every fix made
+// before it makes, and the same text.
+func TestApplyAgreesWithBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 3000 {
+		src := make([]byte, 1+r.IntN(30))
+		for i := range src {
+			src[i] = byte('a' + r.IntN(26))
+		}
+		fixes := make([]Fix, r.IntN(8))
+		for i := range fixes {
+			for range 1 + r.IntN(2) {
+				a, b := r.IntN(len(src)+1), r.IntN(len(src)+1)
+				if r.IntN(3) == 0 {
+					b = a
+				}
+				fixes[i].Edits = append(fixes[i].Edits, Edit{min(a, b), max(a, b), string(rune('A' + i))})
+			}
+		}
+		var taken []Edit
+		var want []int
+		for i, f := range fixes {
+			ok := true
+			for j, e := range f.Edits {
+				for _, o := range append(slices.Clone(taken), f.Edits[:j]...) {
+					ok = ok && !clash(e, o)
+				}
+			}
+			if ok {
+				taken = append(taken, f.Edits...)
+				want = append(want, i)
+			}
+		}
+		got, made := Apply(src, fixes)
+		if !slices.Equal(made, want) {
+			t.Fatalf("src %q, fixes %v: Apply made %v, brute force %v", src, fixes, made, want)
+		}
+		if len(made) == 0 && string(got) != string(src) {
+			t.Fatalf("no fix made, but the text changed: %q", got)
+		}
+	}
+}
+
+// BenchmarkApply makes n one-edit fixes, one per line of a file of n
+// lines, given in reverse order (the worst for keeping them sorted):
+// time per fix should stay flat as n grows tenfold.
+func BenchmarkApply(b *testing.B) {
+	for _, n := range []int{1000, 10000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			src := []byte(strings.Repeat("confirm = [\"x\"]\n", n))
+			fixes := make([]Fix, n)
+			for i := range fixes {
+				at := (n-1-i)*16 + 12
+				fixes[i] = fixOf(Edit{at, at + 1, "y"})
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, made := Apply(src, fixes); len(made) != n {
+					b.Fatalf("made %d of %d", len(made), n)
+				}
+			}
+		})
 	}
 }

@@ -1,7 +1,7 @@
 package kokua
 
 // The approval-entry grammar that confirm, review and never_auto_approve
-// share (rules.md R28, R29): <toolset>, <toolset>.*, <toolset>.<tool>, core
+// share (docs/semantics.md R28, R29): <toolset>, <toolset>.*, <toolset>.<tool>, core
 // and core.<tool>.
 
 import "strings"

@@ -1,7 +1,7 @@
 package kokua
 
 // Facts of Kokua's layouts from before the tool-access split, which the
-// migration of an old config.toml needs (rules.md R1, R19, R20).
+// migration of an old config.toml needs (docs/semantics.md R1, R19, R20).
 
 // Renamed maps each toolset name Kokua retired to the name it registers
 // the same toolset under now (R1: mcp was renamed from mcp-admin). An old

@@ -64,7 +64,7 @@ func DefaultManifest() *Manifest {
 	return m
 }
 
-// Err is nil when the manifest follows the format (rules.md section 7),
+// Err is nil when the manifest follows the format (docs/manifest.md),
 // and otherwise names each problem at its position in the manifest, one
 // a line.
 func (m *Manifest) Err() error {

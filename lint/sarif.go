@@ -27,6 +27,9 @@ const (
 	// SARIFRuleDocBase is where the rules' pages are published: the page of
 	// a rule is SARIFRuleDocBase + id + ".md".
 	SARIFRuleDocBase = "https://github.com/kokua-policy/kokua-policy/blob/main/docs/rules/"
+	// SARIFSemanticsURI is the page that defines every number a rule cites
+	// (R118, A8), one anchor each: SARIFSemanticsURI + "#r118".
+	SARIFSemanticsURI = "https://github.com/kokua-policy/kokua-policy/blob/main/docs/semantics.md"
 	// SARIFDefaultManifestURI stands for the embedded default install,
 	// which is no file: SARIF needs a URI, and "<default install>" is none.
 	// It is a relative reference, as the configs' are, so that code scanning
@@ -128,20 +131,28 @@ func WriteSARIF(w io.Writer, ds []diag.Diagnostic) error {
 func SARIFRuleHelpURI(id string) string { return SARIFRuleDocBase + id + ".md" }
 
 // sarifRule describes one rule: its summary, a help text that points at
-// its page, and its severity as the default level.
+// its page and at the entries of docs/semantics.md for the numbers it
+// cites, and its severity as the default level.
 func sarifRule(id string, sev diag.Severity, phase diag.Phase, summary string, refs []string) *sarif.ReportingDescriptor {
 	help := SARIFRuleHelpURI(id)
 	facts := fmt.Sprintf("%s, phase %s", sev, phase)
 	if len(refs) > 0 {
-		facts += ", rules.md " + strings.Join(refs, ", ")
+		facts += ", " + strings.Join(refs, ", ")
 	}
 	if summary == "" {
 		summary = id
 	}
 	text := fmt.Sprintf("%s: %s (%s). What it catches, an example and the fix: %s", id, summary, facts, help)
+	if len(refs) > 0 {
+		text += fmt.Sprintf(" What Kokua does, number by number: %s", SARIFSemanticsURI)
+	}
 	markdown := fmt.Sprintf("**%s** · phase `%s`", sev, phase)
 	if len(refs) > 0 {
-		markdown += " · rules.md " + strings.Join(refs, ", ")
+		links := make([]string, len(refs))
+		for i, ref := range refs {
+			links[i] = fmt.Sprintf("[%s](%s#%s)", ref, SARIFSemanticsURI, strings.ToLower(ref))
+		}
+		markdown += " · " + strings.Join(links, ", ")
 	}
 	markdown += fmt.Sprintf("\n\n%s.\n\nSee [docs/rules/%s.md](%s) for what it catches, an example and the fix.", markdownEscape(summary), id, help)
 	return sarif.NewRule(id).

@@ -58,7 +58,10 @@ func TestDiffExitCodes(t *testing.T) {
 
 // TestDiffPolicies: a compiled policy on either side gives the same report
 // as its config, but for the lines a policy does not record (toolset
-// items: only approval entries carry positions in a policy).
+// items: only approval entries carry positions in a policy). A policy
+// side's places name the config it records (its base name), never the
+// policy file (issue 21: "(policy.json:7:11 ...)" named a line of the
+// config by the policy's name).
 func TestDiffPolicies(t *testing.T) {
 	oldFile, newFile := diffCase(t, "gate-removed")
 	oldPolicy, newPolicy := compileTo(t, oldFile, "old.json"), compileTo(t, newFile, "new.json")
@@ -68,7 +71,10 @@ func TestDiffPolicies(t *testing.T) {
 		if code != cli.ExitFindings {
 			t.Fatalf("%v: exit %d: %s", args, code, stderr)
 		}
-		normalize := strings.NewReplacer(oldPolicy, "OLD", newPolicy, "NEW", oldFile, "OLD", newFile, "NEW")
+		normalize := strings.NewReplacer(oldPolicy, "OLD", newPolicy, "NEW", oldFile, "OLD", newFile, "NEW", `"old.toml"`, `"OLD"`, `"new.toml"`, `"NEW"`)
+		if strings.Contains(stdout, `"file": "`+oldPolicy) || strings.Contains(stdout, `"file": "`+newPolicy) {
+			t.Errorf("%v: a place names a policy file:\n%s", args, stdout)
+		}
 		if normalize.Replace(stdout) != normalize.Replace(fromConfigs) {
 			t.Errorf("%v: the report differs from the configs' report:\n%s\n---\n%s", args, stdout, fromConfigs)
 		}
@@ -76,7 +82,7 @@ func TestDiffPolicies(t *testing.T) {
 	// A policy records no position for an available item: the key alone.
 	aOld, aNew := diffCase(t, "available-gained")
 	_, stdout, _ := clitest.Run(Main, "kokua-compile", "", "diff", compileTo(t, aOld, "a.json"), compileTo(t, aNew, "b.json")).Split()
-	if !strings.Contains(stdout, "available gained: fs_write (") || !strings.Contains(stdout, "b.json [agents.researcher.tools].available)") {
+	if !strings.Contains(stdout, "available gained: fs_write (new.toml [agents.researcher.tools].available)") {
 		t.Errorf("the policy diff does not name the available key:\n%s", stdout)
 	}
 }

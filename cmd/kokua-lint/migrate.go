@@ -44,6 +44,10 @@ func migrateCommand(stdout, stderr io.Writer) *urfave.Command {
 	}
 }
 
+// migrateFile is migrate.Migrate; a test replaces it to stand for a
+// migration that fails in itself.
+var migrateFile = migrate.Migrate
+
 // migrateOptions are kokua-lint migrate's flags and argument.
 type migrateOptions struct {
 	config, manifest string
@@ -74,7 +78,7 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usage("%v", err)
 	}
-	res, err := migrate.Migrate(src, m, migrate.Options{Fix: o.fix})
+	res, err := migrateFile(src, m, migrate.Options{Fix: o.fix})
 	// A write that cannot be made is refused before anything is said,
 	// which would otherwise speak of changes that were not made.
 	changed := err == nil && !bytes.Equal(res.Output, src.Data)
@@ -99,6 +103,8 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 		}
 		say(stderr, "%s: error: %s, so nothing was migrated: %s", unread.Span, what, unread.Message)
 		return cli.Code(cli.ExitFindings)
+	case errors.Is(err, migrate.ErrInternal):
+		return cli.Fail(cli.ExitInternal, "kokua-lint migrate: %v", err)
 	case err != nil:
 		return cli.Fail(cli.ExitFindings, "kokua-lint migrate: %v", err)
 	}

@@ -12,7 +12,9 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
+	"github.com/kokua-policy/kokua-policy/internal/migrate"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	"github.com/kokua-policy/kokua-policy/lint"
 )
 
 // migrateCase copies one case of testdata/migrate into a fresh folder and
@@ -449,6 +451,34 @@ func TestMigrateDiffPatches(t *testing.T) {
 		}
 		if string(got) != want.Stdout {
 			t.Errorf("%s: the patched config differs from the migrated one:\n%s", c, diffOf(want.Stdout, string(got)))
+		}
+	}
+}
+
+// TestMigrateInternalError: a migration that fails in itself (the error
+// wraps migrate.ErrInternal) exits 3, not 1, says so on stderr, prints
+// nothing and writes nothing: not the config, not a backup.
+func TestMigrateInternalError(t *testing.T) {
+	was := migrateFile
+	t.Cleanup(func() { migrateFile = was })
+	migrateFile = func(lint.Source, *lint.Manifest, migrate.Options) (*migrate.Result, error) {
+		return nil, fmt.Errorf("%w: the migrated config is not valid TOML (config.toml:8:2: a test); please report it", migrate.ErrInternal)
+	}
+	for _, args := range [][]string{{"migrate", "config.toml"}, {"migrate", "--diff", "config.toml"}, {"migrate", "--write", "config.toml"}} {
+		dir := files(t, map[string]string{"config.toml": oldConfig})
+		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", args...)
+		wantCode(t, r, cli.ExitInternal)
+		if r.Stdout != "" {
+			t.Errorf("%v printed %q", args, r.Stdout)
+		}
+		if !strings.Contains(r.Stderr, "kokua-lint migrate: internal error: the migrated config is not valid TOML") {
+			t.Errorf("%v: stderr %q does not say it is an internal error", args, r.Stderr)
+		}
+		if got := readOr(filepath.Join(dir, "config.toml")); got != oldConfig {
+			t.Errorf("%v changed config.toml: %q", args, got)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, "config.toml.*")); len(left) > 0 {
+			t.Errorf("%v wrote %v", args, left)
 		}
 	}
 }

@@ -1,10 +1,18 @@
-// The kokua-lint extension: it starts `kokua-lint lsp` for TOML files and
-// leaves everything else to the server, which stays silent on files that
-// are not Kokua's config (docs/editor.md).
+// The kokua-lint extension: it starts `kokua-lint lsp` for every file named
+// config.toml, whatever language VS Code gives it (stock VS Code has no TOML
+// language, so a file is matched by its name, not by a language id), and for
+// every TOML file once a TOML extension provides the language. The server
+// stays silent on files that are not Kokua's config (docs/editor.md).
 "use strict";
 
 const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
+
+// The documents the server is attached to.
+const documentSelector = [
+  { scheme: "file", pattern: "**/config.toml" },
+  { scheme: "file", language: "toml" },
+];
 
 let client;
 
@@ -16,9 +24,7 @@ function activate(context) {
     args.push("--manifest", manifest);
   }
   const server = { command: settings.get("path") || "kokua-lint", args };
-  client = new LanguageClient("kokua-lint", "kokua-lint", server, {
-    documentSelector: [{ scheme: "file", language: "toml" }],
-  });
+  client = new LanguageClient("kokua-lint", "kokua-lint", server, { documentSelector });
   context.subscriptions.push(client);
   return client.start();
 }
@@ -27,4 +33,4 @@ function deactivate() {
   return client ? client.stop() : undefined;
 }
 
-module.exports = { activate, deactivate };
+module.exports = { activate, deactivate, documentSelector };

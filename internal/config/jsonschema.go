@@ -24,7 +24,7 @@ import (
 
 const (
 	schemaTitle = "Kokua config.toml: the tool-access tables"
-	schemaDoc   = `The tables of Kokua's config.toml that decide tool access (rules.md R2): [assistant], [assistant.tools], [agents.<name>], [agents.<name>.tools], [security], [security.auto_approval], [reviewers.<name>] and [[mcp.server]]. Every other section is accepted as written (R22). This schema checks types, keys, removed keys, the "all" spelling and the grammar of approval entries; whether a toolset or tool exists, entry scope, overlaps and dead entries need the registry, which only kokua-lint sees. docs/editor.md says how to wire it into an editor.`
+	schemaDoc   = `The tables of Kokua's config.toml that decide tool access (R2 in docs/semantics.md): [assistant], [assistant.tools], [agents.<name>], [agents.<name>.tools], [security], [security.auto_approval], [reviewers.<name>] and [[mcp.server]]. Every other section is accepted as written (R22). This schema checks types, keys, removed keys, the "all" spelling and the grammar of approval entries; whether a toolset or tool exists, entry scope, overlaps and dead entries need the registry, which only kokua-lint sees. docs/editor.md says how to wire it into an editor.`
 )
 
 // definitions are the named schemas keys refer to ($ref).

@@ -1,10 +1,11 @@
 // Package diff compares two compiled policies by what they let agents do:
-// for every agent, the toolsets gained and lost in available and resident
-// and the tools whose answer became more or less permissive; the
-// delegation edges gained and lost with the reach each carries; and the
-// auto-approval switch and the never_auto_approve floor. Each change points
-// at the config line that caused it. kokua-compile diff is its face; the
-// formats (human, markdown, JSON) are in this package.
+// for every agent, the toolsets gained and lost in available and the tools
+// whose answer became more or less permissive; the delegation edges gained
+// and lost with the reach each carries; and the auto-approval switch and
+// the never_auto_approve floor. Residency is listed apart, in its own
+// section, and never counted (see below). Each change points at the config
+// line that caused it. kokua-compile diff is its face; the formats (human,
+// markdown, JSON) are in this package.
 //
 // Answers are compared by reach.Level, the one ordering of how permissive
 // an answer is (see package reach). A change widens when:
@@ -18,9 +19,16 @@
 //     answer it": auto-approval turned on, or a floor entry dropped while it
 //     is on.
 //
-// Every other change narrows, or changes nothing an agent can do (a tool
-// moving between resident and on demand; confirm to review with
-// auto-approval off) and is not listed as a tool change.
+// Every other change narrows, or changes nothing an agent can do (confirm
+// to review with auto-approval off) and is not listed as a tool change.
+//
+// Residency is not power: "Note what residency cannot do: widen anything"
+// (tool-access.md, Residency). A toolset moving into or out of resident,
+// and the two loaders (core.available_tools and core.load_tools) an agent
+// holds while it defers a toolset, are listed in the report's residency
+// section and never counted as widened or narrowed: the loaders only load
+// what available already grants, and each tool of a deferred toolset is
+// compared by the answer it gets once loaded.
 //
 // No host imports this package; it lives under internal/. It is the
 // engine of one command, its Side holds the linter's config model, and
@@ -74,6 +82,9 @@ type Report struct {
 	Delegation   []EdgeChange      `json:"delegation"`
 	AutoApproval *AutoChange       `json:"auto_approval"`
 	Floor        *FloorChange      `json:"floor"`
+	// Residency is what changes in what each agent holds in context from
+	// its first turn: never counted as widened or narrowed.
+	Residency []ResidencyChange `json:"residency"`
 
 	// composedWidened is true when composed workers appear with some tool
 	// they can reach; the compose_subagent edge gained lists what they
@@ -81,7 +92,8 @@ type Report struct {
 	composedWidened bool
 }
 
-// Empty reports whether the two sides let every agent do the same.
+// Empty reports whether the two sides let every agent do the same; a
+// report may then still list residency changes.
 func (r *Report) Empty() bool {
 	return r.EntryAgent == nil && len(r.Agents) == 0 && len(r.Delegation) == 0 && r.AutoApproval == nil && r.Floor == nil
 }
@@ -101,9 +113,18 @@ type AgentChange struct {
 	Change    string       `json:"change"`
 	At        *Place       `json:"at"`
 	Available ListChange   `json:"available"`
-	Resident  ListChange   `json:"resident"`
 	Widened   []ToolChange `json:"widened"`
 	Narrowed  []ToolChange `json:"narrowed"`
+}
+
+// ResidencyChange is what changed in one agent's residency: the toolsets
+// it holds from the first turn, gained and lost, and the loaders
+// (available_tools, load_tools) it holds while it defers a toolset, with
+// their answers. None of it is counted as widened or narrowed.
+type ResidencyChange struct {
+	Agent    string       `json:"agent"`
+	Resident ListChange   `json:"resident"`
+	Loaders  []ToolChange `json:"loaders"`
 }
 
 // ListChange is a list of toolsets gained and lost.
@@ -180,7 +201,7 @@ type FloorChange struct {
 
 // Compare reports what changes from the old side to the new one.
 func Compare(o, n *Side) *Report {
-	r := &Report{Old: o.Name, New: n.Name, Agents: []AgentChange{}, Delegation: []EdgeChange{}}
+	r := &Report{Old: o.Name, New: n.Name, Agents: []AgentChange{}, Delegation: []EdgeChange{}, Residency: []ResidencyChange{}}
 	od, nd := o.Policy.Document(), n.Policy.Document()
 	if od.EntryAgent != nd.EntryAgent {
 		r.EntryAgent = &EntryAgentChange{Old: od.EntryAgent, New: nd.EntryAgent, At: n.entryAgentPlace()}
@@ -191,10 +212,14 @@ func Compare(o, n *Side) *Report {
 			r.composedWidened = n.Graph.Agent(name) != nil && len(n.Graph.Agent(name).Answers) > 0
 			continue
 		}
-		if c := compareAgent(o, n, name); c != nil {
+		c, res := compareAgent(o, n, name)
+		if c != nil {
 			r.Agents = append(r.Agents, *c)
 			r.WidenedCount += len(c.Widened)
 			r.NarrowedCount += len(c.Narrowed)
+		}
+		if res != nil {
+			r.Residency = append(r.Residency, *res)
 		}
 	}
 	r.Delegation = compareEdges(o, n)
@@ -261,9 +286,12 @@ func answers(g *reach.Graph, name string) map[string]reach.Answer {
 	return nil
 }
 
-func compareAgent(o, n *Side, name string) *AgentChange {
+// compareAgent is what changed for one agent: its power (nil when
+// nothing did) and its residency (nil when nothing did).
+func compareAgent(o, n *Side, name string) (*AgentChange, *ResidencyChange) {
 	c := &AgentChange{Agent: name, Change: "changed", Widened: []ToolChange{}, Narrowed: []ToolChange{},
-		Available: ListChange{Gained: []Item{}, Lost: []Item{}}, Resident: ListChange{Gained: []Item{}, Lost: []Item{}}}
+		Available: ListChange{Gained: []Item{}, Lost: []Item{}}}
+	res := &ResidencyChange{Agent: name, Resident: ListChange{Gained: []Item{}, Lost: []Item{}}, Loaders: []ToolChange{}}
 	oa, na := o.Policy.Document().Agents[name], n.Policy.Document().Agents[name]
 	switch {
 	case name == reach.ComposedNode:
@@ -291,10 +319,10 @@ func compareAgent(o, n *Side, name string) *AgentChange {
 			c.Available.Lost = append(c.Available.Lost, Item{Name: t, At: o.availablePlace(name, t)})
 		}
 		for _, t := range minus(nRes, oRes) {
-			c.Resident.Gained = append(c.Resident.Gained, Item{Name: t, At: n.residentPlace(name, t)})
+			res.Resident.Gained = append(res.Resident.Gained, Item{Name: t, At: n.residencyPlace(o, name, t)})
 		}
 		for _, t := range minus(oRes, nRes) {
-			c.Resident.Lost = append(c.Resident.Lost, Item{Name: t, At: o.residentPlace(name, t)})
+			res.Resident.Lost = append(res.Resident.Lost, Item{Name: t, At: o.residencyPlace(n, name, t)})
 		}
 	}
 	oAns, nAns := answers(o.Graph, name), answers(n.Graph, name)
@@ -311,17 +339,87 @@ func compareAgent(o, n *Side, name string) *AgentChange {
 		if a.Level == b.Level {
 			continue
 		}
+		if isLoader(a) || isLoader(b) {
+			res.Loaders = append(res.Loaders, loaderChange(o, n, name, a, b))
+			continue
+		}
 		tc := toolChange(o, n, name, a, b)
+		if heldElsewhere(oa, na, a, b) {
+			tc = holderChange(o, n, name, a, b)
+		}
 		if b.Level > a.Level {
 			c.Widened = append(c.Widened, tc)
 		} else {
 			c.Narrowed = append(c.Narrowed, tc)
 		}
 	}
-	if c.Change == "changed" && len(c.Widened)+len(c.Narrowed)+len(c.Available.Gained)+len(c.Available.Lost)+len(c.Resident.Gained)+len(c.Resident.Lost) == 0 {
-		return nil
+	if c.Change == "changed" && len(c.Widened)+len(c.Narrowed)+len(c.Available.Gained)+len(c.Available.Lost) == 0 {
+		c = nil
 	}
-	return c
+	if len(res.Resident.Gained)+len(res.Resident.Lost)+len(res.Loaders) == 0 {
+		res = nil
+	}
+	return c, res
+}
+
+// isLoader reports whether an answer is for one of the two tools an agent
+// holds while it defers a toolset: core.available_tools and
+// core.load_tools. They come with residency and reach only what available
+// already grants, so they are never counted as power.
+func isLoader(a reach.Answer) bool {
+	return a.Toolset == kokua.Core && (a.Tool == kokua.AvailableTools || a.Tool == kokua.LoadTools)
+}
+
+// heldElsewhere reports whether a tool name changed answer because
+// residency gave it to another toolset: both toolsets are available to the
+// agent on both sides, and one of them moved into or out of resident. This
+// is the one way residency changes an answer: approval entries gate a tool
+// name, and an entry on a deferred toolset waits until that toolset is
+// built (tool-access.md, What a load checks), so while it waits the
+// same-named tool a resident toolset holds runs as its own entries say.
+// The change is counted like any other; it is placed at the resident line.
+func heldElsewhere(oa, na *policy.Agent, a, b reach.Answer) bool {
+	if oa == nil || na == nil || a.Level == reach.Unavailable || b.Level == reach.Unavailable || a.Toolset == b.Toolset {
+		return false
+	}
+	moved := false
+	for _, ts := range []string{a.Toolset, b.Toolset} {
+		if !slices.Contains(oa.Available.Expanded, ts) || !slices.Contains(na.Available.Expanded, ts) {
+			return false
+		}
+		moved = moved || slices.Contains(oa.Resident, ts) != slices.Contains(na.Resident, ts)
+	}
+	return moved
+}
+
+// holderChange says why another toolset holds a tool name at turn start:
+// a resident toolset keeps the name against a deferred one. It points at
+// the resident line.
+func holderChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
+	tc := ToolChange{Tool: a.Tool, Old: a, New: b, At: n.residentKeyPlace(agent)}
+	if !n.declaresResident(agent) {
+		tc.At = o.residentKeyPlace(agent)
+	}
+	tc.Because = fmt.Sprintf("resident now gives the name to toolset %q, not %q", b.Toolset, a.Toolset)
+	if a.Entry != "" {
+		tc.Because += fmt.Sprintf(", and entry %q in %s waits until %q is built", a.Entry, a.Key, a.Toolset)
+	}
+	return tc
+}
+
+// loaderChange says why a loader's answer changed: the agent started or
+// stopped deferring a toolset (its resident line), or an entry gates the
+// loader differently.
+func loaderChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
+	switch {
+	case a.Level == reach.Unavailable:
+		return ToolChange{Tool: b.Tool, Old: a, New: b, At: n.residentKeyPlace(agent),
+			Because: "the agent now defers a toolset (available names it, resident does not), and so holds the loaders"}
+	case b.Level == reach.Unavailable:
+		return ToolChange{Tool: a.Tool, Old: a, New: b, At: o.residentKeyPlace(agent),
+			Because: "the agent no longer defers a toolset, and so no longer holds the loaders"}
+	}
+	return toolChange(o, n, agent, a, b)
 }
 
 // composedChange is composed workers appearing or going: the
@@ -329,7 +427,7 @@ func compareAgent(o, n *Side, name string) *AgentChange {
 // tools are not listed one by one.
 func composedChange(o, n *Side) AgentChange {
 	c := AgentChange{Agent: reach.ComposedNode, Change: "added", Widened: []ToolChange{}, Narrowed: []ToolChange{},
-		Available: ListChange{Gained: []Item{}, Lost: []Item{}}, Resident: ListChange{Gained: []Item{}, Lost: []Item{}}}
+		Available: ListChange{Gained: []Item{}, Lost: []Item{}}}
 	s := n
 	if n.Graph.Agent(reach.ComposedNode) == nil {
 		c.Change, s = "removed", o
@@ -402,7 +500,8 @@ func oaSource(d *policy.Document, agent string) kokua.Origin {
 func reachedBy(s *Side, agent string, a reach.Answer, verb string) (string, Place) {
 	switch {
 	case agent == reach.ComposedNode:
-		return fmt.Sprintf("composed workers %s hold toolset %q", verb, a.Toolset), Place{File: s.Name, Key: "the registry"}
+		// Composed workers hold what the registry holds: the manifest.
+		return fmt.Sprintf("composed workers %s hold toolset %q", verb, a.Toolset), Place{File: s.manifestFile(), Key: "toolsets"}
 	case a.Toolset == kokua.Core && a.Tool == kokua.SpawnSubagent:
 		return fmt.Sprintf("the agent %s delegates", verb), s.place(configKey(agent, "delegates_to"), s.delegatesSpan(agent))
 	case a.Toolset == kokua.Core:

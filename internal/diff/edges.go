@@ -65,23 +65,27 @@ func edgePlace(s *Side, e reach.Edge) Place {
 	return s.delegatePlace(e.From, e.To)
 }
 
-// carried is an agent's reach as a sorted list.
+// carried is an agent's reach as a sorted list, without the loaders:
+// they come with residency and carry no power of their own.
 func carried(g *reach.Graph, agent string) []Reached {
 	r := g.Reach(agent)
 	out := make([]Reached, 0, len(r))
 	for _, tool := range reach.Sorted(r) {
-		out = append(out, Reached{Tool: tool, By: r[tool].By, Answer: r[tool].Answer})
+		if !isLoader(r[tool].Answer) {
+			out = append(out, Reached{Tool: tool, By: r[tool].By, Answer: r[tool].Answer})
+		}
 	}
 	return out
 }
 
 // unprotectedTools are the tools some agent can reach on the new side that
-// no reviewer could answer on the old side and one could on the new.
+// no reviewer could answer on the old side and one could on the new; the
+// loaders are not counted (see isLoader).
 func unprotectedTools(o, n *reach.Graph) []string {
 	seen := map[string]bool{}
 	for _, a := range n.Agents {
-		for tool := range a.Answers {
-			if o.Protected(tool) && !n.Protected(tool) {
+		for tool, ans := range a.Answers {
+			if !isLoader(ans) && o.Protected(tool) && !n.Protected(tool) {
 				seen[tool] = true
 			}
 		}

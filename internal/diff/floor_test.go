@@ -41,7 +41,8 @@ func floorRunCommand(t *testing.T, m *lint.Manifest) *diff.Side {
 // TestFloorReviewExplanation: with auto-approval on at both ends, a review
 // call whose tool joins the floor loses its reviewer (narrowed), and one
 // whose tool leaves it gains one (widened); the diff says so and points at
-// the floor entry of the side that has it, in every format.
+// the floor entry of the side that has it, in every format. The edited
+// policy records old.toml as its config, so its places name old.toml.
 func TestFloorReviewExplanation(t *testing.T) {
 	m := lint.DefaultManifest()
 	plain := side(t, filepath.Join("..", "..", "testdata", "diff", "floor-dropped-auto-on", "old.toml"), m)
@@ -56,11 +57,11 @@ func TestFloorReviewExplanation(t *testing.T) {
 		jsonPlace string
 	}{
 		{"joins the floor", plain, floored, false, "the floor now holds it, so no reviewer may answer",
-			"edited.json:7:12 [security].never_auto_approve", "`edited.json:7:12` `[security].never_auto_approve`",
-			`"file": "edited.json",`},
+			"old.toml:7:12 [security].never_auto_approve", "`old.toml:7:12` `[security].never_auto_approve`",
+			`"file": "old.toml",`},
 		{"leaves the floor", floored, plain, true, "the floor no longer holds it, so a reviewer may answer",
-			"edited.json:7:12 [security].never_auto_approve", "`edited.json:7:12` `[security].never_auto_approve`",
-			`"file": "edited.json",`},
+			"old.toml:7:12 [security].never_auto_approve", "`old.toml:7:12` `[security].never_auto_approve`",
+			`"file": "old.toml",`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := diff.Compare(c.o, c.n)

@@ -39,6 +39,9 @@ func Write(w io.Writer, format string, r *Report) error {
 // summary is the report's first line after the two files.
 func summary(r *Report) string {
 	if r.Empty() {
+		if len(r.Residency) > 0 {
+			return fmt.Sprintf("no change to what any agent can do; residency changes for %d %s", len(r.Residency), plural2(len(r.Residency), "agent", "agents"))
+		}
 		return "no change to what any agent can do"
 	}
 	return fmt.Sprintf("%d widened, %d narrowed", r.WidenedCount, r.NarrowedCount)
@@ -141,7 +144,6 @@ func human(r *Report) string {
 			xs   []Item
 		}{
 			{"available gained", a.Available.Gained}, {"available lost", a.Available.Lost},
-			{"resident gained", a.Resident.Gained}, {"resident lost", a.Resident.Lost},
 		} {
 			for _, it := range items(l.xs) {
 				p("  %s: %s\n", l.name, it)
@@ -192,6 +194,24 @@ func human(r *Report) string {
 		}
 		if len(f.Unprotected) > 0 {
 			p("  off the floor now: %s\n", strings.Join(f.Unprotected, ", "))
+		}
+	}
+	if len(r.Residency) > 0 {
+		p("\nresidency (what sits in context from the first turn; never counted as widened or narrowed)\n")
+		for _, a := range r.Residency {
+			p("  agent %s\n", a.Agent)
+			for _, l := range []struct {
+				name string
+				xs   []Item
+			}{{"resident gained", a.Resident.Gained}, {"resident lost", a.Resident.Lost}} {
+				for _, it := range items(l.xs) {
+					p("    %s: %s\n", l.name, it)
+				}
+			}
+			for _, t := range a.Loaders {
+				p("    loader %s: %s -> %s\n", t.Tool, t.Old.Describe(), t.New.Describe())
+				p("      %s (%s)\n", t.Because, t.At)
+			}
 		}
 	}
 	return b.String()

@@ -43,7 +43,7 @@ func TestGolden(t *testing.T) {
 		"confirm-to-review-auto-on": true, "auto-approval-on": true, "floor-dropped-auto-on": true,
 		"delegation-gained": true, "agent-added": true, "declared-pair": true, "entry-agent-changed": true,
 	}
-	empty := map[string]bool{"no-change": true, "confirm-to-review-auto-off": true}
+	empty := map[string]bool{"no-change": true, "confirm-to-review-auto-off": true, "resident-moved": true, "resident-declared": true}
 	m := lint.DefaultManifest()
 	for _, dir := range golden.Cases(t, "diff") {
 		name := filepath.Base(dir)

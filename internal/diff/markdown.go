@@ -66,7 +66,6 @@ func markdown(r *Report) string {
 			xs   []Item
 		}{
 			{"available, gained", a.Available.Gained}, {"available, lost", a.Available.Lost},
-			{"resident, gained", a.Resident.Gained}, {"resident, lost", a.Resident.Lost},
 		}
 		for _, l := range lists {
 			for _, it := range l.xs {
@@ -74,7 +73,7 @@ func markdown(r *Report) string {
 			}
 		}
 		if len(a.Widened)+len(a.Narrowed) > 0 {
-			if len(a.Available.Gained)+len(a.Available.Lost)+len(a.Resident.Gained)+len(a.Resident.Lost) > 0 {
+			if len(a.Available.Gained)+len(a.Available.Lost) > 0 {
 				p("\n")
 			}
 			p("| | tool | was | now | because | at |\n| --- | --- | --- | --- | --- | --- |\n")
@@ -124,6 +123,22 @@ func markdown(r *Report) string {
 		}
 		if len(f.Unprotected) > 0 {
 			p("- off the floor now: %s\n", cell(strings.Join(f.Unprotected, ", ")))
+		}
+	}
+	if len(r.Residency) > 0 {
+		p("\n#### Residency\n\nWhat each agent holds in context from its first turn, never counted as widened or narrowed: a deferred toolset is one its agent's `available` already names, and the loaders load only those.\n\n")
+		for _, a := range r.Residency {
+			for _, l := range []struct {
+				name string
+				xs   []Item
+			}{{"resident, gained", a.Resident.Gained}, {"resident, lost", a.Resident.Lost}} {
+				for _, it := range l.xs {
+					p("- %s, %s: %s (%s)\n", code(a.Agent), l.name, code(it.Name), at(it.At))
+				}
+			}
+			for _, t := range a.Loaders {
+				p("- %s, loader %s: %s → %s; %s (%s)\n", code(a.Agent), code(t.Tool), cell(t.Old.Describe()), cell(t.New.Describe()), cell(t.Because), at(t.At))
+			}
 		}
 	}
 	return b.String()

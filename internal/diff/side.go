@@ -16,7 +16,9 @@ import (
 // Side is one side of a comparison: a compiled policy, read from a policy
 // file or compiled on the fly from a config.
 type Side struct {
-	// Name is the file as the user named it; places in the report name it.
+	// Name is the file as the user named it; the report's first line names
+	// it. Its places name the config each line and column is in: this
+	// file, or the config a policy file records.
 	Name   string
 	Policy *policy.Policy
 	Graph  *reach.Graph
@@ -66,10 +68,31 @@ func toolsKey(agent, key string) string {
 	return config.KeyPath([]string{"agents", agent, "tools"}, key)
 }
 
-// place is a place in this side's file: the span when it is known, and
+// configFile is the name of the config this side's places are in: the
+// config as the user named it, or for a compiled policy the config it was
+// compiled from, as the policy records it (inputs.config.file, a base
+// name), since every line and column a policy records is one of that
+// config. A policy that records no name is named by its own file.
+func (s *Side) configFile() string {
+	if f := s.Policy.Document().Inputs.Config.File; s.Config == nil && f != "" {
+		return f
+	}
+	return s.Name
+}
+
+// manifestFile is the name of the manifest this side was compiled
+// against, as the policy records it.
+func (s *Side) manifestFile() string {
+	if f := s.Policy.Document().Inputs.Manifest.File; f != "" {
+		return f
+	}
+	return s.Name
+}
+
+// place is a place in this side's config: the span when it is known, and
 // the key path always.
 func (s *Side) place(key string, span diag.Span) Place {
-	p := Place{File: s.Name, Key: key}
+	p := Place{File: s.configFile(), Key: key}
 	if !span.IsZero() {
 		p.Line, p.Column = span.Start.Line, span.Start.Column
 	}
@@ -78,7 +101,7 @@ func (s *Side) place(key string, span diag.Span) Place {
 
 // entryPlace is where the policy says an approval entry is written.
 func (s *Side) entryPlace(key string, pos *policy.Position) Place {
-	p := Place{File: s.Name, Key: key}
+	p := Place{File: s.configFile(), Key: key}
 	if pos != nil {
 		p.Line, p.Column = pos.Line, pos.Column
 	}
@@ -122,18 +145,48 @@ func (s *Side) availablePlace(agent, toolset string) Place {
 	return s.place(key, item(a.Tools.Available.List, toolset))
 }
 
-// residentPlace is where an agent's residency names a toolset; with no
-// resident key every available toolset is resident, so the available
-// item is the cause.
-func (s *Side) residentPlace(agent, toolset string) Place {
-	a := s.agent(agent)
-	if a != nil && a.Tools != nil && a.Tools.Resident.State == config.Present {
+// declaresResident reports whether the side's agent writes a resident
+// key; without one, every available toolset is resident.
+func (s *Side) declaresResident(agent string) bool {
+	if s.Config != nil {
+		a := s.agent(agent)
+		return a != nil && a.Tools != nil && a.Tools.Resident.State == config.Present
+	}
+	a := s.Policy.Document().Agents[agent]
+	return a != nil && a.ResidentDeclared
+}
+
+// residentKeyPlace is the line of an agent's resident key.
+func (s *Side) residentKeyPlace(agent string) Place {
+	key := toolsKey(agent, "resident")
+	if a := s.agent(agent); a != nil && a.Tools != nil && a.Tools.Resident.State == config.Present {
+		if !a.Tools.Resident.Key.IsZero() {
+			return s.place(key, a.Tools.Resident.Key)
+		}
+		return s.place(key, a.Tools.Resident.Span)
+	}
+	return s.place(key, diag.Span{})
+}
+
+// residencyPlace is where a toolset's move into resident (on the new side)
+// or out of it (on the old side) is written, s being that side and other
+// the side it is compared with: the resident item naming it; when s writes
+// no resident key (so every available toolset is resident), the other
+// side's resident line, whose writing or removing made the change; when
+// neither writes one, the available item, since the toolset came or went
+// with availability.
+func (s *Side) residencyPlace(other *Side, agent, toolset string) Place {
+	switch {
+	case s.declaresResident(agent):
+		a := s.agent(agent)
+		if a == nil {
+			return s.place(toolsKey(agent, "resident"), diag.Span{})
+		}
 		return s.place(toolsKey(agent, "resident"), item(a.Tools.Resident, toolset))
+	case other.declaresResident(agent):
+		return other.residentKeyPlace(agent)
 	}
-	if s.Config != nil || !s.Policy.Document().Agents[agent].ResidentDeclared {
-		return s.availablePlace(agent, toolset)
-	}
-	return s.place(toolsKey(agent, "resident"), diag.Span{})
+	return s.availablePlace(agent, toolset)
 }
 
 // delegatePlace is where an agent's delegates_to names a worker.
@@ -181,5 +234,5 @@ func (s *Side) floorPlace(tool string) Place {
 			return s.entryPlace(d.Floor.List.Key, e.Position)
 		}
 	}
-	return Place{File: s.Name, Key: d.Floor.List.Key}
+	return Place{File: s.configFile(), Key: d.Floor.List.Key}
 }

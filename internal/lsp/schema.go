@@ -9,11 +9,10 @@ import (
 
 // The meaning of each key, shown on hover and beside completions, is the
 // description the editor schema gives it: docs/config.schema.json, the
-// schema Taplo-based editors read. config.schema.json here is a copy of
-// that file, embedded so that the server needs no checkout; go generate
-// refreshes it, and TestSchemaCopy fails while the two differ.
-
-//go:generate cp ../docs/config.schema.json config.schema.json
+// schema Taplo-based editors read. config.schema.json here is the same
+// bytes, embedded so that the server needs no checkout: go generate
+// ./internal/config writes both from config.Schema, and TestSchemaCopy
+// fails while the two differ.
 
 //go:embed config.schema.json
 var schemaJSON []byte

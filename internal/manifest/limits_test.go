@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
-
-	"github.com/kokua-policy/kokua-policy/diag"
 )
 
 // problemsOf loads a manifest that must be refused and returns its
@@ -65,7 +63,7 @@ func TestNameLimit(t *testing.T) {
 		t.Errorf("a long toolset name: %q, want [%q]", got, want)
 	}
 	got := problemsOf(t, doc("s", long))
-	if len(got) != 1 || !strings.Contains(got[0], `toolset "s".tools[0].name is 257 bytes long`) {
+	if len(got) != 1 || !strings.Contains(got[0], fmt.Sprintf(`toolset "s".tools[0].name is %d bytes long`, MaxNameBytes+1)) {
 		t.Errorf("a long tool name: %q", got)
 	}
 	if m, problems := Load("m.json", []byte(doc(long[1:], long[1:]))); m == nil {
@@ -84,38 +82,33 @@ func TestReaderLimits(t *testing.T) {
 	}
 }
 
-// TestNameCharacters: a toolset or a tool name holding white space, a
-// control character (ESC, an OSC 8 hyperlink, CR, LF), a bidirectional
-// override or an invisible separator is refused at the name (issue 13);
-// names with letters of any script, digits, '-' and '_' are read.
+// TestNameCharacters: a toolset or a tool name is read as Kokua registers
+// it (issue 20): white space ("my wiki", an MCP server Kokua registers),
+// letters of any script, and even control, bidirectional or invisible
+// characters, which every output escapes; only an empty name is refused.
+// (Before, issue 13 refused white space and those characters here, so
+// "my wiki" was invalid-manifest: "a name is one word".)
 func TestNameCharacters(t *testing.T) {
 	doc := func(toolset, tool string) string {
-		return fmt.Sprintf(`{"manifest_version": 1, "toolsets": [{"name": %s, "kind": "plugin", "description": "d", "tools": [{"name": %s}]}]}`, hostile.JSONString(toolset), hostile.JSONString(tool))
+		return fmt.Sprintf(`{"manifest_version": 1, "toolsets": [{"name": %s, "kind": "mcp", "description": "d", "tools": [{"name": %s}]}]}`, hostile.JSONString(toolset), hostile.JSONString(tool))
 	}
-	for _, bad := range []struct{ name, char string }{
-		{"esc\x1b[31m", `'\x1b'`},
-		{"osc\x1b]8;;http://x\x1b\\", `'\x1b'`},
-		{"cr\rx", `'\r'`},
-		{"lf\n::error file=x::forged", `'\n'`},
-		{"rtl\u202eevil", `'\u202e'`},
-		{"zero\u200bwidth", `'\u200b'`},
-		{"two words", `' '`},
-		{"del\x7f", `'\x7f'`},
-	} {
-		got := problemsOf(t, doc(bad.name, "t"))
-		want := "1:47: toolsets[0].name " + diag.Quote(bad.name) + " holds " + bad.char + ", which no toolset name may"
-		if len(got) != 1 || !strings.HasPrefix(got[0], want) {
-			t.Errorf("toolset %q: %q, want one problem starting %q", bad.name, got, want)
-		}
-		got = problemsOf(t, doc("ts", bad.name))
-		want = `toolset "ts".tools[0].name ` + diag.Quote(bad.name) + " holds " + bad.char + ", which no tool name may"
-		if len(got) != 1 || !strings.Contains(got[0], want) {
-			t.Errorf("tool %q: %q, want one problem with %q", bad.name, got, want)
-		}
-	}
-	for _, good := range []string{"café", "日本語", "mcp-files_2", "files.v2"} {
-		if m, problems := Load("m.json", []byte(doc(good, good))); m == nil {
+	for _, good := range []string{"my wiki", "two  spaces", "tab\tname", "café", "日本語", "mcp-files_2", "files.v2",
+		"esc\x1b[31m", "lf\n::error file=x::forged", "rtl\u202eevil", "zero\u200bwidth", "del\x7f"} {
+		m, problems := Load("m.json", []byte(doc(good, good)))
+		if m == nil {
 			t.Errorf("name %q refused: %v", good, problems)
+			continue
+		}
+		if m.Toolsets[0].Name != good || m.Toolsets[0].Tools[0].Name != good {
+			t.Errorf("name %q read as %q and %q", good, m.Toolsets[0].Name, m.Toolsets[0].Tools[0].Name)
+		}
+	}
+	for _, c := range []struct{ toolset, tool, want string }{
+		{"", "t", "toolsets[0].name is empty"},
+		{"s", "", `toolset "s".tools[0].name is empty`},
+	} {
+		if got := problemsOf(t, doc(c.toolset, c.tool)); len(got) != 1 || !strings.Contains(got[0], c.want) {
+			t.Errorf("%q/%q: %q, want one problem with %q", c.toolset, c.tool, got, c.want)
 		}
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/jsonpos"
@@ -32,12 +31,13 @@ var defaultManifest []byte
 // Kokua install (its 23 own toolsets, rules.md R196).
 func DefaultManifest() []byte { return defaultManifest }
 
-// MaxNameBytes bounds a toolset's or a tool's name. Findings and the
-// compiled policy repeat these names for every agent that can reach them,
-// so a longer name would make the output grow with the name times the
-// number of agents; real names are a few dozen bytes (model providers cap
-// tool names at 64 or 128 characters).
-const MaxNameBytes = 256
+// MaxNameBytes bounds a toolset's or a tool's name. It protects the
+// reader: findings and the compiled policy repeat these names for every
+// agent that can reach them, so it bounds how much of the output one name
+// can be. It sits far beyond any real name (a few dozen bytes; model
+// providers cap tool names at 64 or 128 characters), as tomlpos.MaxKeyBytes
+// does for the config, so that no name Kokua registers is refused.
+const MaxNameBytes = 4096
 
 // Manifest is a registry manifest (rules.md section 7): what an install
 // registers.
@@ -251,6 +251,16 @@ func (r *manifestReader) manifest(root *jsonpos.Value) *Manifest {
 	return m
 }
 
+// toolset reads one toolset. Its name is read as Kokua registers it: any
+// non-empty string, spaces and every script included ([[mcp.server]] name
+// is a "non-empty string", rules.md section 1.1; R113 refuses only a
+// missing or empty one). What registration refuses is reported by the
+// rules that know the config too, at the name the config gives when it
+// gives one: a reserved name (reserved-toolset-name, R116), '.' or '*'
+// (toolset-name-chars, R117), two providers of one name
+// (duplicate-toolset, R115). A name holding a control, bidirectional or
+// invisible character is read too: Kokua reads it, and every output
+// escapes it (diag.Printable).
 func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 	if !r.object(v, where, "name", "kind", "provider", "description", "guidance", "entry_point_only",
 		"cross_cutting", "workflow", "settings", "connected", "tools") {
@@ -262,9 +272,6 @@ func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 	}
 	if len(name) > MaxNameBytes {
 		r.fail(nv, "%s.name is %d bytes long; kokua-lint reads toolset and tool names of at most %d bytes", where, len(name), MaxNameBytes)
-		return nil
-	}
-	if !r.name(nv, where, "toolset", name) {
 		return nil
 	}
 	if name != "" {
@@ -320,39 +327,6 @@ func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 	return ts
 }
 
-// NameFault returns the first character of a toolset's or a tool's name
-// that no name in a manifest may hold, and false when there is none: white
-// space, and what diag.Unsafe reports (control characters, ESC and the
-// escape sequences it starts, CR and LF, bidirectional overrides,
-// invisible separators). No real name holds them; they would only ever be
-// there to change how a finding or a listing looks. '.' and '*', which
-// approval entries split on and reserve, are left to toolset-name-chars
-// (R18, R117, A25), which reports them for every candidate toolset, the
-// manifest's included, at the name the config gives when it gives one.
-func NameFault(name string) (rune, bool) {
-	for _, c := range name {
-		if unicode.IsSpace(c) || diag.Unsafe(c) {
-			return c, true
-		}
-	}
-	return 0, false
-}
-
-// name reports a toolset's or a tool's name that NameFault refuses, at the
-// name, and says whether the name is good.
-func (r *manifestReader) name(nv *jsonpos.Value, where, what, name string) bool {
-	c, bad := NameFault(name)
-	if !bad || nv == nil {
-		return true
-	}
-	why := "a name holds no control, invisible or bidirectional character"
-	if c == ' ' {
-		why = "a name is one word"
-	}
-	r.fail(nv, "%s.name %s holds %s, which no %s name may: %s", where, diag.Quote(name), strconv.QuoteRune(c), what, why)
-	return false
-}
-
 func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
 	if !r.object(v, where, "name", "spec", "spec_bytes") {
 		return nil
@@ -366,9 +340,6 @@ func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
 	}
 	if len(name) > MaxNameBytes {
 		r.fail(nv, "%s.name is %d bytes long; kokua-lint reads toolset and tool names of at most %d bytes", where, len(name), MaxNameBytes)
-		return nil
-	}
-	if !r.name(nv, where, "tool", name) {
 		return nil
 	}
 	t := &Tool{Name: name, Span: r.lines.Span(nv.From, nv.To), SpecBytes: -1}

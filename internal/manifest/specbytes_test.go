@@ -128,3 +128,32 @@ func TestSpecBytesDoc(t *testing.T) {
 		t.Errorf("docs/manifest.md should show the finding%s", want)
 	}
 }
+
+// TestNamesDoc: the finding docs/manifest.md shows for a toolset named
+// with a space is a line of the golden case it links,
+// testdata/lint/entry-shape--fail-toolset-name-with-space, whose want.txt
+// TestGolden holds to what kokua-lint prints.
+func TestNamesDoc(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "manifest.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "lint", "entry-shape--fail-toolset-name-with-space", "want.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "**Names.**")
+	if !ok {
+		t.Fatal("docs/manifest.md has no **Names.** paragraph")
+	}
+	_, block, ok := strings.Cut(section, "```text\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 || strings.TrimSpace(block) == "" {
+		t.Fatal("the **Names.** paragraph shows no finding")
+	}
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		if !strings.Contains(string(want), line+"\n") {
+			t.Errorf("docs/manifest.md shows %q, which kokua-lint does not print for the golden case", line)
+		}
+	}
+}

@@ -54,7 +54,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 	res := engine.Run(lint.Source{Name: name, Data: data}, m)
 	if res.Config == nil {
 		_, err := tomlpos.Parse(name, data)
-		return nil, fmt.Errorf("internal error: the migrated config is not valid TOML (%w); please report it", err)
+		return nil, fmt.Errorf("%w: the migrated config is not valid TOML (%w); please report it", ErrInternal, err)
 	}
 	lines := lineindex.New(name, data)
 	within := stringLines(res.Config.Root)
@@ -104,10 +104,10 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 	}
 	out, err := udiff.ApplyBytes(data, edits)
 	if err != nil {
-		return nil, fmt.Errorf("internal error: the markers overlap: %w", err)
+		return nil, fmt.Errorf("%w: the markers overlap: %w; please report it", ErrInternal, err)
 	}
 	if _, err := tomlpos.Parse(name, out); err != nil {
-		return nil, fmt.Errorf("internal error: the migrated config is not valid TOML (%w); please report it", err)
+		return nil, fmt.Errorf("%w: the migrated config is not valid TOML (%w); please report it", ErrInternal, err)
 	}
 	return out, nil
 }

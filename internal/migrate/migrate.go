@@ -11,6 +11,10 @@
 // to see it first), not something a program does while it runs, and its
 // Result carries the linter's model (engine.Linted).
 //
+// An old key is found by its path, however TOML spells it (a [header]
+// table, a dotted key, an inline table), and its rewrite is written in the
+// form of the table it goes into (forms.go).
+//
 // Every edit is made at the byte positions the positioned TOML tree
 // (internal/tomlpos) knows, never by encoding the document again: comments,
 // blank lines, key order and every line the migration does not touch stay
@@ -95,9 +99,16 @@ type Unreadable struct {
 
 func (e *Unreadable) Error() string { return e.Span.String() + ": " + e.Message }
 
+// ErrInternal is wrapped by the error of a migration that went wrong in
+// the migration itself: edits that overlap, or an output that is not
+// valid TOML. It is a fault to report, never the input's; no output is
+// returned with it, so nothing is written.
+var ErrInternal = errors.New("internal error")
+
 // Migrate rewrites one config against a manifest. The error is an
-// *Unreadable for input the reader cannot read, or says why the manifest
-// cannot be used; nothing can be migrated then.
+// *Unreadable for input the reader cannot read, wraps ErrInternal for a
+// fault of the migration itself, or says why the manifest cannot be used;
+// nothing can be migrated then.
 func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	if em := engine.ManifestOf(m); em.Manifest == nil {
 		msg := "the manifest cannot be read"
@@ -118,7 +129,7 @@ func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	mg.run()
 	out, err := udiff.ApplyBytes(src.Data, mg.edits)
 	if err != nil {
-		return nil, fmt.Errorf("internal error: the migration's edits overlap: %w", err)
+		return nil, fmt.Errorf("%w: the migration's edits overlap: %w; please report it", ErrInternal, err)
 	}
 	res := &Result{Changes: mg.changes}
 	if opts.Fix {
@@ -142,6 +153,7 @@ type migration struct {
 	root    *tomlpos.Node
 	lines   *lineindex.Index
 	toolsOf map[string][]string // tool name -> toolsets providing it, manifest order
+	toolsIn map[string][]string // toolset name -> its tools, for the manifest's toolsets and core
 	known   map[string]bool     // toolset names: the manifest's and [[mcp.server]] names
 	headers []int               // start of every [header], in file order
 	kvs     [][2]int            // key start and value end of every key = value
@@ -150,15 +162,20 @@ type migration struct {
 	crlf    bool        // the input's lines end in CRLF
 	within  map[int]int // lines inside a multi-line string -> its first; see stringLines
 	entry   string      // the entry agent's name
+	// inlineOrder are the inline tables the migration edits, in the
+	// order first met, and inlineEdits their edits (writeInlines).
+	inlineOrder []*tomlpos.Node
+	inlineEdits map[*tomlpos.Node]*inlineEdit
 }
 
 func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migration {
 	mg := &migration{src: src, cfg: c, root: c.Root, lines: lineindex.New(src.Name, src.Data),
-		toolsOf: map[string][]string{}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value,
+		toolsOf: map[string][]string{}, toolsIn: map[string][]string{kokua.Core: kokua.CoreTools}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value,
 		crlf: crlf(src.Data)}
 	for _, t := range engine.ManifestOf(m).Manifest.Toolsets {
 		mg.known[t.Name] = true
 		for _, tool := range t.Tools {
+			mg.toolsIn[t.Name] = append(mg.toolsIn[t.Name], tool.Name)
 			if !slices.Contains(mg.toolsOf[tool.Name], t.Name) {
 				mg.toolsOf[tool.Name] = append(mg.toolsOf[tool.Name], t.Name)
 			}
@@ -301,15 +318,15 @@ func commentSafe(s string) string {
 	}, s)
 }
 
-// keyLine is the whole line of a key = value written alone on its line:
-// from its start to past its newline, and what follows the value on it
-// (white space and a comment). ok is false when something else shares the
-// line, or the key is not a plain one.
+// keyLine is the whole line of a key = value written alone on its line,
+// its key plain or dotted: from its start to past its newline, and what
+// follows the value on it (white space and a comment). ok is false when
+// something else shares the line, or the key is inside an inline table.
 type keyLine struct {
 	from, to  int
 	value     string // the value's text
 	trailing  string // after the value, without the newline: "  # comment"
-	keyIndent string
+	keyIndent string // the white space the line starts with
 }
 
 func (mg *migration) keyLine(n *tomlpos.Node) (keyLine, bool) {
@@ -317,15 +334,15 @@ func (mg *migration) keyLine(n *tomlpos.Node) (keyLine, bool) {
 	ks, ve := keyFrom(n), valueTo(n)
 	vs := valueFrom(n)
 	s := mg.lineStart(ks)
-	if strings.TrimLeft(string(d[s:ks]), " \t") != "" {
-		return keyLine{}, false
+	if strings.TrimLeft(string(d[s:ks]), " \t") != "" && len(mg.inlines(n)) > 0 {
+		return keyLine{}, false // inside an inline table: not a line of its own
 	}
 	end := mg.lineEnd(ve)
 	rest := strings.TrimRight(string(d[ve:end]), "\r\n")
 	if t := strings.TrimLeft(rest, " \t"); t != "" && !strings.HasPrefix(t, "#") {
 		return keyLine{}, false
 	}
-	return keyLine{from: s, to: end, value: string(d[vs:ve]), trailing: rest, keyIndent: string(d[s:ks])}, true
+	return keyLine{from: s, to: end, value: string(d[vs:ve]), trailing: rest, keyIndent: mg.indent(s)}, true
 }
 
 // blockEnd is the offset just past the last line of a [header] table's own

@@ -31,6 +31,7 @@ func (mg *migration) run() {
 			mg.agent(f.Name, f.Value, agentOptions{extra: extra, memory: memory})
 		}
 		if memoryOn && agents.Get(mg.entry) == nil {
+			mg.memoryLeft()
 			mg.flagAt(keyFrom(memory), "[assistant].memory was removed, and no [agents.%s] table is here to take it: add \"memory\" and \"documents\" to the entry agent's [agents.<name>.tools].available, then delete this line and this comment", mg.entry)
 		}
 		if t := root.Get("tools"); t != nil {
@@ -41,6 +42,7 @@ func (mg *migration) run() {
 	}
 	mg.approval(assistant)
 	mg.subagentsFlag(roles)
+	mg.writeInlines()
 }
 
 // memory reads [assistant].memory (R20): whether the entry agent is to
@@ -50,18 +52,29 @@ func (mg *migration) memory() (*tomlpos.Node, bool) {
 	if n == nil {
 		return nil, false
 	}
-	kl, ok := mg.keyLine(n)
+	w, ok := mg.writtenOf(n)
 	if n.Kind != tomlpos.KindBool || !ok {
 		mg.flagAt(keyFrom(n), "[assistant].memory was removed: add \"memory\" and \"documents\" to the entry agent's available list if it should keep them, then delete this line and this comment")
 		return nil, false
 	}
-	mg.dropLine(kl, "[assistant].memory")
+	mg.drop(n, w, "[assistant].memory")
 	if n.Bool {
 		mg.change(n, "[assistant].memory = true became \"memory\" and \"documents\" in [agents.%s.tools].available", tomlpos.QuoteKey(mg.entry))
 	} else {
 		mg.change(n, "[assistant].memory = false was dropped: no agent declares the memory toolsets")
 	}
 	return n, n.Bool
+}
+
+// memoryLeft says, of an [assistant].memory = true whose toolsets the
+// migration could not write into a list, that its line gave way to a
+// comment for a person, rather than where they went.
+func (mg *migration) memoryLeft() {
+	for i, c := range mg.changes {
+		if strings.HasPrefix(c.Message, "[assistant].memory = true became") {
+			mg.changes[i].Message = "[assistant].memory = true was removed, and a comment where it was asks for \"memory\" and \"documents\" in the entry agent's available list"
+		}
+	}
 }
 
 // concurrent moves [subagents].concurrent to [assistant].concurrent_tools
@@ -71,9 +84,9 @@ func (mg *migration) concurrent(assistant *tomlpos.Node) {
 	if n == nil {
 		return
 	}
-	kl, ok := mg.keyLine(n)
+	w, ok := mg.writtenOf(n)
 	switch {
-	case !ok || assistant == nil || !assistant.Header:
+	case !ok || assistant == nil || !mg.addable(assistant):
 		mg.flagAt(keyFrom(n), "[subagents].concurrent was removed: write it as concurrent_tools in [assistant], then delete this line and this comment")
 		return
 	case assistant.Get("concurrent_tools") != nil:
@@ -81,13 +94,12 @@ func (mg *migration) concurrent(assistant *tomlpos.Node) {
 			mg.flagAt(keyFrom(n), "[subagents].concurrent was removed and [assistant].concurrent_tools says otherwise: keep the one you mean, then delete this line and this comment")
 			return
 		}
-		mg.dropLine(kl, "[subagents].concurrent")
+		mg.drop(n, w, "[subagents].concurrent")
 		mg.change(n, "[subagents].concurrent was dropped: [assistant].concurrent_tools already says the same")
 		return
 	}
-	mg.edit(kl.from, kl.to, "")
-	at := mg.blockEnd(assistant)
-	mg.edit(at, at, "concurrent_tools = "+kl.value+kl.trailing+"\n")
+	mg.remove(n, w)
+	mg.addKeys(assistant, []newKey{{key: "concurrent_tools", value: string(mg.src.Data[valueFrom(n):valueTo(n)]), trailing: w.line.trailing}})
 	mg.change(n, "[subagents].concurrent became [assistant].concurrent_tools")
 }
 
@@ -132,26 +144,36 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 		if len(o.extra) == 0 {
 			return true
 		}
-		if tools != nil || !t.Header {
-			mg.flagAt(keyFrom(o.memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
-			return false
+		switch {
+		case tools != nil:
+		case t.Header:
+			mg.insertTable(t, table+"\navailable = "+listText(o.extra)+"\n")
+			return true
+		case inlineTable(t):
+			mg.addKeys(t, []newKey{{key: "tools", value: "{ available = " + listText(o.extra) + " }"}})
+			return true
+		case mg.lastStatement(t) != nil:
+			mg.addKeys(t, []newKey{{key: "tools.available", value: listText(o.extra)}})
+			return true
 		}
-		mg.insertTable(t, table+"\navailable = "+listText(o.extra)+"\n")
-		return true
+		mg.memoryLeft()
+		mg.flagAt(keyFrom(o.memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
+		return false
 	}
 	oldPath := config.TablePath(t.Path())
-	if !t.Header || tools != nil && tools.Kind == tomlpos.KindTable {
+	if tools != nil && tools.Kind == tomlpos.KindTable {
 		mg.flagAt(keyFrom(olds[0]), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[0]), table)
 		return false
 	}
 	lines := make([]keyLine, len(olds))
+	forms := make([]written, len(olds))
 	for i, n := range olds {
-		kl, ok := mg.keyLine(n)
+		w, ok := mg.writtenOf(n)
 		if !ok {
 			mg.flagAt(keyFrom(n), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[i]), table)
 			return false
 		}
-		lines[i] = kl
+		forms[i], lines[i] = w, w.line
 	}
 
 	var flags []string
@@ -242,6 +264,13 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 			above = mg.allComments(plan, table+".available", `available = "all" holds what it listed`)
 		}
 	}
+	if !t.Header {
+		mg.agentInPlace(olds, forms, value, above, flags)
+		for i, n := range olds {
+			mg.change(n, "%s became %s.available", config.KeyPath(t.Path(), keys[i]), table)
+		}
+		return true
+	}
 	for i, kl := range lines {
 		mg.edit(kl.from, kl.to, "")
 		mg.change(olds[i], "%s became %s.available", config.KeyPath(t.Path(), keys[i]), table)
@@ -255,6 +284,32 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 	b.WriteString("available = " + value + lines[0].trailing + "\n")
 	mg.insertTable(t, b.String())
 	return true
+}
+
+// agentInPlace writes the available list of an agent table made by
+// dotted keys or written inline where its first old key is: the key
+// becomes tools.available (a dotted key stays dotted) or, inside an
+// inline table, tools = { available = [...] }; the other old keys are
+// removed, and the comments that go above the list go above the line the
+// first key is on, with the marker comments.
+func (mg *migration) agentInPlace(olds []*tomlpos.Node, forms []written, value string, above, flags []string) {
+	first := olds[0]
+	kf, kt := first.KeyOffsets()
+	text := "tools.available" + string(mg.src.Data[kt:valueFrom(first)]) + value
+	if forms[0].inline && !mg.dottedKey(first) {
+		text = "tools" + string(mg.src.Data[kt:valueFrom(first)]) + "{ available = " + value + " }"
+	}
+	at := mg.lineStart(mg.statementAt(first))
+	if len(above) > 0 {
+		mg.edit(at, at, commentLines(mg.indent(at), above))
+	}
+	for _, f := range flags {
+		mg.flagAt(at, "%s", f)
+	}
+	mg.edit(kf, valueTo(first), text)
+	for i, n := range olds[1:] {
+		mg.remove(n, forms[i+1])
+	}
 }
 
 // serverName is the toolset name of an MCP server a role named by name
@@ -410,6 +465,10 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 		}
 	case tools != nil:
 		mg.flagAt(keyFrom(tools), "the top-level [tools] section was removed: list its groups in %s's available list, then delete the key and this comment", table)
+		if memoryOn { // its line is dropped: the comment takes its place
+			mg.memoryLeft()
+			mg.flagAt(keyFrom(memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
+		}
 	case len(roles) > 0:
 		first := mg.root.Lookup("subagents", "roles", roles[0])
 		at := mg.lineStart(valueFrom(first))
@@ -417,6 +476,7 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 	default:
 		assistant := mg.root.Get("assistant")
 		if assistant == nil || !assistant.Header {
+			mg.memoryLeft()
 			mg.flagAt(keyFrom(memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
 			return
 		}
@@ -443,8 +503,8 @@ func (mg *migration) subagentsFlag(roles []string) {
 	if n == nil {
 		return
 	}
-	if kl, ok := mg.keyLine(n); ok && len(roles) > 0 {
-		mg.dropLine(kl, "[assistant].subagents")
+	if w, ok := mg.writtenOf(n); ok && len(roles) > 0 {
+		mg.drop(n, w, "[assistant].subagents")
 		mg.change(n, "[assistant].subagents was dropped: the entry agent delegates to the roles in delegates_to")
 		return
 	}
@@ -455,35 +515,40 @@ func (mg *migration) subagentsFlag(roles []string) {
 }
 
 // approval moves [security].confirm_tools and
-// [security.auto_approval].tools into a new [assistant.tools] pair (R19):
-// a tool the reviewer could answer for (in both old lists) is in review,
-// the rest of the old confirm list in confirm.
+// [security.auto_approval].tools into the [assistant.tools] pair (R19): a
+// tool the reviewer could answer for (in both old lists, or in confirm
+// and within a review entry) is in review, the rest of the old confirm
+// list in confirm. The old keys may be written in any form; the pair is
+// written into an [assistant.tools] already there when it lacks the key,
+// else as a new table in the form of [assistant] (forms.go).
 func (mg *migration) approval(assistant *tomlpos.Node) {
 	confirm := mg.root.Lookup("security", "confirm_tools")
 	review := mg.root.Lookup("security", "auto_approval", "tools")
 	if confirm == nil && review == nil {
 		return
 	}
+	have := mg.root.Lookup("assistant", "tools")
 	old := []*tomlpos.Node{confirm, review}
 	keys := []string{"[security].confirm_tools", "[security.auto_approval].tools"}
+	short := []string{"confirm", "review"}
 	news := []string{"[assistant.tools].confirm", "[assistant.tools].review"}
-	lines := make([]keyLine, 2)
+	forms := make([]written, 2)
 	entries := make([][]string, 2)
 	for i, n := range old {
 		if n == nil {
 			continue
 		}
-		kl, ok := mg.keyLine(n)
+		w, ok := mg.writtenOf(n)
 		strs, isList := stringsOf(n)
 		switch {
-		case mg.root.Lookup("assistant", "tools") != nil:
+		case have != nil && (have.Get(short[i]) != nil || !mg.addable(have)):
 			mg.flagAt(keyFrom(n), "%s was removed and [assistant.tools] is already written: move these entries into its %s by hand, then delete this line and this comment", keys[i], news[i])
 			return
 		case !ok || !isList:
 			mg.flagAt(keyFrom(n), "%s was removed: move these entries into %s by hand, then delete this line and this comment", keys[i], news[i])
 			return
 		}
-		lines[i], entries[i] = kl, strs
+		forms[i], entries[i] = w, strs
 	}
 
 	var flags [2][]string
@@ -502,51 +567,118 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 			qualified[i] = append(qualified[i], q)
 		}
 	}
-	// A tool in both old lists went to the reviewer: it leaves confirm.
+	// The review list the confirm entries meet: the old one, or the one
+	// [assistant.tools] already holds.
+	reviewed, reviewKey := qualified[1], "[security.auto_approval].tools"
+	if review == nil && have != nil {
+		reviewed, _ = stringsOf(have.Get("review"))
+		reviewKey = "[assistant.tools].review"
+	}
+	// A tool in both lists, or one a review entry holds whole, went to
+	// the reviewer: it leaves confirm.
 	plan := &listPlan{}
-	plan.list(confirm, keys[0], lines[0].trailing)
+	plan.list(confirm, keys[0], forms[0].line.trailing)
 	dropped := false
 	for j, c := range qualified[0] {
-		if slices.Contains(qualified[1], c) {
+		ce := kokua.ParseEntry(c)
+		if r, ok := mg.coveredBy(ce, reviewed); ok {
 			dropped = true
-			mg.change(confirm, "%q moved from confirm to review: [security.auto_approval].tools let the reviewer answer for it", c)
+			if r == c {
+				mg.change(confirm, "%q moved from confirm to review: %s let the reviewer answer for it", c, reviewKey)
+			} else {
+				mg.change(confirm, "%q moved from confirm to review: %s let the reviewer answer for all of %q, which holds it", c, reviewKey, r)
+			}
 			plan.drop(itemRef{0, j}, fmt.Sprintf("%q moved to review", c))
 			continue
 		}
-		for _, r := range qualified[1] {
-			if kokua.EntriesOverlap(kokua.ParseEntry(c), kokua.ParseEntry(r)) {
-				flags[0] = append(flags[0], fmt.Sprintf("%q and review's %q share tools: the reviewer answered for %q's tools and you for the rest; list the rest one by one here, or keep %q in one list only", c, r, r, c))
+		for _, r := range reviewed {
+			if re := kokua.ParseEntry(r); kokua.EntriesOverlap(ce, re) {
+				flags[0] = append(flags[0], mg.overlapNote(ce, re, reviewed))
+				break
 			}
 		}
 		plan.add(c, itemRef{0, j})
 	}
 
-	var b strings.Builder
-	b.WriteString("[assistant.tools]\n")
-	if confirm == nil {
-		b.WriteString(flag("", "%s", "[security].confirm_tools was not written, so Kokua's default list asked you; write confirm = [...] with what should ask you, then delete this comment"))
-	} else {
+	var kvs []newKey
+	var lead []string // marker comments for the new table as a whole
+	if confirm == nil && have == nil {
+		lead = append(lead, strings.TrimSuffix(flag("", "%s", "[security].confirm_tools was not written, so Kokua's default list asked you; write confirm = [...] with what should ask you, then delete this comment"), "\n"))
+	}
+	if confirm != nil {
 		text, above := mg.arrayText(confirm, repl[0]), []string(nil)
 		if dropped {
 			text, above = mg.written(plan, news[0])
 		}
-		b.WriteString(commentLines("", above))
-		for _, f := range flags[0] {
-			b.WriteString(flag("", "%s", f))
-		}
-		b.WriteString("confirm = " + text + lines[0].trailing + "\n")
+		kvs = append(kvs, newKey{above: append(above, markers(flags[0])...), key: "confirm", value: text, trailing: forms[0].line.trailing})
 	}
 	if review != nil {
-		for _, f := range flags[1] {
-			b.WriteString(flag("", "%s", f))
-		}
-		b.WriteString("review = " + mg.arrayText(review, repl[1]) + lines[1].trailing + "\n")
+		kvs = append(kvs, newKey{above: markers(flags[1]), key: "review", value: mg.arrayText(review, repl[1]), trailing: forms[1].line.trailing})
 	}
+	mg.writePair(assistant, have, lead, kvs)
 	for i, n := range old {
 		if n != nil {
-			mg.edit(lines[i].from, lines[i].to, "")
+			mg.remove(n, forms[i])
 			mg.change(n, "%s became %s", keys[i], news[i])
 		}
+	}
+}
+
+// markers writes texts as marker comments, without line ends.
+func markers(texts []string) []string {
+	out := make([]string, len(texts))
+	for i, t := range texts {
+		out[i] = strings.TrimSuffix(flag("", "%s", t), "\n")
+	}
+	return out
+}
+
+// writePair writes the keys of the approval pair: into the
+// [assistant.tools] already there (have), or as a new one in [assistant]'s
+// form: inside its braces when inline, as dotted keys after its own when
+// made by them, else as a new [assistant.tools] table after [assistant]'s
+// keys, above [security], or at the end.
+func (mg *migration) writePair(assistant, have *tomlpos.Node, lead []string, kvs []newKey) {
+	if len(kvs) > 0 {
+		kvs[0].above = append(slices.Clone(lead), kvs[0].above...)
+	}
+	switch {
+	case have != nil:
+		mg.addKeys(have, kvs) // addable: approval checked it
+		return
+	case inlineTable(assistant):
+		var above []string
+		for _, k := range kvs {
+			above = append(above, k.above...)
+			if c := strings.TrimSpace(k.trailing); c != "" {
+				above = append(above, c)
+			}
+		}
+		if len(kvs) == 0 {
+			above = lead
+		}
+		mg.addKeys(assistant, []newKey{{above: above, key: "tools", value: inlineText(kvs)}})
+		return
+	case dottedTable(assistant):
+		dotted := make([]newKey, len(kvs))
+		for i, k := range kvs {
+			k.key = "tools." + k.key
+			dotted[i] = k
+		}
+		if mg.addKeys(assistant, dotted) {
+			return
+		}
+		// Made only as the parent of a header's path: a header of its own
+		// is written below.
+	}
+	var b strings.Builder
+	b.WriteString("[assistant.tools]\n")
+	if len(kvs) == 0 {
+		b.WriteString(commentLines("", lead))
+	}
+	for _, k := range kvs {
+		b.WriteString(commentLines("", k.above))
+		b.WriteString(k.key + " = " + k.value + k.trailing + "\n")
 	}
 	switch security := mg.root.Get("security"); {
 	case assistant != nil && assistant.Header:
@@ -556,8 +688,44 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 		mg.edit(at, at, b.String()+"\n")
 	default:
 		at := len(mg.src.Data)
-		mg.edit(at, at, "\n"+b.String())
+		lead := "\n"
+		if at > 0 && mg.src.Data[at-1] != '\n' {
+			lead = "\n\n"
+		}
+		mg.edit(at, at, lead+b.String())
 	}
+}
+
+// coveredBy reports the review entry that holds every tool of the confirm
+// entry c, if one does: the same entry, or c's whole toolset.
+func (mg *migration) coveredBy(c kokua.Entry, reviewed []string) (string, bool) {
+	for _, r := range reviewed {
+		re := kokua.ParseEntry(r)
+		if r == c.Text || kokua.EntriesOverlap(c, re) && re.Whole() && !c.Whole() {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// overlapNote says what a person must settle where a confirm entry holds
+// a whole toolset some of whose tools the reviewer could answer for: the
+// tools of it left to you, when the install says which.
+func (mg *migration) overlapNote(c, r kokua.Entry, reviewed []string) string {
+	tools, known := mg.toolsIn[c.Toolset]
+	var rest []string
+	for _, t := range tools {
+		if _, ok := mg.coveredBy(kokua.ParseEntry(c.Toolset+"."+t), reviewed); !ok {
+			rest = append(rest, c.Toolset+"."+t)
+		}
+	}
+	switch {
+	case !known:
+		return fmt.Sprintf("%q and review's %q share tools: the reviewer answered for %q and you for %q's other tools; list them one by one here, or keep %q in one list only", c.Text, r.Text, r.Text, c.Text, c.Text)
+	case len(rest) == 0:
+		return fmt.Sprintf("%q and review's %q share tools: the reviewer answered for every tool %q has in this install, and a tool it gains later would ask you; keep %q in one list only", c.Text, r.Text, c.Text, c.Text)
+	}
+	return fmt.Sprintf("%q and review's %q share tools: the reviewer answered for %q and you for the rest of %q, which in this install is %s; list them here, or keep %q in one list only", c.Text, r.Text, r.Text, c.Text, and(rest), c.Text)
 }
 
 // qualify writes one old approval entry in today's vocabulary: a renamed

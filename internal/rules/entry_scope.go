@@ -22,6 +22,17 @@ var _ = register(&Rule{
 	Summary:  "an approval entry names a toolset its agent (or every agent) does not declare",
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
+		// With no agent read (no [agents.<name>] table, or [agents]
+		// written as an array of tables or a value), no-agents or
+		// wrong-type says why, at parse, where Kokua stops before approval
+		// entries are checked at validate. Scope cannot be judged without
+		// agents: every entry would name a toolset "no agent declares", a
+		// cascade of that one problem, not a finding the linter can make
+		// (R207 asks for every finding it can). The built-in pair is left
+		// out the same way (builtinPair.report).
+		if len(p.Config.Agents) == 0 {
+			return
+		}
 		w := p.World
 		var builtin builtinPair
 		for _, l := range approvalLists(w) {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // no-agents: a config with no [agents.<name>] table; Kokua cannot work
@@ -15,6 +16,12 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		if len(p.Config.Agents) > 0 {
+			return
+		}
+		// [agents] written as something other than a table ([[agents]],
+		// agents = 5) is wrong-type's finding, at the same place: saying
+		// again that it declares no agents would add nothing.
+		if agents := p.Config.Root.Get("agents"); agents != nil && agents.Kind != tomlpos.KindTable {
 			return
 		}
 		span := diag.Span{File: p.Config.File, Start: diag.Position{Line: 1, Column: 1}, End: diag.Position{Line: 1, Column: 1}}

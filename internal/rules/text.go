@@ -2,7 +2,10 @@ package rules
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
@@ -74,6 +77,24 @@ func didYouMean(matches []string) string {
 		return fmt.Sprintf(" (did you mean %s?)", q(matches[0]))
 	}
 	return fmt.Sprintf(" (did you mean %s or %s?)", q(matches[0]), q(matches[1]))
+}
+
+// normalizationNote says, when a close match offered for a name is the
+// same text in another Unicode normalization ("café" with é as one
+// character, and as e and a combining accent), that the two differ only
+// there and how each is written; otherwise it returns "". Without it the
+// message would seem to suggest the very name written. Kokua compares
+// names as written (a TOML key, a Python string), never normalized, so
+// the two are different names.
+func normalizationNote(written string, matches []string) string {
+	for _, m := range matches {
+		if m != written && norm.NFC.String(m) == norm.NFC.String(written) {
+			return fmt.Sprintf("%s and %s differ only in Unicode normalization: the name written here is %s, the one suggested %s; "+
+				"Kokua compares names as written, so they are different names.",
+				q(written), q(m), strconv.QuoteToASCII(written), strconv.QuoteToASCII(m))
+		}
+	}
+	return ""
 }
 
 // didYouMeanNote writes "Did you mean 'x'?" for close matches, as a note

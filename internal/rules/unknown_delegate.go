@@ -36,7 +36,7 @@ var _ = register(&Rule{
 				matches := index.Suggest(it.Value)
 				f := Finding{Span: it.Span, Key: a.DelegatesTo.Path,
 					Message: fmt.Sprintf("agent %s delegates to unknown agent %s%s.", q(a.Name), q(it.Value), didYouMean(matches)),
-					Notes:   []string{configured}}
+					Notes:   notes(normalizationNote(it.Value, matches), configured)}
 				if len(matches) > 0 {
 					f.Suggestion = "write " + tomlName(matches[0])
 					// Unsafe: delegating earns spawn_subagent and reaches the agent's tools.

@@ -42,6 +42,9 @@ var _ = register(&Rule{
 				matches := index.Suggest(it.Value)
 				msg := fmt.Sprintf("agent %s declares unknown toolset %s%s.", q(a.Name), q(it.Value), didYouMean(matches))
 				notes := []string{available}
+				if n := normalizationNote(it.Value, matches); n != "" {
+					notes = []string{n, available}
+				}
 				if it.Value == kokua.Core {
 					notes = append(notes, "The core tools belong to no toolset: spawn_subagent comes from delegates_to, available_tools and load_tools from deferring a toolset, activate_skill from an installed skill.")
 				}

@@ -38,10 +38,13 @@ const (
 	// each costs a few hundred bytes (its node and go-toml's), so an array of 1s written
 	// over 16 MiB would otherwise cost gigabytes.
 	MaxNodes = 1_000_000
-	// MaxKeyBytes bounds one key segment: findings repeat the names of
-	// their key path (an agent's name, say), so a longer key would make the
-	// output grow with the key times the number of findings.
-	MaxKeyBytes = 256
+	// MaxKeyBytes bounds one key segment. It protects the reader, not a
+	// style: findings repeat the names of their key path (an agent's name,
+	// say), so it bounds how much of the output one name can be, times the
+	// findings shown. It sits far beyond any name a person writes (Kokua
+	// reads keys of any length; a name of a few hundred or a thousand bytes
+	// must lint as Kokua reads it).
+	MaxKeyBytes = 4096
 	// MaxDocumentBytes bounds the document: a node keeps its place as
 	// 32-bit byte offsets, which halves the memory a large file costs.
 	MaxDocumentBytes = math.MaxInt32
