@@ -8,11 +8,16 @@
 # `outputs:`, and GITHUB_PATH, GITHUB_STEP_SUMMARY, RUNNER_TEMP and GITHUB_WORKSPACE as the runner
 # provides them; github.event is the event's payload (a property it lacks is '', as on GitHub).
 #
-# THE INSTALL STEP RUNS AS WRITTEN: the action builds kokua-lint from its own checkout
+# THE INSTALL STEPS RUN AS WRITTEN, on both paths. At a ref that is not a released tag (a tag with
+# no release, a branch, `uses: ./`) the action builds kokua-lint from its own checkout
 # ($GITHUB_ACTION_PATH), which here is a copy of this working tree (tracked and untracked files,
-# minus .gitignore'd ones), so the action ref is the one pin. The plain workflow checks the
-# repository out with actions/checkout (simulated by the same copy) and runs its `go install`
-# line as written.
+# minus .gitignore'd ones), with the ref stamped as its version. At a released tag it downloads
+# the release's binaries with curl and checks them against its SHA256SUMS: the release is a fake
+# one, a folder of scripts/build-release.sh's output for this machine's platform served over HTTP
+# on 127.0.0.1 at GITHUB_SERVER_URL's /OWNER/REPO/releases/download/TAG/, as github.com serves a
+# release's files; those cases run with no Go on PATH, and a tampered binary must be refused. The
+# plain workflow checks the repository out with actions/checkout (simulated by the same copy) and
+# runs its `go install` line as written.
 #
 # THE DIFF MODE RUNS ON A REAL GIT HISTORY: for `mode: diff` and `both` the workspace is a shallow
 # clone (--depth 1, as actions/checkout makes one) of a pull-request branch whose base commit it
@@ -23,9 +28,14 @@
 # widened output and that only the commands the mode needs were built.
 #
 # SIMULATED (`uses:` steps cannot run here): actions/checkout (the workspace is ready),
-# actions/setup-go (Go is on PATH; its inputs are checked: the go.mod it reads, cache on) and
-# github/codeql-action/upload-sarif (its sarif_file must be SARIF 2.1.0 and category is recorded;
-# one case makes it fail, as a read-only token does on a fork's pull request).
+# actions/setup-go (Go is on PATH; its inputs are checked: the go.mod it reads, its own cache off),
+# actions/cache (its key must be the one the action computed from its go.sum, and its paths Go's
+# module and build caches; nothing is restored or saved), github/codeql-action/upload-sarif (its
+# sarif_file must be SARIF 2.1.0 and category is recorded; one case makes it fail, as a read-only
+# token does on a fork's pull request), and the runner's github.action_ref and
+# github.action_repository (the ref after `@`, kokua-policy/kokua-policy) and RUNNER_OS and
+# RUNNER_ARCH (this machine's). The release itself, its URL layout and GitHub's redirect to its
+# storage are not github.com's own.
 #
 # Needs Go, git and python3 with PyYAML (python3-yaml is installed with apt-get if missing).
 # Run from anywhere: bash scripts/test-action.sh. Nothing in this repository is changed.
@@ -49,7 +59,7 @@ mkdir -p "$tmp/action"
 done | tar --null -T - -cf -) | tar -C "$tmp/action" -xf -
 
 "$py" - "$repo_root" "$tmp" <<'EOF'
-import json, os, re, shutil, subprocess, sys, time
+import functools, hashlib, http.server, json, os, platform, re, shutil, subprocess, sys, threading, time
 import yaml
 
 REPO, TMP = sys.argv[1:]
@@ -74,6 +84,19 @@ def doc_block(name):
     while i < len(lines) and not lines[i].strip(): i += 1
     check(i < len(lines) and lines[i].startswith("```"), "docs/ci.md: no block after %r" % marker)
     return "\n".join(lines[i + 1:lines.index("```", i + 1)]) + "\n"
+
+# The fake releases: RELEASES/<owner>/<repo>/releases/download/<tag>/<file>, served over HTTP.
+RELEASES = os.path.join(TMP, "releases")
+os.makedirs(RELEASES)
+REQUESTS = []
+class ReleaseHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, fmt, *args):
+        REQUESTS.append(self.path)
+SERVER = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(ReleaseHandler, directory=RELEASES))
+threading.Thread(target=SERVER.serve_forever, daemon=True).start()
+SERVER_URL = "http://127.0.0.1:%d" % SERVER.server_address[1]
+RUNNER_OS = {"Linux": "Linux", "Darwin": "macOS", "Windows": "Windows"}[platform.system()]
+RUNNER_ARCH = {"x86_64": "X64", "amd64": "X64", "aarch64": "ARM64", "arm64": "ARM64"}[platform.machine().lower()]
 
 GO_VERSION = re.search(r"^go (\d+\.\d+)", open(os.path.join(REPO, "go.mod")).read(), re.M).group(1)
 ACTION = yaml.safe_load(open(os.path.join(REPO, "action.yml"), encoding="utf-8"))
@@ -174,7 +197,7 @@ def condition(cond, ctx):
 
 class Job:
     """One job's runner state: a workspace, RUNNER_TEMP, GITHUB_PATH and the output so far."""
-    def __init__(self, name, files, upload_fails=False, event=None):
+    def __init__(self, name, files, upload_fails=False, event=None, no_go=False):
         self.dir = os.path.join(TMP, name)
         self.ws = os.path.join(self.dir, "workspace")
         os.makedirs(self.ws)
@@ -190,6 +213,8 @@ class Job:
         self.out = ""
         self.uploads = []    # (sarif_file, category) of each "upload"
         self.setups = []     # the with: of each setup-go
+        self.caches = []     # the with: of each actions/cache
+        self.no_go = no_go   # no go on PATH
         self.order = []      # step labels in the order they ran
         self.upload_fails = upload_fails
         self.event = event if event is not None else {}   # github.event
@@ -198,9 +223,11 @@ class Job:
 
     def env(self, extra):
         env = dict(os.environ, CI="true", GITHUB_ACTIONS="true", GITHUB_WORKSPACE=self.ws,
-                   RUNNER_TEMP=os.path.join(self.dir, "runner-temp"), GOPATH=self.gopath)
+                   RUNNER_TEMP=os.path.join(self.dir, "runner-temp"), GOPATH=self.gopath,
+                   RUNNER_OS=RUNNER_OS, RUNNER_ARCH=RUNNER_ARCH, GITHUB_SERVER_URL=SERVER_URL)
+        hidden = ("kokua-lint", "kokua-compile") + (("go",) if self.no_go else ())
         inherited = [d for d in os.environ["PATH"].split(os.pathsep) if d and not any(
-                     os.path.exists(os.path.join(d, c)) for c in ("kokua-lint", "kokua-compile"))]
+                     os.path.exists(os.path.join(d, c)) for c in hidden)]
         env["PATH"] = os.pathsep.join(self.paths + self.setup_go + inherited)
         env.update(extra)
         return env
@@ -262,6 +289,18 @@ class Job:
             print("  - %s: %s not run: Go is on PATH; $(go env GOPATH)/bin added to PATH, as it does" % (label, ref))
             self.setup_go = [os.path.join(self.gopath, "bin")]
             return 0
+        if name == "actions/cache":
+            self.caches.append(dict(with_))
+            check(re.fullmatch(r"kokua-policy-go-%s-%s-go[0-9.]+-[0-9a-f]{64}" % (RUNNER_OS, RUNNER_ARCH), with_.get("key", "")),
+                  "%s: key %r is not kokua-policy-go-OS-ARCH-GOVERSION-<sha256 of go.sum>" % (label, with_.get("key")))
+            gosum = hashlib.sha256(open(os.path.join(ACTION_PATH, "go.sum"), "rb").read()).hexdigest()
+            check(with_["key"].endswith("-" + gosum), "%s: key %r is not from the action's go.sum" % (label, with_["key"]))
+            check(with_["key"].startswith(with_.get("restore-keys", "-")), "%s: restore-keys %r is not the key's prefix" % (label, with_.get("restore-keys")))
+            paths = [l for l in with_.get("path", "").split("\n") if l.strip()]
+            want = [subprocess.run(["go", "env", v], stdout=subprocess.PIPE, text=True, check=True).stdout.strip() for v in ("GOMODCACHE", "GOCACHE")]
+            check(paths == want, "%s: paths %r, want Go's module and build caches %r" % (label, paths, want))
+            print("  - %s: %s not run: key %s, nothing restored" % (label, ref, with_["key"]))
+            return 0
         if name == "github/codeql-action/upload-sarif":
             f = os.path.join(self.ws, with_.get("sarif_file", ""))
             check(os.path.isfile(f), "%s: no %s to upload" % (label, with_.get("sarif_file")))
@@ -292,7 +331,7 @@ class Job:
             if "uses" in s:
                 with_ = {k: expand(v, ctx) for k, v in s.get("with", {}).items()}
                 if s["uses"] == "./" or s["uses"].startswith("kokua-policy/kokua-policy@"):
-                    status, outs = run_action(self, with_)
+                    status, outs = run_action(self, with_, s["uses"].partition("@")[2])
                 else:
                     status = self.uses(label, s["uses"], with_)
             else:
@@ -305,15 +344,17 @@ class Job:
             elif status:
                 print("  - %s: failed, continue-on-error" % label)
 
-def run_action(job, with_):
-    """The composite action's steps, with the inputs with_ gives; returns the exit status and the
-    action's outputs."""
+def run_action(job, with_, ref=""):
+    """The composite action's steps, with the inputs with_ gives, called at ref (empty for
+    `uses: ./`); returns the exit status and the action's outputs."""
     declared = ACTION.get("inputs", {})
     unknown = set(with_) - set(declared)
     check(not unknown, "inputs action.yml does not declare: %s" % sorted(unknown))
     inputs = {k: text(v.get("default", "")) for k, v in declared.items()}
     inputs.update({k: text(v) for k, v in with_.items()})
-    ctx = {"inputs": inputs, "github": {"action_path": ACTION_PATH, "event": job.event}, "steps": {},
+    github = {"action_path": ACTION_PATH, "event": job.event, "action_ref": ref,
+              "action_repository": "kokua-policy/kokua-policy" if ref else ""}
+    ctx = {"inputs": inputs, "github": github, "steps": {},
            "env": {"GITHUB_ACTION_PATH": ACTION_PATH}}
     before = job.status
     job.status = 0
@@ -368,13 +409,13 @@ def sarif_results(job):
     return [(r.get("ruleId"), r.get("level")) for run in log["runs"] for r in run.get("results", [])]
 
 cases = 0
-def case(title, files, runner, want_status, upload_fails=False, history=None, event=None):
+def case(title, files, runner, want_status, upload_fails=False, history=None, event=None, no_go=False):
     """One job. history, (base files, head files), makes the workspace a shallow clone of a
     pull-request branch; event is github.event, by default a pull request on that branch."""
     global cases
     cases += 1
     step("case %d: %s" % (cases, title))
-    job = Job("case%d" % cases, {} if history else files, upload_fails)
+    job = Job("case%d" % cases, {} if history else files, upload_fails, no_go=no_go)
     if history:
         job.base = pull_request(job, *history)
         job.event = {"pull_request": {"base": {"sha": job.base}, "labels": []}}
@@ -452,8 +493,12 @@ try:
     build = [s for s in ACTION["runs"]["steps"] if "$GITHUB_ACTION_PATH" in s.get("run", "")]
     check(build and not any("go install" in b["run"] for b in build), "action.yml does not build from $GITHUB_ACTION_PATH")
     setup = [s for s in ACTION["runs"]["steps"] if s.get("uses", "").startswith("actions/setup-go@")]
-    check(len(setup) == 1 and str(setup[0]["with"].get("cache")).lower() == "true",
-          "actions/setup-go must run with cache: true")
+    check(len(setup) == 1 and str(setup[0]["with"].get("cache")).lower() == "false"
+          and "cache-dependency-path" not in setup[0]["with"],
+          "actions/setup-go must run with its cache off and no cache-dependency-path (it cannot hash the action's go.sum)")
+    cache = [s for s in ACTION["runs"]["steps"] if s.get("uses", "").startswith("actions/cache@")]
+    check(len(cache) == 1 and cache[0]["with"].get("key") == "${{ steps.gocache.outputs.key }}",
+          "action.yml: want one actions/cache step keyed by the gocache step's output")
     check("category" in ACTION["inputs"], "action.yml has no category input")
     check({"errors", "warnings", "sarif-file"} <= set(ACTION.get("outputs", {})), "action.yml lacks outputs")
     # The annotations and the SARIF log come from one run; the fix step's runs (--diff, --fix)
@@ -470,6 +515,9 @@ try:
     block, want = action_block("docs/diff.md", "Policy diff against the base")
     check(block == want, "docs/diff.md's copy of action.yml's diff step differs from it:\n%s" % "\n".join(want))
 
+    # The version the docs pin (TestDocsPinTheRelease holds them to CHANGELOG.md); no release of it
+    # is served until the download cases below.
+    PIN = re.search(r"uses: kokua-policy/kokua-policy@(\S+)", doc_block("github-action")).group(1)
     for block in ("github-action", "github-action-sarif", "github-plain"):
         body = doc_block(block)
         sarif = "sarif" in body
@@ -484,6 +532,9 @@ try:
                 check(outs["errors"] == ("1" if broken else "0") and outs["warnings"] == "0",
                       "outputs %r" % outs)
                 check(outs["sarif-file"] == ("kokua-lint.sarif" if sarif else ""), "sarif-file output %r" % outs)
+                check("has no release binaries" in job.out and "kokua-lint version %s\n" % PIN in job.out,
+                      "a tag without a release: want the build from the checkout, stamped %s" % PIN)
+                check(len(job.setups) == 1 and len(job.caches) == 1, "setups %r, caches %r" % (job.setups, job.caches))
             else:
                 check(os.listdir(os.path.join(job.gopath, "bin")) == ["kokua-lint"], "kokua-lint was not installed into GOPATH/bin")
             expect_broken(job) if broken else expect_clean(job)
@@ -497,6 +548,61 @@ try:
             else:
                 check(not os.path.exists(os.path.join(job.ws, "kokua-lint.sarif")), "SARIF written unasked")
                 check(not job.uploads, "uploads %r" % job.uploads)
+
+    # ---- a released tag: the download ---------------------------------------------------------
+
+    goos = {"Linux": "linux", "macOS": "darwin", "Windows": "windows"}[RUNNER_OS]
+    goarch = {"X64": "amd64", "ARM64": "arm64"}[RUNNER_ARCH]
+    asset = lambda c: "%s-%s-%s" % (c, goos, goarch)
+    built_release = os.path.join(TMP, "built-release")
+    step("the release %s for %s/%s: bash scripts/build-release.sh" % (PIN, goos, goarch))
+    subprocess.run(["bash", os.path.join(REPO, "scripts/build-release.sh"), "-o", built_release, PIN, "%s/%s" % (goos, goarch)],
+                   check=True, stdout=subprocess.DEVNULL)
+    release_dir = os.path.join(RELEASES, "kokua-policy/kokua-policy/releases/download", PIN)
+    def publish(tamper=None, drop=None):
+        """Serves the release, one binary changed by a byte or left out."""
+        shutil.rmtree(release_dir, ignore_errors=True)
+        shutil.copytree(built_release, release_dir)
+        if tamper: open(os.path.join(release_dir, tamper), "ab").write(b"\0")
+        if drop: os.remove(os.path.join(release_dir, drop))
+        del REQUESTS[:]
+    def downloaded():
+        return sorted(r.rsplit("/", 1)[1] for r in REQUESTS)
+
+    body = doc_block("github-action")
+    for broken in (True, False):
+        publish()
+        job = case("docs/ci.md github-action at the released tag %s, %s config: the release's kokua-lint, checked, no Go on PATH"
+                   % (PIN, "broken" if broken else "fixed"), {"config.toml": BROKEN if broken else FIXED},
+                   lambda job: run_workflow(job, body), 1 if broken else 0, no_go=True)
+        expect_broken(job) if broken else expect_clean(job)
+        check(built(job) == ["kokua-lint"] and job.action_outputs["errors"] == ("1" if broken else "0"), "outputs %r" % job.action_outputs)
+        check(not job.setups and not job.caches, "Go was set up at a released tag")
+        check(downloaded() == ["SHA256SUMS", asset("kokua-lint")], "downloaded %r" % downloaded())
+        check("kokua-lint %s: downloaded from the release, sha256 " % PIN in job.out, "the download is not reported")
+    publish()
+    job = case("mode: both at the released tag: kokua-lint and kokua-compile downloaded, a widening fails", {},
+               lambda job: run_action(job, {"mode": "both"}, PIN)[0], 1,
+               history=({"config.toml": FIXED}, {"config.toml": WIDE}), no_go=True)
+    check(job.action_outputs["widened"] == "true" and WIDENED_ROW in summary(job) and built(job) == ["kokua-compile", "kokua-lint"],
+          "outputs %r, built %r" % (job.action_outputs, built(job)))
+    check(downloaded() == sorted(["SHA256SUMS", asset("kokua-lint"), asset("kokua-compile")]) and not job.setups, "downloaded %r" % downloaded())
+    publish(tamper=asset("kokua-lint"))
+    job = case("a release whose kokua-lint does not match SHA256SUMS: refused, nothing installed, nothing built",
+               {"config.toml": FIXED}, lambda job: run_action(job, {}, PIN)[0], 1, no_go=True)
+    check("does not match its SHA256SUMS" in job.out and built(job) == [] and not job.setups, "a tampered binary was not refused")
+    publish(drop=asset("kokua-compile"))
+    job = case("a release without this platform's kokua-compile: refused", {"config.toml": FIXED},
+               lambda job: run_action(job, {"mode": "diff"}, PIN)[0], 1, no_go=True)
+    check("has SHA256SUMS but no %s" % asset("kokua-compile") in job.out and not job.setups, "a missing binary was not refused")
+    shutil.rmtree(release_dir)
+    del REQUESTS[:]
+    job = case("a branch ref: nothing downloaded, built from the checkout with the branch as its version",
+               {"config.toml": FIXED}, lambda job: run_action(job, {}, "main")[0], 0)
+    check("kokua-lint version main\n" in job.out and not REQUESTS and len(job.caches) == 1, "requests %r" % REQUESTS)
+    job = case("uses: ./ (no ref): built, its version from build information (none in a copy without .git)",
+               {"config.toml": FIXED}, lambda job: run_action(job, {})[0], 0)
+    check("kokua-lint version devel\n" in job.out and not REQUESTS, "requests %r" % REQUESTS)
 
     two = {"a/config.toml": FIXED, "b/config.toml": WARNING, "kokua.manifest.json": MANIFEST}
     for fail_on, configs, want in (("warning", "a/config.toml b/config.toml", 1),

@@ -6,9 +6,9 @@
 # and pass on the fixed one, and leave its `artifacts:` paths in both cases (`when: always`).
 #
 # The install lines run as written, `git clone` included, with one change: the clone's URL is
-# pointed at a local repository holding this working tree, committed and tagged v0.1.0 (the tag
-# is not published). The image itself is not pulled: its tag is only checked against the Go
-# version in go.mod.
+# pointed at a local repository holding this working tree, committed and tagged with the version
+# the clone's --branch pins (that tag may not be published yet). The image itself is not pulled:
+# its tag is only checked against the Go version in go.mod.
 #
 # Needs Go and python3 with PyYAML (python3-yaml is installed with apt-get if missing).
 # Run from anywhere: bash scripts/test-gitlab.sh. Nothing in this repository is changed.
@@ -24,7 +24,10 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/kokua-gitlab.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 share_go_caches
 
-# The repository the job clones: this working tree, committed and tagged v0.1.0.
+# The repository the job clones: this working tree, committed and tagged with the version the
+# job's clone pins (internal/version's TestDocsPinTheRelease holds it to CHANGELOG.md).
+pin="$(sed -n -E 's/^ *- git clone .*--branch ([^ ]+) .*kokua-policy.*/\1/p' "$repo_root/docs/ci.md" | head -1)"
+[[ -n "$pin" ]] || { echo "FAIL: docs/ci.md has no git clone --branch of kokua-policy" >&2; exit 1; }
 export GIT_CONFIG_GLOBAL="$tmp/gitconfig" GIT_CONFIG_NOSYSTEM=1
 git config --global user.name "kokua-policy test"
 git config --global user.email "test@kokua-policy.invalid"
@@ -35,13 +38,13 @@ git init -q "$tmp/upstream"
 done | tar --null -T - -cf -) | tar -C "$tmp/upstream" -xf -
 git -C "$tmp/upstream" add -A
 git -C "$tmp/upstream" commit -q -m "working tree of $repo_root"
-git -C "$tmp/upstream" tag v0.1.0
+git -C "$tmp/upstream" tag "$pin"
 
-"$py" - "$repo_root" "$tmp" <<'EOF'
+"$py" - "$repo_root" "$tmp" "$pin" <<'EOF'
 import json, os, re, subprocess, sys, time
 import yaml
 
-REPO, TMP = sys.argv[1:]
+REPO, TMP, PIN = sys.argv[1:]
 START = time.time()
 URL = "https://github.com/kokua-policy/kokua-policy.git"
 LOCAL = "file://" + os.path.join(TMP, "upstream")
@@ -77,7 +80,7 @@ try:
     check(set(job) <= {"image", "script", "artifacts"}, "keys not simulated: %s" % sorted(set(job) - {"image", "script", "artifacts"}))
     lines = job["script"]
     clones = [l for l in lines if l.startswith("git clone ") and URL in l]
-    check(len(clones) == 1 and "--branch v0.1.0" in clones[0], "the script has no git clone of %s at v0.1.0" % URL)
+    check(len(clones) == 1 and "--branch %s " % PIN in clones[0], "the script has no git clone of %s at %s" % (URL, PIN))
     script = "set -eo pipefail\n" + "\n".join(l.replace(URL, LOCAL) for l in lines) + "\n"
     artifacts = job.get("artifacts", {})
     check(artifacts.get("when") == "always", "artifacts are not kept when the job fails")

@@ -8,7 +8,7 @@
 #     working tree's files (tracked and untracked, minus .gitignore'd ones) in one extra commit;
 #   - the project's .pre-commit-config.yaml is taken from docs/ci.md (the blocks marked
 #     `<!-- test: pre-commit -->` and `<!-- test: pre-commit-overrides -->`), with only `repo:`
-#     and `rev:` pointed at that clone, since v0.1.0 is not published;
+#     and `rev:` pointed at that clone, since the version they pin may not be published yet;
 #   - `pre-commit run --all-files` must fail on a broken config (naming pending-dead-entry, once)
 #     and on a stale compiled policy (saying which input changed and the whole command to rerun,
 #     --manifest included), and pass once each is fixed; a real `git commit` through the installed
@@ -96,11 +96,11 @@ if i == len(lines) or not lines[i].startswith("```"):
     sys.exit("docs/ci.md: no fenced block after %r" % marker)
 end = lines.index("```", i + 1)
 text = "\n".join(lines[i + 1:end]) + "\n"
-for old, new in (("repo: https://github.com/kokua-policy/kokua-policy\n", "repo: %s\n" % repo),
-                 ("rev: v0.1.0\n", "rev: %s\n" % rev)):
-    if text.count(old) != 1:
-        sys.exit("docs/ci.md block %r: want exactly one %r" % (name, old.strip()))
-    text = text.replace(old, new)
+for old, new in ((r"repo: https://github\.com/kokua-policy/kokua-policy\n", "repo: %s\n" % repo),
+                 (r"rev: \S+\n", "rev: %s\n" % rev)):
+    text, n = re.subn(old, lambda m: new, text)
+    if n != 1:
+        sys.exit("docs/ci.md block %r: want exactly one line matching %r" % (name, old.strip()))
 sys.stdout.write(text)
 EOF
 }

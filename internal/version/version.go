@@ -1,8 +1,11 @@
 // Package version holds the one version of the kokua-policy tools: the
 // version `--version` prints, the SARIF output gives its driver and the
-// compiler writes into every policy. It comes from the module's build
-// information, so a release build says its tag, a build from a commit its
-// pseudo-version, and nothing says a version it is not.
+// compiler writes into every policy. A release build carries the version it
+// was stamped with (Stamped, set by scripts/build-release.sh and by the
+// GitHub Action's build from the ref it was called at); any other build takes
+// it from the module's build information, so `go install ...@v1.2.0` says
+// its tag, a build from a commit its pseudo-version, and nothing says a
+// version it is not.
 package version
 
 import "runtime/debug"
@@ -12,9 +15,25 @@ import "runtime/debug"
 // (go build -buildvcs=false).
 const Devel = "devel"
 
-// Version is the version of kokua-lint, kokua-compile and kokua-run, read
-// once from the running binary's build information.
-var Version = FromBuildInfo(debug.ReadBuildInfo())
+// Stamped is the version a build was given at link time, empty otherwise:
+//
+//	go build -ldflags "-X github.com/kokua-policy/kokua-policy/internal/version.Stamped=v1.2.0" ./cmd/kokua-lint
+//
+// It is a variable only so that the linker can set it; nothing else writes it.
+var Stamped string
+
+// Version is the version of kokua-lint, kokua-compile and kokua-run: Stamped
+// when the build was given one, the build information's otherwise.
+var Version = resolve(Stamped, FromBuildInfo(debug.ReadBuildInfo()))
+
+// resolve is the stamped version when there is one, the version from build
+// information otherwise.
+func resolve(stamped, fromBuildInfo string) string {
+	if stamped != "" {
+		return stamped
+	}
+	return fromBuildInfo
+}
 
 // FromBuildInfo is the version that build information gives: the main
 // module's version (a tag such as v1.2.0, or a pseudo-version such as

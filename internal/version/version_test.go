@@ -29,3 +29,16 @@ func TestVersionOfThisBinary(t *testing.T) {
 		t.Errorf("Version is %q in a test binary, want %q", Version, Devel)
 	}
 }
+
+func TestResolve(t *testing.T) {
+	for _, c := range []struct{ stamped, info, want string }{
+		{"", Devel, Devel},
+		{"", "v1.2.0", "v1.2.0"},
+		{"v1.3.0", Devel, "v1.3.0"},
+		{"v1.3.0", "v0.0.0-20260102150405-0123456789ab", "v1.3.0"},
+	} {
+		if got := resolve(c.stamped, c.info); got != c.want {
+			t.Errorf("resolve(%q, %q) = %q, want %q", c.stamped, c.info, got, c.want)
+		}
+	}
+}
