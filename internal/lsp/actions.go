@@ -43,7 +43,8 @@ func (s *server) codeActions(p *protocol.CodeActionParams) ([]protocol.CodeActio
 		if f.Span.File != d.name {
 			continue
 		}
-		safe = safe || len(f.Fixes) > 0 && f.Fixes[0].Safe
+		// Fix all makes what kokua-lint --fix makes: a finding's one fix, when safe.
+		safe = safe || len(f.Fixes) == 1 && f.Fixes[0].Safe
 		start, end := spanOffsets(f.Span)
 		if end < from || start > to {
 			continue
