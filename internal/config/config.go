@@ -165,11 +165,16 @@ type Config struct {
 	AssistantModel Str
 	DefaultPair    Pair
 	// Agents are in file order.
-	Agents  []*Agent
-	byName  map[string]*Agent
-	Floor   List
-	Auto    AutoApproval
-	Reviews []*Reviewer
+	Agents []*Agent
+	// Unreadable names the keys of [agents] whose value is not a table
+	// ([[agents.coder]], coder = 5): wrong-type reports each, and the
+	// checks that need to know an agent's tables stay silent about it
+	// rather than call it undeclared.
+	Unreadable map[string]bool
+	byName     map[string]*Agent
+	Floor      List
+	Auto       AutoApproval
+	Reviews    []*Reviewer
 	// Comments are the file's comments, in order.
 	Comments []tomlpos.Comment
 	// MCPServers are in file order, which is their registration and trust
@@ -242,6 +247,11 @@ func (c *Config) decode() {
 			if a := decodeAgent(f); a != nil {
 				c.Agents = append(c.Agents, a)
 				c.byName[a.Name] = a
+			} else {
+				if c.Unreadable == nil {
+					c.Unreadable = map[string]bool{}
+				}
+				c.Unreadable[f.Name] = true
 			}
 		}
 	}

@@ -21,7 +21,7 @@ var _ = register(&Rule{
 	Fixes:    UnsafeFixes,
 	Check: func(p *Pass) {
 		cfg := p.Config
-		if len(cfg.Agents) == 0 || cfg.Agent(cfg.EntryAgent.Value) != nil {
+		if len(cfg.Agents) == 0 || cfg.Agent(cfg.EntryAgent.Value) != nil || cfg.Unreadable[cfg.EntryAgent.Value] {
 			return // no-agents covers the empty config
 		}
 		var names []string

@@ -30,7 +30,10 @@ var _ = register(&Rule{
 		// cascade of that one problem, not a finding the linter can make
 		// (R207 asks for every finding it can). The built-in pair is left
 		// out the same way (builtinPair.report).
-		if len(p.Config.Agents) == 0 {
+		// An agent written as something other than a table
+		// ([[agents.coder]]) may hold the toolset, and which it holds
+		// cannot be read: the same cascade, so the same silence.
+		if len(p.Config.Agents) == 0 || len(p.Config.Unreadable) > 0 {
 			return
 		}
 		w := p.World

@@ -29,6 +29,18 @@ var _ = register(&Rule{
 				continue
 			}
 			table := config.TablePath([]string{"agents", f.Name, "tools"})
+			if tools.ArrayOfTables {
+				// [[agents.coder.tools]] is the new table with one bracket
+				// too many, not the pre-split list: migrate has nothing to
+				// rewrite.
+				p.Report(Finding{
+					Span:       tools.Span(),
+					Key:        config.KeyPath([]string{"agents", f.Name}, "tools"),
+					Message:    fmt.Sprintf("agent %s writes [%s], an array of tables; an agent's tools are one table, %s", q(f.Name), table, table),
+					Suggestion: fmt.Sprintf("write the header %s, with single brackets, once", table),
+				})
+				continue
+			}
 			p.Report(Finding{
 				Span: tools.Span(),
 				Key:  config.KeyPath([]string{"agents", f.Name}, "tools"),

@@ -27,7 +27,9 @@ var _ = register(&Rule{
 		var index *similar.Index // built at the first unknown name, once for all
 		for _, a := range p.Config.Agents {
 			for _, it := range a.DelegatesTo.Items {
-				if p.Config.Agent(it.Value) != nil {
+				// An agent written as something other than a table is
+				// declared; wrong-type says what is wrong with it.
+				if p.Config.Agent(it.Value) != nil || p.Config.Unreadable[it.Value] {
 					continue
 				}
 				if index == nil {
