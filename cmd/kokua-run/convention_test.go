@@ -28,6 +28,22 @@ func TestConvention(t *testing.T) {
 	})
 }
 
+// TestSessionQuotedNames: a name in double quotes is read as the name
+// itself, so a toolset registered with a space in its name can be loaded
+// and called; quoted and bare names give the same answers.
+func TestSessionQuotedNames(t *testing.T) {
+	pol := shippedPolicy(t)
+	bare := clitest.Run(Main, "kokua-run", "load mcp\ncall mcp.add_mcp_server\n", "session", pol, "assistant")
+	quoted := clitest.Run(Main, "kokua-run", "load \"mcp\"\ncall \"mcp.add_mcp_server\"\n", "session", pol, "assistant")
+	if bare.Code != 0 || quoted.Code != 0 {
+		t.Fatalf("exit %d and %d: %s %s", bare.Code, quoted.Code, bare.Stderr, quoted.Stderr)
+	}
+	strip := func(out string) string { return strings.ReplaceAll(out, `"`, "") } // the echoed lines differ by their quotes
+	if strip(bare.Stdout) != strip(quoted.Stdout) {
+		t.Errorf("quoted names answered otherwise:\n%s\n---\n%s", quoted.Stdout, bare.Stdout)
+	}
+}
+
 // TestSessionUsageErrors (issue 10): a line session cannot read stops it
 // with exit 2 and the line's number; what was answered before stays on
 // stdout.
@@ -40,6 +56,9 @@ func TestSessionUsageErrors(t *testing.T) {
 		{"call --unattended\n", "kokua-run session: line 1: call takes one tool"},
 		{"load\n", "kokua-run session: line 1: load takes one toolset"},
 		{"load mcp skills\n", "kokua-run session: line 1: load takes one toolset"},
+		{"load \"my wiki\n", "kokua-run session: line 1: load takes one toolset"},
+		{"load \"\"\n", "kokua-run session: line 1: load takes one toolset"},
+		{"call \"mcp\" add_mcp_server\n", "kokua-run session: line 1: call takes one tool"},
 		{"tools now\n", "kokua-run session: line 1: tools takes nothing after it"},
 		{"# a comment\n\nnames\nfrobnicate mcp\ntools\n", `kokua-run session: line 4: unknown command "frobnicate"`},
 	} {

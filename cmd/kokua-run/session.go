@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	urfave "github.com/urfave/cli/v3"
@@ -100,7 +101,8 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 		}
 		switch cmd {
 		case "load":
-			if arg == "" || strings.ContainsAny(arg, " \t") {
+			var ok bool
+			if arg, ok = oneName(arg); !ok {
 				return bad("load takes one toolset")
 			}
 			// A load answer is lines: the toolset's guidance follows it.
@@ -110,7 +112,8 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 			if rest, ok := strings.CutPrefix(arg, "--unattended"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
 				turn.Unattended, arg = true, strings.TrimSpace(rest)
 			}
-			if arg == "" || strings.ContainsAny(arg, " \t") {
+			var ok bool
+			if arg, ok = oneName(arg); !ok {
 				return bad("call takes one tool, as toolset.tool or the bare name")
 			}
 			fmt.Fprintln(out, diag.Printable(human(s.Decide(arg, turn))))
@@ -135,4 +138,15 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 		return cli.Fail(cli.ExitUsage, "kokua-run: reading the script: %v", err)
 	}
 	return nil
+}
+
+// oneName reads a session line's one argument: a word, or a name in
+// double quotes with Go's escapes, for a toolset Kokua registers with a
+// space in its name ("my wiki", "my wiki.search").
+func oneName(arg string) (string, bool) {
+	if strings.HasPrefix(arg, `"`) {
+		name, err := strconv.Unquote(arg)
+		return name, err == nil && name != ""
+	}
+	return arg, arg != "" && !strings.ContainsAny(arg, " \t")
 }
