@@ -451,7 +451,9 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 	}
 	available := "available = " + value
 	switch {
-	case tools != nil && tools.Header:
+	// A [tools] that already writes available would get a second one
+	// when it becomes the agent's table: a person merges the two.
+	case tools != nil && tools.Header && tools.Get("available") == nil:
 		at := valueFrom(tools)
 		mg.edit(mg.lineStart(at), mg.lineStart(at), head)
 		mg.edit(at, valueTo(tools), table)
@@ -540,7 +542,13 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 		}
 		w, ok := mg.writtenOf(n)
 		strs, isList := stringsOf(n)
-		switch {
+		switch assistant := mg.root.Get("assistant"); {
+		case assistant != nil && assistant.Kind != tomlpos.KindTable:
+			// assistant = [] or a string: no [assistant.tools] can be
+			// written below a value, and which table was meant is a
+			// person's call.
+			mg.flagAt(keyFrom(n), "%s was removed, and [assistant] is written as a value, not a table: make [assistant] a table, move these entries into %s by hand, then delete this line and this comment", keys[i], news[i])
+			return
 		case have != nil && (have.Get(short[i]) != nil || !mg.addable(have)):
 			mg.flagAt(keyFrom(n), "%s was removed and [assistant.tools] is already written: move these entries into its %s by hand, then delete this line and this comment", keys[i], news[i])
 			return
