@@ -21,6 +21,8 @@ type Fixed struct {
 	Applied []Applied
 	// Result is the lint of Data: what remains.
 	Result *Result
+	// Given is the lint of the config as given, the first round's.
+	Given *Result
 }
 
 // Applied is one fix made, and the finding it resolved.
@@ -45,6 +47,9 @@ func Fix(cfg Source, m *Manifest, unsafe bool) *Fixed {
 	out := &Fixed{Data: cfg.Data}
 	for round := 0; ; round++ {
 		out.Result = Lint(Source{Name: cfg.Name, Data: out.Data}, m)
+		if round == 0 {
+			out.Given = out.Result
+		}
 		if round == MaxFixRounds {
 			return out
 		}

@@ -32,7 +32,11 @@ func TestGoldenFixes(t *testing.T) {
 				m = LoadManifest(Source{Name: "manifest.json", Data: data})
 			}
 			src := Source{Name: "config.toml", Data: cfg}
-			for _, d := range Lint(src, m).Diagnostics {
+			given := Lint(src, m)
+			if fixed := Fix(src, m, false); !slices.EqualFunc(fixed.Given.Diagnostics, given.Diagnostics, func(a, b diag.Diagnostic) bool { return diag.Compare(a, b) == 0 }) || fixed.Given.Kokua != given.Kokua {
+				t.Errorf("Fix's Given is not the lint of the config as given")
+			}
+			for _, d := range given.Diagnostics {
 				for _, f := range d.Fixes {
 					if r := rules.ByID(d.Rule); r == nil || !r.Fixes.Allows(f.Safe) {
 						t.Errorf("%s attaches a fix (safe %v) its rule does not declare: %q", d.Rule, f.Safe, f.Title)

@@ -153,13 +153,22 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 			unreadable = true
 			continue
 		}
-		res := lint.Lint(src, m)
+		// Fixing lints the config as given in its first round: that
+		// lint says whether the file is Kokua's, so it is not made twice.
+		var fixed *lint.Fixed
+		var res *lint.Result
+		if o.fix || o.diff {
+			fixed = lint.Fix(src, m, o.unsafeFixes)
+			res = fixed.Given
+		} else {
+			res = lint.Lint(src, m)
+		}
 		if o.onlyKokua && !res.Kokua {
 			cli.SkipNote(stderr, "kokua-lint", src.Name)
 			continue
 		}
-		if o.fix || o.diff {
-			if src, res, err = o.fixConfig(path, src, m, stdout, stderr); err != nil {
+		if fixed != nil {
+			if src, res, err = o.fixConfig(path, src, fixed, stdout, stderr); err != nil {
 				return err
 			}
 		}

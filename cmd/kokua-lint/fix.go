@@ -33,14 +33,13 @@ func (o options) checkFixTargets() error {
 	return nil
 }
 
-// fixConfig makes the fixes of one config (lint.Fix): it prints them as a
+// fixConfig writes the fixes lint.Fix made of one config: it prints them as a
 // diff under --diff, writes the fixed config to standard output when it
 // was read from standard input, and otherwise replaces the file in place,
 // atomically. Each fix made gets one line on standard error. It returns
 // the config as fixed and what remains in it (under --diff, the config as
 // --fix would leave it).
-func (o options) fixConfig(path string, src lint.Source, m *lint.Manifest, stdout, stderr io.Writer) (lint.Source, *lint.Result, error) {
-	fixed := lint.Fix(src, m, o.unsafeFixes)
+func (o options) fixConfig(path string, src lint.Source, fixed *lint.Fixed, stdout, stderr io.Writer) (lint.Source, *lint.Result, error) {
 	verb := "fixed"
 	if o.diff {
 		verb = "would fix"
