@@ -104,3 +104,18 @@ func (p *Pass) ownLines(n *tomlpos.Node) (from, to int, comment string, ok bool)
 	}
 	return from, min(lineEnd+1, len(src)), comment, true
 }
+
+// belowHeader is an edit that writes lines (each ending in a line feed)
+// right below the header of table, where they are its first keys; a
+// header on the file's last line, without a line feed, gets one first.
+func (p *Pass) belowHeader(table *tomlpos.Node, lines string) diag.Edit {
+	src, index := p.Config.Source, p.Config.Lines
+	at := len(src)
+	if header := table.Span().Start.Line; header < index.Lines() {
+		at = index.Offset(header+1, 1)
+	}
+	if at == len(src) && len(src) > 0 && src[len(src)-1] != '\n' {
+		lines = "\n" + lines
+	}
+	return diag.Edit{Start: at, End: at, New: lines}
+}

@@ -92,7 +92,7 @@ const migrateHint = " (kokua-lint migrate rewrites it)"
 // reports it. The other removed keys need a decision (which agent, which
 // table) and get no fix.
 func moveEntries(p *Pass, n *tomlpos.Node, target string) []diag.Fix {
-	src, lines := p.Config.Source, p.Config.Lines
+	src := p.Config.Source
 	if n.Kind != tomlpos.KindArray || n.Key().IsZero() {
 		return nil
 	}
@@ -116,16 +116,7 @@ func moveEntries(p *Pass, n *tomlpos.Node, target string) []diag.Fix {
 		add := diag.Edit{Start: len(src), End: len(src), New: ending + "\n[assistant.tools]\n" + target + " = " + entries + rest + "\n"}
 		return []diag.Fix{{Title: title, Edits: []diag.Edit{remove, add}}}
 	case tools.Kind == tomlpos.KindTable && tools.Header && tools.Get(target) == nil:
-		header := tools.Span().Start.Line
-		at := len(src)
-		if header < lines.Lines() {
-			at = lines.Offset(header+1, 1)
-		}
-		ending := ""
-		if at == len(src) && len(src) > 0 && src[len(src)-1] != '\n' {
-			ending = "\n"
-		}
-		add := diag.Edit{Start: at, End: at, New: ending + target + " = " + entries + rest + "\n"}
+		add := p.belowHeader(tools, target+" = "+entries+rest+"\n")
 		return []diag.Fix{{Title: title, Safe: true, Edits: []diag.Edit{remove, add}}}
 	}
 	return nil

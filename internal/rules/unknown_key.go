@@ -84,11 +84,7 @@ func moveAgentKey(p *Pass, v config.Visit) []diag.Fix {
 	var add diag.Edit
 	switch {
 	case agent.Header:
-		at := lines.Offset(agent.Span().Start.Line+1, 1)
-		if at == len(src) && len(src) > 0 && src[len(src)-1] != '\n' {
-			moved = "\n" + moved
-		}
-		add = diag.Edit{Start: at, End: at, New: moved}
+		add = p.belowHeader(agent, moved)
 	case len(agent.Fields) == 1:
 		// The agent's table exists only as the tools header's parent.
 		at := lines.Offset(tools.Span().Start.Line, 1)
