@@ -8,6 +8,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // entry-scope: an approval entry naming a toolset outside its reach. A
@@ -21,6 +22,7 @@ var _ = register(&Rule{
 	Refs:     []string{"R123", "R74", "R75", "R76", "A4", "A5", "A9"},
 	Summary:  "an approval entry names a toolset its agent (or every agent) does not declare",
 	Needs:    NeedsWorld,
+	Fixes:    SafeFixes,
 	Check: func(p *Pass) {
 		// With no agent read (no [agents.<name>] table, or [agents]
 		// written as an array of tables or a value), no-agents or
@@ -114,7 +116,34 @@ func (b *builtinPair) reportFloor(p *Pass) {
 	p.Report(Finding{Span: floor.Span, Key: floor.Path,
 		Message:    "auto-approval is on and no [security].never_auto_approve is written, so Kokua's built-in floor applies, and " + what,
 		Notes:      []string{fmt.Sprintf("The built-in floor is never_auto_approve = [%s].", tomlStrings(floor.Values())), hold, floorWhy},
-		Suggestion: fmt.Sprintf("%s, with the entries you want; the built-in floor without these is never_auto_approve = [%s]", writeFloor, tomlStrings(keep))})
+		Suggestion: fmt.Sprintf("%s, with the entries you want; the built-in floor without these is never_auto_approve = [%s]", writeFloor, tomlStrings(keep)),
+		Fixes:      p.floorFix(keep)})
+}
+
+// floorFix writes never_auto_approve with the built-in floor's entries
+// that hold something back, which Kokua then applies in place of its own:
+// below a [security] header, or in a [security] table put just above a
+// [security.auto_approval] header when the file writes no [security]. It
+// is safe: the entries left out name toolsets no agent declares, which
+// build no tools, so no call asks less than before. A file that writes
+// these tables some other way (dotted keys, an inline table) is left to a
+// person.
+func (p *Pass) floorFix(keep []string) []diag.Fix {
+	line := "never_auto_approve = [" + tomlStrings(keep) + "]\n"
+	fix := diag.Fix{Title: "Write " + strings.TrimSuffix(line, "\n") + " in [security]", Safe: true}
+	security := p.Config.Root.Get("security")
+	switch auto := security.Get("auto_approval"); {
+	case security == nil || security.Kind != tomlpos.KindTable:
+		return nil
+	case security.Header:
+		fix.Edits = []diag.Edit{p.belowHeader(security, line)}
+	case security.Implicit() && auto != nil && auto.Kind == tomlpos.KindTable && auto.Header:
+		at := p.Config.Lines.Offset(auto.Span().Start.Line, 1)
+		fix.Edits = []diag.Edit{{Start: at, End: at, New: "[security]\n" + line + "\n"}}
+	default:
+		return nil
+	}
+	return []diag.Fix{fix}
 }
 
 // builtinPair gathers the entries of Kokua's built-in default pair, which
@@ -202,7 +231,31 @@ func (b *builtinPair) report(p *Pass) {
 		Message: "the file has no [assistant.tools] table, so Kokua applies its built-in default pair, and " + what,
 		Notes:   []string{toolsets, entries},
 		Suggestion: fmt.Sprintf("paste an [assistant.tools] table at the end of the file with the entries you want; the built-in pair without these is confirm = %s and review = %s",
-			keep(def.Confirm), keep(def.Review))})
+			keep(def.Confirm), keep(def.Review)),
+		Fixes: b.pairFix(p, keep(def.Confirm), keep(def.Review))})
+}
+
+// pairFix pastes the [assistant.tools] table the finding asks for at the
+// end of the file, holding the built-in pair without the entries that
+// hold nothing back. It is safe for the same reason as floorFix: no call
+// asks less than before. An [assistant] written as dotted keys or an inline
+// table, which a new [assistant.tools] header may not extend, is left to a
+// person.
+func (b *builtinPair) pairFix(p *Pass, confirm, review string) []diag.Fix {
+	if a := p.Config.Root.Get("assistant"); a != nil && !a.Header && !a.Implicit() {
+		return nil
+	}
+	src := p.Config.Source
+	table := "[assistant.tools]\nconfirm = " + confirm + "\nreview = " + review + "\n"
+	switch {
+	case len(src) == 0:
+	case src[len(src)-1] != '\n':
+		table = "\n\n" + table
+	default:
+		table = "\n" + table
+	}
+	return []diag.Fix{{Title: "Write the [assistant.tools] table: confirm = " + confirm + ", review = " + review, Safe: true,
+		Edits: []diag.Edit{{Start: len(src), End: len(src), New: table}}}}
 }
 
 // endOfFile is the position just after the file's last character that is

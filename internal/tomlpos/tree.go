@@ -145,6 +145,11 @@ func childPath(t *Node, name string) []string {
 	return append(t.Path(), name)
 }
 
+// Implicit says a table was made only as the parent of a [header] path
+// ([security] by [security.auto_approval]): TOML 1.0 lets a later header
+// of its own still define it, and a new [header] below it is valid.
+func (n *Node) Implicit() bool { return n.Kind == KindTable && n.def == defImplicit }
+
 // definition is how a table came to be, which decides what may still be
 // added to it (TOML 1.0: a table is defined once; dotted keys and headers
 // do not reopen each other's tables; inline tables are closed).
