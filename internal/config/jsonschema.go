@@ -253,7 +253,9 @@ func keyJSON(pattern []string, k *KeySchema) (obj, error) {
 		if err != nil {
 			return nil, err
 		}
-		o = append(o, member{"type", "array"}, member{"minItems", 1}, member{"items", items})
+		// No minItems: an empty static array (server = []) is a list
+		// of no tables to Python's tomllib, and Kokua registers none.
+		o = append(o, member{"type", "array"}, member{"items", items})
 	case TypeAvailable:
 		o = append(o, member{"anyOf", []obj{
 			{

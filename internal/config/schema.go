@@ -78,13 +78,29 @@ func (t Type) Accepts(n *tomlpos.Node) bool {
 	case TypeTable, TypeSubtable:
 		return n.Kind == tomlpos.KindTable
 	case TypeTables:
-		return n.Kind == tomlpos.KindArray && n.ArrayOfTables
+		return isTables(n)
 	case TypeAvailable:
 		return n.Kind == tomlpos.KindString || isStrings(n)
 	case TypeThinking:
 		return n.Kind == tomlpos.KindBool || n.Kind == tomlpos.KindString && slices.Contains(ThinkingLevels, n.Str)
 	}
 	return false
+}
+
+// isTables reports whether n is an array of tables in either spelling
+// TOML 1.0 gives it: [[header]] tables, or a static array of inline
+// tables (server = [{ name = "wiki", url = "..." }]). Python's tomllib
+// reads both as the same list of dicts, so Kokua cannot tell them apart.
+func isTables(n *tomlpos.Node) bool {
+	if n.Kind != tomlpos.KindArray {
+		return false
+	}
+	for _, it := range n.Items {
+		if it.Kind != tomlpos.KindTable {
+			return false
+		}
+	}
+	return true
 }
 
 func isStrings(n *tomlpos.Node) bool {
@@ -358,7 +374,7 @@ func walk(n *tomlpos.Node, fn func(Visit)) {
 		switch {
 		case v.Kind == tomlpos.KindTable:
 			visitTable(v, fn)
-		case v.ArrayOfTables && arrayOfTablesExpected(n.Path(), f.Name):
+		case isTables(v) && arrayOfTablesExpected(n.Path(), f.Name):
 			for _, t := range v.Items {
 				visitTable(t, fn)
 			}

@@ -556,10 +556,20 @@ max_iterations = 3.0
 [security.auto_approval]
 max_per_turn = 5.0
 `},
-	{name: "mcp servers as an inline array", valid: true, gap: "an inline array of inline tables and [[mcp.server]] tables give the same JSON", toml: `
+	{name: "mcp servers as an inline array", valid: true, toml: `
 [agents.coder]
 [mcp]
 server = [{ url = "https://example.invalid/mcp", name = "files" }]
+`},
+	{name: "an mcp server as an inline table without its url", valid: false, toml: `
+[agents.coder]
+[mcp]
+server = [{ name = "files" }]
+`},
+	{name: "no mcp servers, as an empty array", valid: true, toml: `
+[agents.coder]
+[mcp]
+server = []
 `},
 	{name: "date where a string goes", valid: true, gap: "editors hand TOML dates over as strings", toml: `
 [agents.coder]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -19,7 +20,7 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		servers := p.Config.Root.Lookup("mcp", "server")
-		if servers == nil || !servers.ArrayOfTables {
+		if servers == nil || !config.TypeTables.Accepts(servers) {
 			return
 		}
 		for _, t := range servers.Items {
