@@ -15,17 +15,34 @@ import (
 func TestConvention(t *testing.T) {
 	pol := shippedPolicy(t)
 	clitest.CheckConvention(t, Main, "kokua-run", clitest.Convention{
-		Help: "kokua-run session [--preload TOOLSET,...] POLICY AGENT < script",
-		Sub:  "decide", SubHelp: "kokua-run decide [--format human|json] [--unattended] POLICY AGENT TOOL",
+		Help: "kokua-run session [--preload TOOLSET,...] [--verify-key PUB] POLICY AGENT < script",
+		Sub:  "decide", SubHelp: "kokua-run decide [--format human|json] [--unattended] [--verify-key PUB] POLICY AGENT TOOL",
 		Flag: []string{"decide", "--format"},
 		Cases: []clitest.Case{
-			{Name: "-h of another command", Args: []string{"serve", "-h"}, Code: cli.ExitOK, Stdout: "kokua-run serve [--addr 127.0.0.1:8181] POLICY"},
+			{Name: "-h of another command", Args: []string{"serve", "-h"}, Code: cli.ExitOK, Stdout: "kokua-run serve [--addr 127.0.0.1:8181] [--verify-key PUB] POLICY"},
 			{Name: "unknown command", Args: []string{"frobnicate"}, Code: cli.ExitUsage, Stderr: `kokua-run: unknown command "frobnicate": the commands are decide, session, serve`},
 			{Name: "mistyped command", Args: []string{"sesion", pol, "coder"}, Code: cli.ExitUsage, Stderr: `kokua-run: unknown command 'sesion': did you mean 'session'?`},
 			{Name: "flags after the arguments", Args: []string{"decide", pol, "coder", "write_file", "--format", "json", "--unattended"}, Code: cli.ExitDenied, Stdout: `"decision":"denied"`},
+			{Name: "session without its arguments", Args: []string{"session", pol}, Code: cli.ExitUsage, Stderr: "want POLICY AGENT, and the script on standard input"},
 			{Name: "decide without its arguments", Args: []string{"decide", pol}, Code: cli.ExitUsage, Stderr: "want POLICY AGENT TOOL"},
 		},
 	})
+}
+
+// TestSessionMistypedCommand: a script line whose command is close to one
+// of the four is answered with it, as a mistyped subcommand is; one close
+// to none gets the list alone.
+func TestSessionMistypedCommand(t *testing.T) {
+	pol := shippedPolicy(t)
+	for script, want := range map[string]string{
+		"load fs\ncal read_file\n": "kokua-run session: line 2: unknown command \"cal\" (did you mean \"call\"?); the commands are load <toolset>, call [--unattended] <tool>, tools and names\n",
+		"frobnicate\n":             "kokua-run session: line 1: unknown command \"frobnicate\"; the commands are load <toolset>, call [--unattended] <tool>, tools and names\n",
+	} {
+		r := clitest.Run(Main, "kokua-run", script, "session", pol, "coder")
+		if r.Code != cli.ExitUsage || r.Stderr != want {
+			t.Errorf("script %q: exit %d, stderr %q; want %d, %q", script, r.Code, r.Stderr, cli.ExitUsage, want)
+		}
+	}
 }
 
 // TestSessionQuotedNames: a name in double quotes is read as the name

@@ -19,7 +19,7 @@ func decideCommand(stdout io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "decide",
 		Usage:     "answer one call: run, confirm, review, not_loaded, unavailable or denied (the exit code says which)",
-		UsageText: "kokua-run decide [--format human|json] [--unattended] POLICY AGENT TOOL",
+		UsageText: "kokua-run decide [--format human|json] [--unattended] [--verify-key PUB] POLICY AGENT TOOL",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "format", Value: "human", Usage: "human or json"},
 			&urfave.BoolFlag{Name: "unattended", Usage: "the call is in a turn nobody watches: gated calls are denied"},

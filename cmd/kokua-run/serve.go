@@ -28,7 +28,7 @@ func serveCommand(stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "serve",
 		Usage:     "serve the JSON HTTP API, reloading the policy when it changes or on SIGHUP",
-		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] POLICY",
+		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] [--verify-key PUB] POLICY",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "addr", Value: server.DefaultAddr, Usage: "address to listen on, HOST:PORT; a HOST alone (localhost) gets the default port, 8181 (loopback by default)"},
 			verifyKeyFlag(),

@@ -15,19 +15,22 @@ import (
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
+// scriptCommands are the commands a session script's lines start with.
+var scriptCommands = []string{"load", "call", "tools", "names"}
+
 // sessionCommand is kokua-run session: a conversation scripted on stdin.
 func sessionCommand(stdin io.Reader, stdout io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "session",
 		Usage:     "run a conversation scripted on stdin: load <toolset>, call <tool>, tools, names",
-		UsageText: "kokua-run session [--preload TOOLSET,...] POLICY AGENT < script",
+		UsageText: "kokua-run session [--preload TOOLSET,...] [--verify-key PUB] POLICY AGENT < script",
 		Flags: []urfave.Flag{
-			&urfave.StringFlag{Name: "preload", Usage: "toolsets the transcript loaded successfully, in first-loaded order"},
+			&urfave.StringFlag{Name: "preload", Usage: "toolsets the conversation loaded before the script starts, in the order they were first loaded, as when it is resumed"},
 			verifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 2 {
-				return cli.Fail(cli.ExitUsage, "kokua-run session: want POLICY AGENT")
+				return cli.Fail(cli.ExitUsage, "kokua-run session: want POLICY AGENT, and the script on standard input (see --help)")
 			}
 			var preload []string
 			if p := c.String("preload"); p != "" {
@@ -131,6 +134,9 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 				fmt.Fprintln(out, "(nothing left to load)")
 			}
 		default:
+			if near := cli.Closest(cmd, scriptCommands); near != "" {
+				return bad("unknown command %q (did you mean %q?)", cmd, near)
+			}
 			return bad("unknown command %q", cmd)
 		}
 	}

@@ -252,6 +252,17 @@ func didYouMean(name, word, closest string) error {
 	return Fail(ExitUsage, "%s: unknown command '%s': did you mean '%s'? (see --help)", name, word, closest)
 }
 
+// Closest is the one of names closest to word, a mistyped name, by the
+// project's one rule for suggestions (similar.Suggest), or "" when none
+// is close: for a command's own small languages, such as kokua-run
+// session's script commands.
+func Closest(word string, names []string) string {
+	if near := similar.Suggest(word, names); len(near) > 0 {
+		return near[0]
+	}
+	return ""
+}
+
 // commandNames are the names of c's visible subcommands.
 func commandNames(c *urfave.Command) []string {
 	var names []string
