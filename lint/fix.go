@@ -35,6 +35,13 @@ type Applied struct {
 	Text []byte
 }
 
+// Fixable reports whether Fix makes a fix of d: its one fix, when it has
+// exactly one and that one is safe; with unsafe, its first, whatever it
+// has.
+func Fixable(d diag.Diagnostic, unsafe bool) bool {
+	return len(d.Fixes) > 0 && (unsafe || len(d.Fixes) == 1 && d.Fixes[0].Safe)
+}
+
 // Fix lints a config, makes the fix of each finding that has exactly one
 // and that one safe, and lints the result again, until no fix applies or
 // MaxFixRounds rounds have been made. A finding with several fixes (two
@@ -56,7 +63,7 @@ func Fix(cfg Source, m *Manifest, unsafe bool) *Fixed {
 		var fixes []diag.Fix
 		var from []diag.Diagnostic
 		for _, d := range out.Result.Diagnostics {
-			if d.Span.File != cfg.Name || len(d.Fixes) == 0 || !unsafe && (len(d.Fixes) > 1 || !d.Fixes[0].Safe) {
+			if d.Span.File != cfg.Name || !Fixable(d, unsafe) {
 				continue
 			}
 			fixes = append(fixes, d.Fixes[0])

@@ -197,6 +197,9 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := lint.Write(stdout, o.format, all, lint.WriteOptions{Sources: sources, Style: cli.Style(color)}); err != nil {
 		return cli.StdoutFailed("kokua-lint", "the report", err)
 	}
+	if o.format == "human" {
+		o.fixHint(stderr, all)
+	}
 	if unreadable {
 		return cli.Code(cli.ExitUsage)
 	}

@@ -68,3 +68,39 @@ func (o options) fixConfig(path string, src lint.Source, fixed *lint.Fixed, stdo
 	}
 	return lint.Source{Name: src.Name, Data: fixed.Data}, fixed.Result, nil
 }
+
+// fixHint says, after a human report, how many of its findings a fix
+// would resolve and which flag makes it: --fix for the safe ones, in a
+// run that made none, and --unsafe-fixes for those only it makes, with
+// the warning that they can widen an agent's power. A run that already
+// made what it was asked to make, and a report with no fix, say nothing.
+func (o options) fixHint(w io.Writer, all []diag.Diagnostic) {
+	safe, unsafe := 0, 0
+	for _, d := range all {
+		switch {
+		case lint.Fixable(d, false):
+			safe++
+		case lint.Fixable(d, true):
+			unsafe++
+		}
+	}
+	findings := func(n int) string {
+		if n == 1 {
+			return "1 finding"
+		}
+		return fmt.Sprintf("%d findings", n)
+	}
+	const widen = "which can widen what an agent may do"
+	switch {
+	case o.fix || o.diff:
+		if unsafe > 0 && !o.unsafeFixes {
+			fmt.Fprintf(w, "kokua-lint: --unsafe-fixes would fix %s more, %s (--diff --unsafe-fixes shows them without writing)\n", findings(unsafe), widen)
+		}
+	case safe > 0 && unsafe > 0:
+		fmt.Fprintf(w, "kokua-lint: --fix fixes %s, and --fix --unsafe-fixes %d more, %s (--diff shows them without writing)\n", findings(safe), unsafe, widen)
+	case safe > 0:
+		fmt.Fprintf(w, "kokua-lint: --fix fixes %s (--diff shows them without writing)\n", findings(safe))
+	case unsafe > 0:
+		fmt.Fprintf(w, "kokua-lint: --fix --unsafe-fixes fixes %s, %s (--diff --unsafe-fixes shows them without writing)\n", findings(unsafe), widen)
+	}
+}

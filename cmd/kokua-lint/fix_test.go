@@ -139,3 +139,59 @@ func TestFixRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestFixHint: a human report ends, on stderr, with how many findings
+// --fix fixes and how many only --unsafe-fixes does, saying that those
+// can widen an agent's power; after --fix, only the unsafe ones left are
+// counted; a report with no fix, and every format for programs, says
+// nothing of it.
+func TestFixHint(t *testing.T) {
+	shipped, err := os.ReadFile(filepath.Join(root, "examples", "shipped.config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(from, to string) string {
+		t.Helper()
+		out := strings.Replace(string(shipped), from, to, 1)
+		if out == string(shipped) {
+			t.Fatalf("the shipped config no longer holds %q", from)
+		}
+		return out
+	}
+	// A bare tool name has one safe fix; a name close to two tools has
+	// two fixes, which only --unsafe-fixes chooses between.
+	safe := edit(`"mcp.add_mcp_server", "config`, `"add_mcp_server", "config`)
+	unsafe := edit(`"mcp.add_mcp_server", "config`, `"mcp.add_mcp_servr", "config`)
+	both := strings.Replace(unsafe, `"compute.execute_python"`, `"execute_python"`, 1)
+	const widen = "which can widen what an agent may do"
+	for _, c := range []struct {
+		name, config string
+		args         []string
+		want         string
+	}{
+		{"safe", safe, nil, "kokua-lint: --fix fixes 1 finding (--diff shows them without writing)\n"},
+		{"unsafe", unsafe, nil, "kokua-lint: --fix --unsafe-fixes fixes 1 finding, " + widen + " (--diff --unsafe-fixes shows them without writing)\n"},
+		{"both", both, nil, "kokua-lint: --fix fixes 1 finding, and --fix --unsafe-fixes 1 more, " + widen + " (--diff shows them without writing)\n"},
+		{"unsafe left after --fix", both, []string{"--fix"}, "kokua-lint: --unsafe-fixes would fix 1 finding more, " + widen + " (--diff --unsafe-fixes shows them without writing)\n"},
+		{"nothing left after --unsafe-fixes", both, []string{"--fix", "--unsafe-fixes"}, ""},
+		{"no fix", string(shipped), nil, ""},
+		{"json", both, []string{"--format", "json"}, ""},
+		{"github", both, []string{"--format", "github"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := files(t, map[string]string{"config.toml": c.config})
+			r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", append(c.args, "config.toml")...)
+			var hint string
+			for _, line := range strings.SplitAfter(r.Stderr, "\n") {
+				if strings.Contains(line, "--fix") || strings.Contains(line, "--unsafe-fixes") {
+					if !strings.HasPrefix(line, "config.toml:") { // a line of a fix made
+						hint += line
+					}
+				}
+			}
+			if hint != c.want {
+				t.Errorf("kokua-lint %q: the hint is %q, want %q\n(stderr %q)", c.args, hint, c.want, r.Stderr)
+			}
+		})
+	}
+}
