@@ -378,7 +378,7 @@ func (v *view) addGates(l List, list string, inherited bool, built func(string) 
 	}
 	from := string(kokua.Declared)
 	if inherited {
-		from = "inherited from [assistant.tools]"
+		from = "inherited"
 	}
 	for i := range l.Entries {
 		e := &l.Entries[i]
