@@ -88,3 +88,41 @@ func TestGoldenFixes(t *testing.T) {
 
 // sameFinding compares findings as diag.Sort orders them.
 func sameFinding(a, b diag.Diagnostic) bool { return diag.Compare(a, b) == 0 }
+
+// TestFixesKeepCRLF: every golden case's fixes, made in the same config
+// with its lines ending in CRLF, give the fixed config of the case with
+// its lines ending in CRLF: a fix never leaves a file with two kinds of
+// line end, nor a line feed where a line end was.
+func TestFixesKeepCRLF(t *testing.T) {
+	crlf := func(b []byte) []byte {
+		return bytes.ReplaceAll(bytes.ReplaceAll(b, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+	}
+	fixed := 0
+	for _, c := range goldenCases(t) {
+		cfg, err := os.ReadFile(filepath.Join(c.dir, "config.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(cfg, []byte("\r")) {
+			continue // a case about line ends themselves
+		}
+		m := DefaultManifest()
+		if data, err := os.ReadFile(filepath.Join(c.dir, "manifest.json")); err == nil {
+			m = LoadManifest(Source{Name: "manifest.json", Data: data})
+		}
+		for _, unsafe := range []bool{false, true} {
+			lf := Fix(Source{Name: "config.toml", Data: cfg}, m, unsafe)
+			if len(lf.Applied) == 0 {
+				continue
+			}
+			fixed++
+			got := Fix(Source{Name: "config.toml", Data: crlf(cfg)}, m, unsafe)
+			if want := crlf(lf.Data); !bytes.Equal(got.Data, want) {
+				t.Errorf("%s (unsafe %v): with CRLF line ends the fixed config is\n%q\nwant\n%q", c.name, unsafe, got.Data, want)
+			}
+		}
+	}
+	if fixed == 0 {
+		t.Fatal("no golden case makes a fix")
+	}
+}

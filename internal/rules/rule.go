@@ -21,6 +21,7 @@
 package rules
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -160,8 +161,25 @@ func (p *Pass) Report(f Finding) {
 	p.out = append(p.out, diag.Diagnostic{
 		Rule: p.Rule.ID, Severity: p.Rule.Severity, Phase: p.Rule.Phase,
 		Message: f.Message, Span: f.Span, Key: f.Key, Suggestion: f.Suggestion, Notes: f.Notes, Refs: p.Rule.Refs,
-		Fixes: f.Fixes,
+		Fixes: p.lineEnds(f.Fixes),
 	})
+}
+
+// lineEnds writes the line feeds of the lines fixes add as the config
+// writes its own: CRLF in a file whose lines end in CRLF, so a fix never
+// leaves a file with two kinds of line end. The rules write "\n".
+func (p *Pass) lineEnds(fixes []diag.Fix) []diag.Fix {
+	if p.Config == nil || !bytes.Contains(p.Config.Source, []byte("\r\n")) {
+		return fixes
+	}
+	for i := range fixes {
+		edits := slices.Clone(fixes[i].Edits)
+		for j := range edits {
+			edits[j].New = strings.ReplaceAll(strings.ReplaceAll(edits[j].New, "\r\n", "\n"), "\n", "\r\n")
+		}
+		fixes[i].Edits = edits
+	}
+	return fixes
 }
 
 // Reportf records a finding whose message is formatted.
