@@ -100,7 +100,8 @@ func TestLSPUsage(t *testing.T) {
 // exit; it used to exit 1 at the first.
 func TestLSPMalformedFrames(t *testing.T) {
 	frame := func(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
-	in := "Content-Length: -1\r\n\r\n" + frame("{oops") +
+	in := frame(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}}`) +
+		"Content-Length: -1\r\n\r\n" + frame("{oops") +
 		frame(`{"jsonrpc":"2.0","id":1,"method":"shutdown"}`) + frame(`{"jsonrpc":"2.0","method":"exit"}`)
 	r := clitest.Run(Main, "kokua-lint", in, "lsp")
 	if r.Code != cli.ExitOK {

@@ -147,6 +147,12 @@ func shutdown(id string) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"shutdown"}`, id)
 }
 
+// ping is a request the server answers with null as often as it is sent:
+// a hover over a document that is not open.
+func ping(id string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///nothing.toml"},"position":{"line":0,"character":0}}}`, id)
+}
+
 // initialized starts a server and initializes it.
 func initialized(t *testing.T, limit int64) *wire {
 	t.Helper()
@@ -163,7 +169,7 @@ func initialized(t *testing.T, limit int64) *wire {
 // cannot be delimited), with a line in the log either way, and the
 // request sent after it is answered: the session goes on.
 func TestMalformedFrames(t *testing.T) {
-	const ping = `"ping"`
+	const pingID = `"ping"`
 	for _, c := range []struct {
 		name, frame string
 		// code is the error the frame is answered with (answered with id,
@@ -175,14 +181,14 @@ func TestMalformedFrames(t *testing.T) {
 	}{
 		{"a body that is not JSON", frame(`{"jsonrpc":"2.0","id":2,"method":`), -32700, "null", "not JSON"},
 		{"Content-Length: 0", "Content-Length: 0\r\n\r\n", -32700, "null", "empty"},
-		{"a JSON array", frame("[" + shutdown("2") + "]"), -32600, "null", "not a JSON object"},
+		{"a JSON array", frame("[" + ping("2") + "]"), -32600, "null", "not a JSON object"},
 		{"a JSON string", frame(`"shutdown"`), -32600, "null", "not a JSON object"},
 		{"jsonrpc 1.0", frame(`{"jsonrpc":"1.0","id":5,"method":"shutdown"}`), -32600, "5", "not a JSON-RPC 2.0"},
 		{"an id that is an object", frame(`{"jsonrpc":"2.0","id":{},"method":"shutdown"}`), -32600, "null", "not a JSON-RPC 2.0"},
 		{"a negative Content-Length", "Content-Length: -5\r\n\r\n{}", 0, "", `Content-Length "-5" is not a number`},
 		{"a Content-Length that is not a number", "Content-Length: 1e3\r\n\r\n{}", 0, "", `Content-Length "1e3" is not a number`},
 		{"an empty Content-Length", "Content-Length:\r\n\r\n{}", 0, "", `Content-Length "" is not a number`},
-		{"no Content-Length", "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n" + shutdown("2"), 0, "", "no Content-Length"},
+		{"no Content-Length", "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n" + ping("2"), 0, "", "no Content-Length"},
 		{"two Content-Lengths that disagree", "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 0, "", "disagree"},
 		{"a header line without a colon", "Content-Length 2\r\n\r\n{}", 0, "", "no colon"},
 		{"bytes that are no header", "\x1b[31mhello\x00\r\n", 0, "", `"\x1b[31mhello\x00`},
@@ -192,8 +198,8 @@ func TestMalformedFrames(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w := initialized(t, maxFrame)
 			w.send(c.frame)
-			w.send(frame(shutdown(ping)))
-			seen, ok := w.await(ping)
+			w.send(frame(ping(pingID)))
+			seen, ok := w.await(pingID)
 			if !ok {
 				t.Fatalf("the request after the frame was not answered; the server wrote %+v", seen)
 			}
@@ -225,7 +231,7 @@ func TestMalformedFrames(t *testing.T) {
 // lines between frames, a body with whitespace around the JSON.
 func TestTolerantFrames(t *testing.T) {
 	w := initialized(t, maxFrame)
-	body := shutdown(`"lf"`)
+	body := ping(`"lf"`)
 	for i, f := range []string{
 		fmt.Sprintf("Content-Length: %d\n\n%s", len(body), body),
 		fmt.Sprintf("content-length:%d\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n%s", len(body), body),
@@ -249,7 +255,7 @@ func TestContentLengthOverCap(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		w.send("Content-Length: " + length + "\r\n\r\n")
-		w.send(frame(shutdown("2")))
+		w.send(frame(ping("2")))
 		seen, ok := w.await("2")
 		runtime.ReadMemStats(&after)
 		if !ok {
@@ -266,14 +272,16 @@ func TestContentLengthOverCap(t *testing.T) {
 
 	// At a cap of 100 bytes, a body of 100 is read and one of 101 is not.
 	w := initialized(t, 100)
-	at := shutdown(`"at"`)
+	// A request short enough for the cap, answered each time it is sent
+	// (with the error of a method the server does not have).
+	at := `{"jsonrpc":"2.0","id":"at","method":"x"}`
 	at += strings.Repeat(" ", 100-len(at))
 	w.send(frame(at))
 	if seen, ok := w.await(`"at"`); !ok || len(seen) != 1 {
 		t.Errorf("a body at the cap: %+v", seen)
 	}
 	w.send(frame(at + " "))
-	w.send(frame(shutdown("3")))
+	w.send(frame(`{"jsonrpc":"2.0","id":3,"method":"x"}`))
 	if seen, ok := w.await("3"); !ok || len(seen) != 3 || seen[1].Error == nil {
 		t.Errorf("a body over the cap: want it refused and the next request answered, got %+v", seen)
 	}
@@ -286,7 +294,7 @@ func TestContentLengthOverCap(t *testing.T) {
 // session; and bytes that are neither blank nor hold a Content-Length
 // header are dropped with a log line.
 func FuzzFrames(f *testing.F) {
-	body := shutdown("2")
+	body := ping("2")
 	for _, seed := range []string{
 		"", "\r\n", frame(body), frame("{not json"), "Content-Length: 0\r\n\r\n", "Content-Length: -5\r\n\r\n",
 		"Content-Type: x\r\n\r\n" + body, frame("[" + body + "]"), fmt.Sprintf("Content-Length: %d\n\n%s", len(body), body),
@@ -300,8 +308,8 @@ func FuzzFrames(f *testing.F) {
 	const limit = 1 << 10
 	f.Fuzz(func(t *testing.T, garbage []byte) {
 		w := startWire(t, limit)
-		ping := frame(shutdown(`"ping"`))
-		sent := w.send(string(garbage)) && w.send(strings.Repeat("\r\n", limit+4)) && w.send(ping)
+		pinged := frame(ping(`"ping"`))
+		sent := w.send(string(garbage)) && w.send(strings.Repeat("\r\n", limit+4)) && w.send(pinged)
 		var seen []wireMsg
 		if sent {
 			seen, sent = w.await(`"ping"`)
@@ -394,21 +402,49 @@ func TestDocumentOverCap(t *testing.T) {
 	}
 }
 
-// TestBeforeInitialize: a document opened before initialize is linted
-// against the default manifest (the server had no manifest then, and
-// linting panicked), and the session goes on.
-func TestBeforeInitialize(t *testing.T) {
+// TestOutOfTurn: the session's order, as the protocol gives it. Before
+// initialize, a notification is dropped (a document opened then is not
+// linted: it once panicked for want of a manifest) and a request is
+// answered with ServerNotInitialized (-32002); a second initialize is an
+// InvalidRequest (-32600); after shutdown, so is every request but exit,
+// which ends the session cleanly.
+func TestOutOfTurn(t *testing.T) {
 	w := startWire(t, maxFrame)
 	open, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": map[string]any{
 		"textDocument": map[string]any{"uri": "file:///config.toml", "languageId": "toml", "version": 1, "text": "[agents.coder]\n[agents.coder.tools]\navailable = [\"webb\"]\n"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	errorOf := func(id string, want int64) {
+		t.Helper()
+		seen, ok := w.await(id)
+		if !ok || len(seen) != 1 || seen[0].Error == nil || int64(seen[0].Error.Code) != want {
+			t.Fatalf("request %s: want its answer alone, with error %d; got %+v", id, want, seen)
+		}
+	}
 	w.send(frame(string(open)))
-	w.send(frame(shutdown("2")))
-	seen, ok := w.await("2")
-	if !ok || len(seen) != 2 || seen[0].Method != protocol.MethodTextDocumentPublishDiagnostics {
-		t.Fatalf("want the document's diagnostics, then the answer; got %+v", seen)
+	w.send(frame(ping("1")))
+	errorOf("1", -32002)
+	w.send(frame(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":{}}}`))
+	if seen, ok := w.await("2"); !ok || len(seen) != 1 || seen[0].Error != nil {
+		t.Fatalf("initialize: want its answer alone; got %+v", seen)
+	}
+	w.send(frame(`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"capabilities":{}}}`))
+	errorOf("3", -32600)
+	w.send(frame(shutdown("4")))
+	if seen, ok := w.await("4"); !ok || len(seen) != 1 || seen[0].Error != nil {
+		t.Fatalf("shutdown: want its answer alone; got %+v", seen)
+	}
+	w.send(frame(ping("5")))
+	errorOf("5", -32600)
+	w.send(frame(`{"jsonrpc":"2.0","method":"exit"}`))
+	select {
+	case <-w.ended:
+		if w.err != nil {
+			t.Errorf("exit after shutdown: the session ended with %v", w.err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("exit did not end the session")
 	}
 }
 

@@ -103,8 +103,11 @@ type server struct {
 	watch        *watcher
 	enc          Encoding
 	root         string
-	shutdown     bool
-	exited       bool
+	// initialized is set once initialize is answered, shutdown once
+	// shutdown is: outOfTurn refuses what comes before and after.
+	initialized bool
+	shutdown    bool
+	exited      bool
 	// exit is closed when the client sends exit.
 	exit chan struct{}
 }
@@ -138,6 +141,9 @@ func (s *server) logf(typ protocol.MessageType, format string, args ...any) {
 // later, on a timer, unless Debounce is zero.
 func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	params := req.Params()
+	if refused, err := s.outOfTurn(ctx, reply, req); refused {
+		return err
+	}
 	switch req.Method() {
 	case protocol.MethodInitialize:
 		return answer(ctx, reply, params, s.initialize)
@@ -177,6 +183,37 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return reply(ctx, nil, fmt.Errorf("%s: %w", req.Method(), jsonrpc2.ErrMethodNotFound))
 	}
 	return nil // a notification the server has no use for ($/cancelRequest, ...)
+}
+
+// outOfTurn answers a message the session's state does not allow, as the
+// protocol says: before initialize, a request gets the error
+// ServerNotInitialized (-32002) and a notification is dropped; a second
+// initialize, and a request after shutdown, get InvalidRequest. exit is
+// always taken. refused says the message was answered here.
+func (s *server) outOfTurn(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (refused bool, err error) {
+	method := req.Method()
+	if method == protocol.MethodExit {
+		return false, nil
+	}
+	s.mu.Lock()
+	ready, down := s.initialized, s.shutdown
+	s.mu.Unlock()
+	_, isCall := req.(*jsonrpc2.Call)
+	var why *jsonrpc2.Error
+	switch {
+	case !ready && method != protocol.MethodInitialize:
+		why = jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, method+": the server is not initialized: send initialize first")
+	case ready && method == protocol.MethodInitialize:
+		why = jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize: the server is already initialized")
+	case down:
+		why = jsonrpc2.NewError(jsonrpc2.InvalidRequest, method+": the server is shut down: only exit is taken")
+	default:
+		return false, nil
+	}
+	if !isCall {
+		return true, nil
+	}
+	return true, reply(ctx, nil, why)
 }
 
 // answer decodes a request's parameters, calls fn and replies with what
@@ -271,10 +308,7 @@ func (s *server) initialize(p *initializeParams) (*initializeResult, error) {
 	if s.manifest == nil {
 		s.manifest = lint.DefaultManifest()
 	}
-	if s.watch != nil { // a second initialize
-		s.watch.close()
-		s.watch = nil
-	}
+	s.initialized = true
 	if s.manifestPath != "" {
 		w, err := watchFile(s.manifestPath, s.reloadManifest)
 		if err != nil {
