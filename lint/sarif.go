@@ -82,8 +82,12 @@ func sarifFrame(ds []diag.Diagnostic) (*sarif.Report, map[string]int) {
 		}
 	}
 	driver := sarif.NewVersionedDriver("kokua-lint", version.Version).
-		WithSemanticVersion(version.Version).
 		WithInformationURI(SARIFInformationURI)
+	// semanticVersion is Semantic Versioning's form, which a test build's
+	// "devel" is not: it is left out then, and version says it.
+	if v, ok := version.Semantic(version.Version); ok {
+		driver = driver.WithSemanticVersion(v)
+	}
 	driver.Rules = descriptors
 	run := sarif.NewRun(*sarif.NewTool(driver)).WithColumnKind("unicodeCodePoints")
 	run.Results = make([]*sarif.Result, 0, len(ds))

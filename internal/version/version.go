@@ -8,7 +8,10 @@
 // version it is not.
 package version
 
-import "runtime/debug"
+import (
+	"runtime/debug"
+	"strings"
+)
 
 // Devel is the version of a build that carries no module version: a test
 // binary, or a build from a checkout without version control information
@@ -49,4 +52,50 @@ func FromBuildInfo(info *debug.BuildInfo, ok bool) string {
 	default:
 		return v
 	}
+}
+
+// Semantic is v as a Semantic Versioning 2.0.0 version, the form SARIF's
+// semanticVersion takes: without the leading "v" of a Go module version,
+// and ok only when the rest is one (MAJOR.MINOR.PATCH, numbers without
+// leading zeros, then an optional -pre-release and +build, each of dotted
+// identifiers of [0-9A-Za-z-], a numeric pre-release identifier without
+// leading zeros). A pseudo-version is one; Devel, and a stamped version
+// that is no version, are not.
+func Semantic(v string) (string, bool) {
+	s, ok := strings.CutPrefix(v, "v")
+	if !ok {
+		return "", false
+	}
+	core, build, hasBuild := strings.Cut(s, "+")
+	core, pre, hasPre := strings.Cut(core, "-")
+	nums := strings.Split(core, ".")
+	if len(nums) != 3 || hasBuild && !identifiers(build, false) || hasPre && !identifiers(pre, true) {
+		return "", false
+	}
+	for _, n := range nums {
+		if !number(n) {
+			return "", false
+		}
+	}
+	return s, true
+}
+
+// identifiers reports whether s is dot-separated identifiers of
+// [0-9A-Za-z-], none empty; numeric ones, in a pre-release, without
+// leading zeros.
+func identifiers(s string, pre bool) bool {
+	for _, id := range strings.Split(s, ".") {
+		if id == "" || strings.Trim(id, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-") != "" {
+			return false
+		}
+		if pre && strings.Trim(id, "0123456789") == "" && !number(id) {
+			return false
+		}
+	}
+	return true
+}
+
+// number reports whether s is a decimal number without leading zeros.
+func number(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == "" && (s == "0" || s[0] != '0')
 }

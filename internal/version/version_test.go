@@ -42,3 +42,32 @@ func TestResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestSemantic: the versions SARIF's semanticVersion may carry, as
+// Semantic Versioning 2.0.0 defines them, and those it may not.
+func TestSemantic(t *testing.T) {
+	for v, want := range map[string]string{
+		"v1.2.0":                             "1.2.0",
+		"v0.1.0-rc.1":                        "0.1.0-rc.1",
+		"v0.0.0-20261202184502-a2e2ad5b1a0a": "0.0.0-20261202184502-a2e2ad5b1a0a",
+		"v0.0.0-20261202184502-a2e2ad5b1a0a+dirty": "0.0.0-20261202184502-a2e2ad5b1a0a+dirty",
+		"v1.2.3-0.20261202184502-a2e2ad5b1a0a":     "1.2.3-0.20261202184502-a2e2ad5b1a0a",
+		"v10.20.30+build.7":                        "10.20.30+build.7",
+		Devel:                                      "",
+		"1.2.0":                                    "",
+		"v1.2":                                     "",
+		"v01.2.0":                                  "",
+		"v1.2.0-01":                                "",
+		"v1.2.0-":                                  "",
+		"v1.2.0+":                                  "",
+		"v1.2.0-a..b":                              "",
+		"v1.2.0-a_b":                               "",
+		"vx.y.z":                                   "",
+		"":                                         "",
+	} {
+		got, ok := Semantic(v)
+		if got != want || ok != (want != "") {
+			t.Errorf("Semantic(%q) = %q, %v; want %q, %v", v, got, ok, want, want != "")
+		}
+	}
+}
