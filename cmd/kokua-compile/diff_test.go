@@ -11,6 +11,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 )
 
 // run runs kokua-compile in process on the arguments after the program.
@@ -129,9 +130,7 @@ func TestDiffErrors(t *testing.T) {
 // TestDiffBase: --base REF reads the old side with git show, from a real
 // repository.
 func TestDiffBase(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
+	needs.Program(t, "git", "Debian's git")
 	oldFile, newFile := diffCase(t, "gate-removed")
 	repo := t.TempDir()
 	git := func(args ...string) {

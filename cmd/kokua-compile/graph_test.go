@@ -1,13 +1,13 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 )
 
 // TestGraphShipped holds kokua-compile graph of the shipped config to
@@ -41,13 +41,7 @@ func TestGraphShipped(t *testing.T) {
 // skipped, except under CI=true, where .ci/run installs graphviz and a
 // missing dot fails.
 func TestGraphSVG(t *testing.T) {
-	dot, err := exec.LookPath("dot")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("dot is not installed: CI must install graphviz (.ci/run does)")
-		}
-		t.Skip("dot (graphviz) is not installed")
-	}
+	dot := needs.Program(t, "dot", "Debian's graphviz (.ci/run installs it)")
 	root := golden.Root(t)
 	svg, err := exec.Command(dot, "-Tsvg", filepath.Join(root, "docs", "shipped-graph.dot")).Output()
 	if err != nil {

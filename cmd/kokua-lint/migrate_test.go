@@ -14,6 +14,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/migrate"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	testneeds "github.com/kokua-policy/kokua-policy/internal/testing/needs"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -432,10 +433,7 @@ func TestMigrateDocs(t *testing.T) {
 // TestMigrateDiffPatches: what --diff prints, applied by patch -p1 in the
 // config's folder, gives exactly what migrate prints.
 func TestMigrateDiffPatches(t *testing.T) {
-	patch, err := exec.LookPath("patch")
-	if err != nil {
-		t.Skip("no patch program here")
-	}
+	patch := testneeds.Program(t, "patch", "Debian's patch")
 	for _, c := range []string{"agents-tools-list", "roles", "multi-line-list"} {
 		work, flags := migrateCase(t, filepath.Join(root, "testdata", "migrate", c))
 		diff := clitest.RunIn(t, Main, "kokua-lint", work, nil, "", append(append([]string{"migrate", "--diff"}, flags...), "config.toml")...)
