@@ -77,6 +77,7 @@ FIXES = {
 DELEGATED = [
     (r"^taplo check ", "scripts/test-taplo.sh runs it as written, with @taplo/cli from npm"),
     (r"^kokua-compile diff --base ", "needs a git history; scripts/test-action-diff.sh runs --base on one"),
+    (r"^kokua-compile report --base main ", "needs a git history; cmd/kokua-compile's TestReportBaseRef runs report --base REF in one"),
     (r"^bash \.ci/run$", "this is .ci/run"),
     (r"^go test \./\.\.\.$", ".ci/run runs it, with -race"),
     (r"^go test \./lint -run TestGolden -update$", "rewrites the goldens; .ci/run runs the golden tests"),

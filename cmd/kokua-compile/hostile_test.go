@@ -87,6 +87,8 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 			{"diff", "--format", "json", oldPath, newPath},
 			{"graph", "--format", "dot", newPath},
 			{"graph", "--format", "mermaid", newPath},
+			{"report", newPath},
+			{"report", "--base", oldPath, newPath},
 			{"--check", "-o", newPath + ".missing.json", newPath},
 			{"agents", newPath + ".missing"},
 			{"--manifest", newPath + ".missing", newPath},

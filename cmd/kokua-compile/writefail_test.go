@@ -25,6 +25,8 @@ func TestWriteFailureExits3(t *testing.T) {
 		{"agents", cfg},
 		{"agents", "--format", "json", cfg},
 		{"graph", cfg},
+		{"report", cfg},
+		{"report", "--base", oldFile, newFile},
 		{"diff", "--allow-widen", oldFile, newFile},
 		{"keygen", filepath.Join(dir, "stdout.key")},
 	} {
@@ -33,6 +35,7 @@ func TestWriteFailureExits3(t *testing.T) {
 	for _, args := range [][]string{
 		{"-o", filepath.Join(missing, "policy.json"), cfg},
 		{"keygen", filepath.Join(missing, "policy.key")},
+		{"report", "-o", filepath.Join(missing, "report.html"), cfg},
 	} {
 		clitest.CheckWriteFails(t, "kokua-compile", args, clitest.Run(Main, "kokua-compile", "", args...))
 	}

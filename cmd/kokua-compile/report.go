@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+
+	urfave "github.com/urfave/cli/v3"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/report"
+	"github.com/kokua-policy/kokua-policy/lint"
+)
+
+// reportCommand is kokua-compile report: the policy explorer, one HTML
+// file (package report).
+func reportCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
+	return &urfave.Command{
+		Name:      "report",
+		Usage:     "write the policy explorer: one self-contained HTML page with the agents-by-tools matrix, reasons, reach graph, a simulator and, with --base, what a change did",
+		UsageText: "kokua-compile report [--manifest FILE] [--base OLD|--base REF] [-o report.html] CONFIG|POLICY",
+		Flags: []urfave.Flag{
+			cli.ManifestFlag(),
+			cli.ColorFlag("colour of diagnostics: auto, always or never"),
+			cli.StdinFilenameFlag(),
+			&urfave.StringFlag{Name: "base", Local: true, Usage: "compare with `OLD`, a config or policy file, or, when no such file exists, the config at the git revision REF (git show REF:CONFIG)"},
+			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the page to `FILE` (a regular file or none; atomically) instead of stdout"},
+		},
+		Action: func(_ context.Context, c *urfave.Command) error {
+			if c.NArg() != 1 {
+				return oneConfig
+			}
+			o := lintOptions{config: c.Args().First(), manifest: cli.String(c, "manifest"), format: "human", color: cli.String(c, "color"), stdinName: c.String("stdin-filename")}
+			return writeReport(o, cli.String(c, "base"), cli.String(c, "output"), stdin, stdout, stderr)
+		},
+	}
+}
+
+// writeReport reads the input (and the base), builds the page and writes
+// it to stdout or to output. Nothing is written when an input cannot be
+// read or has errors.
+func writeReport(o lintOptions, base, output string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if err := cli.RegularOutput("kokua-compile", "-o", output); err != nil {
+		return err
+	}
+	baseFile := ""
+	if base != "" {
+		if _, err := os.Stat(base); err == nil {
+			baseFile = base
+		}
+	}
+	if err := cli.NotAnInput("kokua-compile", "-o", output, stdin, cli.Input{What: "the config", Path: o.config},
+		cli.Input{What: "the manifest", Path: o.manifest}, cli.Input{What: "the base", Path: baseFile}); err != nil {
+		return err
+	}
+	src, m, err := readInputs(o, stdin)
+	if err != nil {
+		return err
+	}
+	in := report.Input{Name: src.Name}
+	if base != "" {
+		var old lint.Source
+		switch {
+		case baseFile != "":
+			old, err = lint.ReadFile(baseFile)
+		case o.config == cli.Stdin:
+			return usage("--base %s names no file, and a config read from standard input has no git revision to read it at", base)
+		default:
+			old, err = gitShow(base, o.config)
+		}
+		if err != nil {
+			return usage("%v", err)
+		}
+		oldSide, err := loadSide(old, m, stderr, "no report was written")
+		if err != nil {
+			return err
+		}
+		newSide, err := loadSide(src, m, stderr, "no report was written")
+		if err != nil {
+			return err
+		}
+		in.Policy, in.Changes = newSide.Policy, diff.Compare(oldSide, newSide)
+	} else {
+		side, err := loadSide(src, m, stderr, "no report was written")
+		if err != nil {
+			return err
+		}
+		in.Policy = side.Policy
+	}
+	if !diff.IsPolicy(src.Data) {
+		in.Config = src.Data
+	}
+	var page bytes.Buffer
+	if err := report.Write(&page, report.Build(in)); err != nil {
+		return cli.Fail(cli.ExitInternal, "kokua-compile: %v", err)
+	}
+	if output == "" {
+		if _, err := stdout.Write(page.Bytes()); err != nil {
+			return cli.StdoutFailed("kokua-compile", "the report", err)
+		}
+		return nil
+	}
+	if err := compile.WriteFile(output, page.Bytes()); err != nil {
+		return cli.WriteFailed("kokua-compile", err)
+	}
+	return nil
+}
