@@ -1,0 +1,134 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
+)
+
+// reportCase is a file of testdata/report/team-diff.
+func reportCase(t *testing.T, name string) string {
+	t.Helper()
+	return filepath.Join(golden.Root(t), "testdata", "report", "team-diff", name)
+}
+
+// TestReport: the page goes to stdout or to -o, the same bytes; a policy
+// file gives the page of its agents without the config's lines; the page
+// of a config with errors is not written.
+func TestReport(t *testing.T) {
+	cfg := shippedPath(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.html")
+	code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "report", cfg).Split()
+	if code != cli.ExitOK || stderr != "" || !strings.HasPrefix(stdout, "<!DOCTYPE html>") {
+		t.Fatalf("report: exit %d, stderr %q", code, stderr)
+	}
+	if r := clitest.Run(Main, "kokua-compile", "", "report", "-o", out, cfg); r.Code != cli.ExitOK || r.Stdout != "" {
+		t.Fatalf("report -o: %+v", r)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || !bytes.Equal(data, []byte(stdout)) {
+		t.Errorf("-o wrote other bytes than stdout (%v)", err)
+	}
+	pol := filepath.Join(dir, "policy.json")
+	if r := clitest.Run(Main, "kokua-compile", "", "-o", pol, cfg); r.Code != cli.ExitOK {
+		t.Fatalf("compile: %+v", r)
+	}
+	code, stdout, stderr = clitest.Run(Main, "kokua-compile", "", "report", pol).Split()
+	if code != cli.ExitOK || !strings.Contains(stdout, `"f":"shipped.config.toml"`) || strings.Contains(stdout, `"t":`) {
+		t.Errorf("report of a policy: exit %d, stderr %q", code, stderr)
+	}
+	broken := filepath.Join(dir, "broken.toml")
+	if err := os.WriteFile(broken, []byte(brokenConfig(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out2 := filepath.Join(dir, "broken.html")
+	if code, _, stderr := clitest.Run(Main, "kokua-compile", "", "report", "-o", out2, broken).Split(); code != cli.ExitFindings || !strings.Contains(stderr, "no report was written") {
+		t.Errorf("report of a broken config: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(out2); !os.IsNotExist(err) {
+		t.Errorf("a broken config's report was written (%v)", err)
+	}
+}
+
+// TestReportOutputIsNoInput: -o naming the config, the manifest or the
+// base is a usage error, and the file is left as it was; so is a folder.
+func TestReportOutputIsNoInput(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	base := filepath.Join(dir, "base.toml")
+	copyFile(t, reportCase(t, "config.toml"), cfg)
+	copyFile(t, reportCase(t, "base.toml"), base)
+	for _, args := range [][]string{
+		{"report", "-o", cfg, cfg},
+		{"report", "--base", base, "-o", base, cfg},
+		{"report", "-o", dir, cfg},
+		{"report", "-o", os.DevNull, cfg},
+	} {
+		r := clitest.Run(Main, "kokua-compile", "", args...)
+		if r.Code != cli.ExitUsage || r.Stdout != "" || strings.Count(r.Stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want a usage error", args, r.Code, r.Stderr)
+		}
+	}
+	for path, want := range map[string]string{cfg: reportCase(t, "config.toml"), base: reportCase(t, "base.toml")} {
+		got, _ := os.ReadFile(path)
+		orig, _ := os.ReadFile(want)
+		if !bytes.Equal(got, orig) {
+			t.Errorf("%s was changed", path)
+		}
+	}
+}
+
+// TestReportBase: --base with a file lists the change's widened cells
+// first; --base REF reads the config at a git revision, as diff --base
+// does, to the same page but for the base's name.
+func TestReportBase(t *testing.T) {
+	code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "report", "--base", reportCase(t, "base.toml"), reportCase(t, "config.toml")).Split()
+	if code != cli.ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	widened, narrowed := strings.Index(stdout, `id="widened-h"`), strings.Index(stdout, `id="narrowed-h"`)
+	if widened < 0 || narrowed < widened || !strings.Contains(stdout, "11 widened, 5 narrowed") {
+		t.Errorf("the page does not list 11 widened cells before 5 narrowed ones")
+	}
+	if !strings.Contains(stdout, "lead now holds documents from the first turn") {
+		t.Errorf("the page does not show the residency change")
+	}
+}
+
+// TestReportBaseRef: --base REF reads the config at a git revision.
+func TestReportBaseRef(t *testing.T) {
+	needs.Program(t, "git", "Debian's git")
+	repo := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	cfg := filepath.Join(repo, "config.toml")
+	copyFile(t, reportCase(t, "base.toml"), cfg)
+	git("add", "config.toml")
+	git("commit", "-q", "-m", "base")
+	copyFile(t, reportCase(t, "config.toml"), cfg)
+	t.Chdir(repo)
+	code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "report", "--base", "HEAD", "config.toml").Split()
+	if code != cli.ExitOK || !strings.Contains(stdout, "HEAD:config.toml: 11 widened, 5 narrowed") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	code, _, stderr = clitest.Run(Main, "kokua-compile", "", "report", "--base", "no-such-ref", "config.toml").Split()
+	if code != cli.ExitUsage || !strings.Contains(stderr, "git show") {
+		t.Errorf("a bad ref: exit %d: %s", code, stderr)
+	}
+}
