@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -47,11 +48,12 @@ func Path(tb testing.TB) string {
 type Browser struct {
 	Ctx context.Context
 	mu  sync.Mutex
-	// Problems are console errors, exceptions and log errors (a CSP
-	// violation is one).
+	// Problems are console errors, exceptions, log errors (a CSP
+	// violation is one) and dialogs.
 	problems []string
-	// Requests are the URLs the page asked for.
-	requests []string
+	// Requests are the URLs the page asked for; opened, the pages Open
+	// loaded.
+	requests, opened []string
 }
 
 // New starts Chromium with a window of width by height and returns its
@@ -95,6 +97,14 @@ func New(tb testing.TB, width, height int) *Browser {
 			}
 		case *network.EventRequestWillBeSent:
 			b.requests = append(b.requests, e.Request.URL)
+		case *page.EventJavascriptDialogOpening:
+			// A page that opens a dialog ran script it should not have
+			// (an injected alert): record it, and close the dialog so
+			// that the page does not wait on it.
+			b.problems = append(b.problems, fmt.Sprintf("a %s dialog opened: %q", e.Type, e.Message))
+			go func() {
+				_, _ = chromedp.Call(ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{})
+			}()
 		}
 	}
 	err := chromedp.Listen(ctx, listen)
@@ -114,6 +124,15 @@ func New(tb testing.TB, width, height int) *Browser {
 		tb.Skipf("cannot start %s, so this test is skipped (it fails under CI=true): %v", path, err)
 	}
 	return b
+}
+
+// Open loads a page and waits for it to load.
+func (b *Browser) Open(tb testing.TB, url string) {
+	tb.Helper()
+	b.mu.Lock()
+	b.opened = append(b.opened, url)
+	b.mu.Unlock()
+	b.Do(tb, chromedp.Navigate(url))
 }
 
 // Do runs actions in the tab, failing the test on an error.
@@ -160,10 +179,14 @@ func (b *Browser) Requests() []string {
 	return append([]string(nil), b.requests...)
 }
 
-// Clean fails the test when the page had a problem or requested anything
-// but the URLs allowed.
+// Clean fails the test when a page had a problem or requested anything
+// but the pages Open loaded and the URLs allowed (a prefix allows every
+// URL it starts).
 func (b *Browser) Clean(tb testing.TB, allowed ...string) {
 	tb.Helper()
+	b.mu.Lock()
+	allowed = append(allowed, b.opened...)
+	b.mu.Unlock()
 	for _, p := range b.Problems() {
 		tb.Errorf("the page had a problem: %s", p)
 	}

@@ -1,0 +1,285 @@
+package report_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/kokua-policy/kokua-policy/internal/report"
+	"github.com/kokua-policy/kokua-policy/internal/testing/browser"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// file writes a page into a temporary folder and returns its file:// URL.
+func file(t *testing.T, data []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return "file://" + path
+}
+
+// caseInput reads a case of testdata/report.
+func caseInput(t *testing.T, name string) report.Input {
+	t.Helper()
+	return load(t, filepath.Join(golden.Root(t), "testdata", "report", name))
+}
+
+// TestBrowserSimulatorAgreesWithRuntime runs the page's own script in
+// Chromium: for the cases' configs and generated ones, in random states
+// of loaded toolsets and attended or unattended turns, the decision and
+// reason the page shows for every cell are the runtime's, a session of
+// the policy package that loaded those toolsets. One state per subject is
+// set through the simulator's checkboxes, and the matrix's cells are read
+// as the page shows them.
+func TestBrowserSimulatorAgreesWithRuntime(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	rng := rand.New(rand.NewPCG(23, 2))
+	type subject struct {
+		name string
+		in   report.Input
+	}
+	subjects := []subject{{"shipped", caseInput(t, "shipped")}, {"team", caseInput(t, "team")}}
+	for _, size := range [][2]int{{6, 8}, {20, 30}} {
+		subjects = append(subjects, subject{fmt.Sprintf("gen(%d,%d)", size[0], size[1]), report.Input{Name: "gen", Policy: compiled(t, size[0], size[1])}})
+	}
+	for _, s := range subjects {
+		m := report.Build(s.in)
+		url := file(t, page(t, s.in))
+		b.Open(t, url)
+		all := states(m, rng, 4)
+		if len(all) > 6 {
+			rng.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+			all = all[:6]
+		}
+		for _, loaded := range all {
+			for _, unattended := range []bool{false, true} {
+				names := []string{}
+				for ts := range loaded {
+					names = append(names, m.Toolsets[ts])
+				}
+				slices.Sort(names)
+				arg, _ := json.Marshal(names)
+				// answers: for every row and column, [decision, reason].
+				got := browser.Eval[[][][2]any](t, b, fmt.Sprintf(`(function(){
+  var X = window.kokuaExplorer, D = X.data, loaded = {};
+  %s.forEach(function (n) { loaded[D.toolsets.indexOf(n)] = true; });
+  return D.rows.map(function (r, i) { return D.tools.map(function (_, j) {
+    var a = D.answers[X.answer(i, j, loaded, %v)]; return [D.decisions[a[0]], D.reasons[a[1]]]; }); });
+})()`, arg, unattended))
+				for r := range m.Rows {
+					for j := range m.Columns {
+						want := runtimeAnswer(t, s.in.Policy, m, r, j, loaded, unattended)
+						cell := got[r][j]
+						why, _ := cell[1].(map[string]any)
+						if cell[0] != string(want.Decision) || why["s"] != want.Reason.Summary {
+							t.Errorf("%s: %s %s loaded %v unattended %v: the page answers %v (%v), the runtime %s (%s)", s.name, m.Rows[r].Agent,
+								m.Columns[j].Name(), names, unattended, cell[0], why["s"], want.Decision, want.Reason.Summary)
+						}
+					}
+				}
+			}
+		}
+		// The same through the form: tick the last state's toolsets and
+		// "unattended", and read the letters the matrix shows.
+		loaded := all[len(all)-1]
+		for ts := range loaded {
+			b.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#sim input[value=%q]`, m.Toolsets[ts]))))
+		}
+		b.Do(t, chromedp.Click(chromedp.ID("unattended")))
+		shown := browser.Eval[[][]string](t, b, `Array.from(document.querySelectorAll("#m tbody tr")).map(function (tr) {
+  return Array.from(tr.cells).slice(1).map(function (td) { return td.textContent; }); })`)
+		for r := range m.Rows {
+			for j := range m.Columns {
+				want := runtimeAnswer(t, s.in.Policy, m, r, j, loaded, true)
+				if letter := report.Letters[slices.Index(report.Decisions, want.Decision)]; shown[r][j] != letter {
+					t.Errorf("%s: the simulator shows %s %s as %q, the runtime says %s", s.name, m.Rows[r].Agent, m.Columns[j].Name(), shown[r][j], want.Decision)
+				}
+			}
+		}
+		status := browser.Eval[string](t, b, `document.getElementById("sim-state").textContent`)
+		if !strings.Contains(status, "unattended") {
+			t.Errorf("%s: the simulator's status says %q", s.name, status)
+		}
+		b.Clean(t)
+	}
+}
+
+// TestBrowserReason opens a cell's reason with the mouse and with the
+// keyboard: the panel names the entry and quotes its config line.
+func TestBrowserReason(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	in := caseInput(t, "shipped")
+	m := report.Build(in)
+	url := file(t, page(t, in))
+	b.Open(t, url)
+	row := slices.IndexFunc(m.Rows, func(r report.Row) bool { return r.Agent == "assistant" })
+	col := slices.IndexFunc(m.Columns, func(c report.Column) bool { return c.Name() == "config.update_config" })
+	sel := fmt.Sprintf("#m tbody tr:nth-child(%d) td:nth-child(%d)", row+1, col+2)
+	b.Do(t, chromedp.Click(chromedp.CSS(sel)))
+	text := browser.Eval[string](t, b, `document.getElementById("reason").hidden ? "" : document.getElementById("reason").innerText`)
+	want := policy.Answer{}
+	p := in.Policy
+	want = p.Decide("assistant", "config.update_config", policy.Turn{})
+	line := fmt.Sprintf("shipped.config.toml:%d:%d", want.Reason.Position.Line, want.Reason.Position.Column)
+	line = strings.Replace(line, "shipped.config.toml", "config.toml", 1)
+	for _, part := range []string{"confirm", want.Reason.Summary, line, `confirm = ["skills.add_skill_script", "mcp.add_mcp_server", "config.update_config"]`} {
+		if !strings.Contains(text, part) {
+			t.Errorf("the reason panel does not show %q:\n%s", part, text)
+		}
+	}
+	// Keyboard: close, move right from the focused cell, open with Enter.
+	b.Do(t, chromedp.Click(chromedp.ID("reason-close")))
+	focused := browser.Eval[string](t, b, `document.activeElement.tagName + ":" + document.activeElement.cellIndex`)
+	if focused != fmt.Sprintf("TD:%d", col+1) {
+		t.Errorf("after closing the reason, focus is on %s, want the cell", focused)
+	}
+	b.Do(t, chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Enter))
+	got := browser.Eval[string](t, b, `document.activeElement.cellIndex + ":" + document.getElementById("reason").hidden + ":" + document.querySelector("#reason-body dd:nth-of-type(2)").textContent`)
+	if want := fmt.Sprintf("%d:false:%s", col+2, m.Columns[col+1].Name()); got != want {
+		t.Errorf("arrow right and Enter: %q, want %q", got, want)
+	}
+	b.Clean(t)
+}
+
+// TestBrowserKeyboard: the first Tab reaches the skip link, which leads
+// to the matrix; exactly one cell is in the tab order, and the arrows
+// move it; every form control has a label; headings do not skip a level.
+func TestBrowserKeyboard(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	in := caseInput(t, "team")
+	url := file(t, page(t, in))
+	b.Open(t, url)
+	b.Do(t, chromedp.KeyEvent(kb.Tab))
+	if got := browser.Eval[string](t, b, `document.activeElement.className + " " + document.activeElement.getAttribute("href")`); got != "skip #matrix" {
+		t.Errorf("the first Tab reaches %q, want the skip link", got)
+	}
+	if n := browser.Eval[int](t, b, `document.querySelectorAll("#m td[tabindex='0']").length`); n != 1 {
+		t.Errorf("%d cells are in the tab order, want 1", n)
+	}
+	b.Do(t, chromedp.Focus(chromedp.CSS("#m td[tabindex='0']")), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowRight))
+	if got := browser.Eval[string](t, b, `document.activeElement.parentNode.sectionRowIndex + ":" + document.activeElement.cellIndex + ":" + document.activeElement.tabIndex`); got != "1:2:0" {
+		t.Errorf("down and right from the first cell reach %q, want row 1, cell 2, in the tab order", got)
+	}
+	unlabelled := browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("input, select, button")).filter(function (e) {
+  return !(e.labels && e.labels.length) && !e.textContent.trim() && !e.getAttribute("aria-label"); }).map(function (e) { return e.outerHTML; })`)
+	if len(unlabelled) > 0 {
+		t.Errorf("controls without a label: %v", unlabelled)
+	}
+	levels := browser.Eval[[]int](t, b, `Array.from(document.querySelectorAll("h1, h2, h3, h4")).map(function (h) { return Number(h.tagName[1]); })`)
+	for i := 1; i < len(levels); i++ {
+		if levels[i] > levels[i-1]+1 {
+			t.Errorf("heading levels skip: %v", levels)
+		}
+	}
+	if len(levels) == 0 || levels[0] != 1 {
+		t.Errorf("the page does not start with an h1: %v", levels)
+	}
+	b.Clean(t)
+}
+
+// TestBrowserFilterAndGraph: the agent filter and a click on an agent's
+// box in the graph show only its row; collapsing a toolset hides all but
+// its first column.
+func TestBrowserFilterAndGraph(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	in := caseInput(t, "team")
+	m := report.Build(in)
+	url := file(t, page(t, in))
+	b.Open(t, url)
+	visible := func() []string {
+		return browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("#m tbody tr")).filter(function (tr) { return !tr.hidden; }).map(function (tr) { return tr.cells[0].firstChild.textContent; })`)
+	}
+	b.Do(t, chromedp.Click(chromedp.CSS(`#graph a.node[data-row="1"]`)))
+	if got := visible(); !slices.Equal(got, []string{m.Rows[1].Agent}) {
+		t.Errorf("after choosing %s in the graph, the rows shown are %v", m.Rows[1].Agent, got)
+	}
+	browser.Eval[bool](t, b, `(function () { var e = document.getElementById("f-agent"); e.value = ""; return e.dispatchEvent(new Event("input")); })()`)
+	b.Do(t, chromedp.SendKeys(chromedp.ID("f-agent"), "e"))
+	var want []string
+	for _, r := range m.Rows {
+		if strings.Contains(strings.ToLower(r.Agent), "e") {
+			want = append(want, r.Agent)
+		}
+	}
+	if got := visible(); !slices.Equal(got, want) {
+		t.Errorf("filtering agents by %q shows %v, want %v", "e", got, want)
+	}
+	shownCols := func() int {
+		return browser.Eval[int](t, b, `Array.from(document.querySelectorAll("#m tbody tr:not([hidden])")[0].cells).slice(1).filter(function (td) { return td.offsetParent !== null; }).length`)
+	}
+	before := shownCols()
+	b.Do(t, chromedp.Click(chromedp.CSS(`#m button.collapse[data-group="1"]`)))
+	if after := shownCols(); after != before-len(m.Groups[1].Columns)+1 {
+		t.Errorf("collapsing %s (%d tools) leaves %d of %d columns", m.Groups[1].Toolset, len(m.Groups[1].Columns), after, before)
+	}
+	b.Clean(t)
+}
+
+// TestBrowserDiff: the page of a change outlines its widened and narrowed
+// cells, as many as the report lists, and lists the widened ones first.
+func TestBrowserDiff(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	in := caseInput(t, "team-diff")
+	url := file(t, page(t, in))
+	b.Open(t, url)
+	got := browser.Eval[[]int](t, b, `[document.querySelectorAll("#m td.w").length, document.querySelectorAll("#m td.n").length,
+  document.querySelectorAll("#changes tr.widened").length, document.querySelectorAll("#changes tr.narrowed").length]`)
+	want := []int{in.Changes.WidenedCount, in.Changes.NarrowedCount, in.Changes.WidenedCount, in.Changes.NarrowedCount}
+	if !slices.Equal(got, want) {
+		t.Errorf("widened and narrowed cells, then rows: %v, want %v", got, want)
+	}
+	first := browser.Eval[string](t, b, `document.querySelector("#changes h3").textContent`)
+	if !strings.HasPrefix(first, "Widened") {
+		t.Errorf("the changes start with %q, want the widened ones", first)
+	}
+	// A widened cell keeps its mark through the simulator.
+	b.Do(t, chromedp.Click(chromedp.ID("unattended")))
+	if n := browser.Eval[int](t, b, `document.querySelectorAll("#m td.w").length`); n != in.Changes.WidenedCount {
+		t.Errorf("after the simulator repainted, %d widened cells are marked", n)
+	}
+	b.Clean(t)
+}
+
+// TestBrowserHostile: agents named with HTML and script show as their
+// names, and nothing of them runs (a dialog would be a problem).
+func TestBrowserHostile(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	in := caseInput(t, "hostile")
+	url := file(t, page(t, in))
+	b.Open(t, url)
+	names := browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("#m tbody th")).map(function (th) { return th.firstChild.textContent; })`)
+	for _, want := range []string{"</script><script>alert(1)</script>", "<img src=x onerror=alert(2)>", `"'><svg onload=alert(3)>`} {
+		if !slices.Contains(names, want) {
+			t.Errorf("no row is named %q: %q", want, names)
+		}
+	}
+	if n := browser.Eval[int](t, b, `document.querySelectorAll("img, script:not([type]), iframe, object, embed").length + document.querySelectorAll("svg").length`); n != 2 {
+		t.Errorf("the page has %d script, image and svg elements, want its one script and its one drawing", n)
+	}
+	b.Clean(t)
+}
+
+// TestBrowserPhone: at a phone's width the page does not scroll sideways;
+// the matrix and the graph scroll in their own boxes. The page follows a
+// dark colour scheme.
+func TestBrowserPhone(t *testing.T) {
+	b := browser.New(t, 390, 844)
+	in := caseInput(t, "team")
+	url := file(t, page(t, in))
+	b.Open(t, url)
+	if got := browser.Eval[[]int](t, b, `[document.documentElement.scrollWidth, window.innerWidth]`); got[0] > got[1] {
+		t.Errorf("at %d pixels wide the page is %d wide", got[1], got[0])
+	}
+	b.Clean(t)
+}
