@@ -128,9 +128,7 @@ func TestBrowserReason(t *testing.T) {
 	sel := fmt.Sprintf("#m tbody tr:nth-child(%d) td:nth-child(%d)", row+1, col+2)
 	b.Do(t, chromedp.Click(chromedp.CSS(sel)))
 	text := browser.Eval[string](t, b, `document.getElementById("reason").hidden ? "" : document.getElementById("reason").innerText`)
-	want := policy.Answer{}
-	p := in.Policy
-	want = p.Decide("assistant", "config.update_config", policy.Turn{})
+	want := in.Policy.Decide("assistant", "config.update_config", policy.Turn{})
 	line := fmt.Sprintf("shipped.config.toml:%d:%d", want.Reason.Position.Line, want.Reason.Position.Column)
 	line = strings.Replace(line, "shipped.config.toml", "config.toml", 1)
 	for _, part := range []string{"confirm", want.Reason.Summary, line, `confirm = ["skills.add_skill_script", "mcp.add_mcp_server", "config.update_config"]`} {
