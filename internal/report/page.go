@@ -24,8 +24,11 @@ var pageCSS string
 //go:embed page.js
 var pageJS string
 
-// classes are the decisions' CSS classes, in the order of Decisions.
-var classes = []string{"u", "l", "r", "c", "v", "d"}
+// classes are the decisions' CSS classes, in the order of Decisions. An
+// unavailable cell, most of a large matrix, has none: the matrix's cells
+// look unavailable unless a class says otherwise, which keeps the page
+// small.
+var classes = []string{"", "l", "r", "c", "v", "d"}
 
 // names are the decisions as the legend and the reason panel say them.
 var names = []string{"unavailable", "not loaded", "run", "confirm", "review", "denied"}
@@ -204,11 +207,11 @@ func Write(w io.Writer, m *Model) error {
 			cv := cellView{Class: classes[a], Text: Letters[a]}
 			switch m.Marks[[2]string{r.Agent, m.Columns[ci].Name()}] {
 			case 1:
-				cv.Class += " w"
+				cv.Class = strings.TrimSpace(cv.Class + " w")
 				cv.Text += "+"
 				dt.Marks = append(dt.Marks, [3]int{ri, ci, 1})
 			case -1:
-				cv.Class += " n"
+				cv.Class = strings.TrimSpace(cv.Class + " n")
 				cv.Text += "−"
 				dt.Marks = append(dt.Marks, [3]int{ri, ci, -1})
 			}

@@ -52,9 +52,9 @@
         if (mk === 1) { cls += " w"; text += "+"; }
         if (mk === -1) { cls += " n"; text += "\u2212"; }
         var td = cells[j + 1];
-        if (td.className.split(" ")[0] !== D.classes[d] || td.textContent !== text) {
+        if (td.textContent !== text) {
           var keep = td.classList.contains("sel") ? " sel" : "";
-          td.className = cls + keep;
+          td.className = (cls + keep).trim();
           td.textContent = text;
         }
       }
@@ -75,6 +75,8 @@
     var rules = [];
     var hide = {};
     var ts = fToolset.value, tq = fTool.value.toLowerCase(), dq = fDecision.value;
+    // The decision's cells: a class, or for unavailable, none of the others.
+    var dsel = dq === "" ? "" : dq === "0" ? ":not(.l):not(.r):not(.c):not(.v):not(.d)" : "." + D.classes[Number(dq)];
     for (var j = 0; j < D.columns.length; j++) {
       var g = D.columns[j];
       var first = j === 0 || D.columns[j - 1] !== g;
@@ -91,7 +93,7 @@
       groups[gi].hidden = shown === 0;
     }
     if (sel.length) rules.push(sel.join(",") + "{display:none}");
-    if (dq) rules.push("#m tbody td:not(." + dq + "){opacity:.3}");
+    if (dsel) rules.push("#m tbody td:not(" + dsel + "){opacity:.3}");
     while (sheet.cssRules.length > base) sheet.deleteRule(base);
     rules.forEach(function (r) { sheet.insertRule(r, sheet.cssRules.length); });
     var aq = fAgent.value.toLowerCase(), shownRows = 0;
@@ -99,7 +101,7 @@
       var name = D.rows[r].agent, ok = exactAgent !== null ? name === exactAgent : name.toLowerCase().indexOf(aq) >= 0;
       if (ok && dq) {
         ok = false;
-        for (j = 0; j < D.columns.length && !ok; j++) if (!hide[j] && rows[r].cells[j + 1].classList.contains(dq)) ok = true;
+        for (j = 0; j < D.columns.length && !ok; j++) if (!hide[j] && rows[r].cells[j + 1].matches(dsel)) ok = true;
       }
       rows[r].hidden = !ok;
       if (ok) shownRows++;

@@ -1,0 +1,140 @@
+// Command explorerbench measures the policy explorer at scale: it compiles
+// a generated config of AGENTS agents over TOOLSETS toolsets
+// (internal/testing/gen; 36 toolsets give about 200 tools), writes its page
+// as kokua-compile report does, and opens it in Chromium several times
+// from file://, printing the page's size, the time to build it, and, per
+// opening, when the load event ended and when the first frame after it
+// was drawn (from the navigation's start), and how long the simulator
+// takes to repaint the whole matrix.
+//
+//	go run ./tools/explorerbench [-agents 1000] [-toolsets 36] [-runs 5] [-chromium PATH] [-o report.html]
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/report"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+func main() {
+	agents := flag.Int("agents", 1000, "agents of the generated config")
+	toolsets := flag.Int("toolsets", 36, "toolsets of the generated install (3 to 8 tools each)")
+	runs := flag.Int("runs", 5, "how many times to open the page")
+	chromium := flag.String("chromium", "", "the Chromium binary (default: chromium on PATH)")
+	out := flag.String("o", "", "keep the page in this file (default: a temporary one)")
+	open := flag.String("open", "", "open this page instead of writing one")
+	flag.Parse()
+	var err error
+	if *open != "" {
+		err = measure(*open, *runs, *chromium)
+	} else {
+		err = run(*agents, *toolsets, *runs, *chromium, *out)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "explorerbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(agents, toolsets, runs int, chromium, out string) error {
+	if agents < 1 || toolsets < 1 || runs < 1 {
+		return fmt.Errorf("-agents, -toolsets and -runs take 1 or more")
+	}
+	doc, _, err := compile.Compile(gen.Config(agents, toolsets), gen.Manifest(toolsets), compile.Options{})
+	if err != nil {
+		return err
+	}
+	data, err := policy.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	p, err := policy.Parse("generated", data)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var page bytes.Buffer
+	m := report.Build(report.Input{Name: fmt.Sprintf("gen.Config(%d, %d)", agents, toolsets), Policy: p})
+	if err := report.Write(&page, m); err != nil {
+		return err
+	}
+	built := time.Since(start)
+	if out == "" {
+		dir, err := os.MkdirTemp("", "explorerbench")
+		if err != nil {
+			return err
+		}
+		defer func() { _ = os.RemoveAll(dir) }()
+		out = filepath.Join(dir, "report.html")
+	}
+	if err := os.WriteFile(out, page.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("page: %d agents (%d rows) x %d tools, %d bytes (%.2f MB), built in %s\n",
+		len(doc.Agents), len(m.Rows), len(m.Columns), page.Len(), float64(page.Len())/1e6, built.Round(time.Millisecond))
+	return measure(out, runs, chromium)
+}
+
+// measure opens a page runs times and prints the timings.
+func measure(out string, runs int, chromium string) error {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	if chromium == "" {
+		if chromium, err = exec.LookPath("chromium"); err != nil {
+			return fmt.Errorf("no chromium on PATH (apt-get install chromium), or give -chromium")
+		}
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 800), chromedp.Flag("disable-dev-shm-usage", true))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancel()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		return err
+	}
+	var loads, frames, repaints []float64
+	for i := range runs {
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+abs)); err != nil {
+			return err
+		}
+		t, err := chromedp.Run(ctx, chromedp.Evaluate[[3]float64](`new Promise(function (done) {
+  requestAnimationFrame(function () { requestAnimationFrame(function () {
+    var frame = performance.now(), load = performance.getEntriesByType("navigation")[0].loadEventEnd;
+    var t0 = performance.now(); if (window.kokuaExplorer) window.kokuaExplorer.paint(); var repaint = performance.now() - t0;
+    done([load, frame, repaint]);
+  }); });
+})`, chromedp.EvalAwaitPromise))
+		if err != nil {
+			return err
+		}
+		fmt.Printf("run %d: load event ended at %.0f ms, first frame at %.0f ms, repaint %.0f ms\n", i+1, t[0], t[1], t[2])
+		loads, frames, repaints = append(loads, t[0]), append(frames, t[1]), append(repaints, t[2])
+		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("median: load event %.0f ms, first frame %.0f ms, repaint %.0f ms\n", median(loads), median(frames), median(repaints))
+	return nil
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
