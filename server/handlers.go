@@ -29,6 +29,8 @@ const (
 	routeHealth    = "/healthz"
 	routeMetrics   = "/metrics"
 	routeUnmatched = "unmatched"
+	// routePage is the page ServePage serves.
+	routePage = "/"
 )
 
 // DigestHeader carries the digest of the policy that answered.
@@ -64,6 +66,10 @@ func (s *Server) routes() http.Handler {
 		// Any other method on a known path: 405 with Allow, as JSON.
 		mux.Handle(rt.path, s.wrap(rt.path, methodNotAllowed(rt.allow)))
 	}
+	// The page is served at / alone ("/{$}"), only when ServePage gave
+	// one; every other path is the API's.
+	mux.Handle("GET /{$}", s.wrap(routePage, s.page))
+	mux.Handle("/{$}", s.wrap(routePage, s.pageMethod))
 	mux.Handle("/", s.wrap(routeUnmatched, notFound))
 	// ServeMux answers some requests itself, not as JSON: a path that is
 	// not clean with a redirect to the clean one (an HTML body), a target
@@ -579,6 +585,44 @@ func methodNotAllowed(allow string) handler {
 		w.Header().Set("Allow", allow)
 		return writeError(w, &apiError{http.StatusMethodNotAllowed, "method_not_allowed", msg})
 	}
+}
+
+// page answers GET / with the page of the policy st, and its headers: no
+// framing, no sniffing, no cache, no referrer, and the policy's digest.
+func (s *Server) page(w http.ResponseWriter, r *http.Request, st *state) int {
+	render := s.render.Load()
+	if render == nil {
+		return notFound(w, r, st)
+	}
+	st.pageOnce.Do(func() { st.page, st.pageErr = (*render)(st.p) })
+	if st.pageErr != nil {
+		s.log.Error("kokua-run serve: cannot write the page", "err", st.pageErr)
+		return writeError(w, &apiError{http.StatusInternalServerError, "internal", "the page could not be written"})
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "frame-ancestors 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	h["Cache-Control"] = noStore
+	h["X-Content-Type-Options"] = noSniff
+	h[DigestHeader] = st.digestHeader
+	h.Set("Content-Length", strconv.Itoa(len(st.page)))
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(st.page)
+	} else {
+		w.WriteHeader(http.StatusOK)
+	}
+	return http.StatusOK
+}
+
+// pageMethod answers another method than GET on /: 405 when the page is
+// served, 404 otherwise.
+func (s *Server) pageMethod(w http.ResponseWriter, r *http.Request, st *state) int {
+	if s.render.Load() == nil {
+		return notFound(w, r, st)
+	}
+	return methodNotAllowed("GET, HEAD")(w, r, st)
 }
 
 func notFound(w http.ResponseWriter, _ *http.Request, _ *state) int {

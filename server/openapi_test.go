@@ -106,7 +106,7 @@ func TestOpenAPI(t *testing.T) {
 		documented = append(documented, p)
 	}
 	slices.Sort(documented)
-	routes := []string{routeDecide, routeBatch, routeAgents, routeAgent, routeHealth, routeMetrics}
+	routes := []string{routeDecide, routeBatch, routeAgents, routeAgent, routeHealth, routeMetrics, routePage}
 	slices.Sort(routes)
 	if !slices.Equal(documented, routes) {
 		t.Errorf("openapi.yaml paths %v, the server's %v", documented, routes)
@@ -137,6 +137,7 @@ func TestOpenAPI(t *testing.T) {
 		{"GET", "/healthz", routeHealth, ""},
 		{"POST", "/healthz", routeHealth, ""},
 		{"POST", "/metrics", routeMetrics, ""},
+		{"GET", "/", routePage, ""},
 	}
 	check := func(method, target, spec, body string) {
 		t.Helper()

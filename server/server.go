@@ -74,6 +74,9 @@ type Server struct {
 	// file causes no reload.
 	reloadMu sync.Mutex
 	stamp    os.FileInfo
+
+	// render writes the page GET / answers with, or is nil (ServePage).
+	render atomic.Pointer[func(*policy.Policy) ([]byte, error)]
 }
 
 // state is one loaded policy with the bodies precomputed from it.
@@ -85,6 +88,10 @@ type state struct {
 	loadedAt     time.Time
 	agents       []byte            // GET /v1/agents
 	agent        map[string][]byte // GET /v1/agents/{name}
+	// page is GET / of this policy, written on its first request.
+	pageOnce sync.Once
+	page     []byte
+	pageErr  error
 }
 
 // reloadStatus is the outcome of the last load or reload.
@@ -151,6 +158,19 @@ func (s *Server) HTTPServer() *http.Server {
 		MaxHeaderBytes:               MaxHeaderBytes,
 		ErrorLog:                     slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+}
+
+// ServePage makes GET / answer with the HTML page render writes of the
+// policy the server answers from (kokua-run serve's policy explorer). The
+// page of a policy is written once, at its first request; after a reload,
+// the next request gets the new policy's. Without ServePage, or with a nil
+// render, / is not found, as any path the API does not have.
+func (s *Server) ServePage(render func(*policy.Policy) ([]byte, error)) {
+	if render == nil {
+		s.render.Store(nil)
+		return
+	}
+	s.render.Store(&render)
 }
 
 // Policy is the policy the server answers from now.

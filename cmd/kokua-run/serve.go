@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"errors"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
+	"github.com/kokua-policy/kokua-policy/internal/report"
 	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/server"
 )
@@ -28,16 +30,17 @@ func serveCommand(stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "serve",
 		Usage:     "serve the JSON HTTP API, reloading the policy when it changes or on SIGHUP",
-		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] [--verify-key PUB] POLICY",
+		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] [--verify-key PUB] [--no-ui] POLICY",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "addr", Value: server.DefaultAddr, Usage: "address to listen on, HOST:PORT; a HOST alone (localhost) gets the default port, 8181 (loopback by default)"},
 			verifyKeyFlag(),
+			&urfave.BoolFlag{Name: "no-ui", Local: true, Usage: "do not serve the policy explorer at / (the API alone)"},
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return cli.Fail(cli.ExitUsage, "kokua-run serve: want POLICY")
 			}
-			return cli.Code(serveWithSignals(serveOptions{policy: c.Args().First(), addr: c.String("addr"), verifyKey: c.String("verify-key"), stderr: stderr}))
+			return cli.Code(serveWithSignals(serveOptions{policy: c.Args().First(), addr: c.String("addr"), verifyKey: c.String("verify-key"), noUI: c.Bool("no-ui"), stderr: stderr}))
 		},
 	}
 }
@@ -51,7 +54,9 @@ type serveOptions struct {
 	// only policies signed with that key are served, at the start and
 	// after every reload.
 	verifyKey string
-	stderr    io.Writer
+	// noUI leaves / unserved: no policy explorer.
+	noUI   bool
+	stderr io.Writer
 	// drain bounds the wait for requests in flight at shutdown; zero for
 	// server.DrainTimeout.
 	drain time.Duration
@@ -127,6 +132,9 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 		}
 		s = l.s
 	}
+	if !o.noUI {
+		s.ServePage(explorerPage(o.policy))
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		log.Error("kokua-run serve: cannot listen", "addr", addr, "err", err)
@@ -193,6 +201,19 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 	<-hupDone
 	log.Info("kokua-run serve: stopped")
 	return code
+}
+
+// explorerPage writes the policy explorer of a served policy (package
+// report), with its decision tester, which calls the server's
+// /v1/decide.
+func explorerPage(name string) func(*policy.Policy) ([]byte, error) {
+	return func(p *policy.Policy) ([]byte, error) {
+		var b bytes.Buffer
+		if err := report.Write(&b, report.Build(report.Input{Name: name, Policy: p, Served: true})); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
+	}
 }
 
 // newServer loads the policy and makes the server; a test stands a slow

@@ -47,11 +47,19 @@ type served struct {
 
 func startServe(t *testing.T, path string, drain time.Duration) *served {
 	t.Helper()
+	return startServeWith(t, serveOptions{policy: path, drain: drain})
+}
+
+// startServeWith starts serve with the options given, on a free port of
+// loopback, logging to the served's log.
+func startServeWith(t *testing.T, o serveOptions) *served {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	sv := &served{log: &logBuffer{}, hup: make(chan os.Signal, 1), cancel: cancel, code: make(chan int, 1)}
 	addr := make(chan net.Addr, 1)
 	go func() {
-		sv.code <- serve(ctx, serveOptions{policy: path, addr: "127.0.0.1:0", stderr: sv.log, drain: drain}, sv.hup,
+		o.addr, o.stderr = "127.0.0.1:0", sv.log
+		sv.code <- serve(ctx, o, sv.hup,
 			func(a net.Addr) { addr <- a })
 	}()
 	select {
