@@ -32,7 +32,8 @@
 # actions/cache (its key must be the one the action computed from its go.sum, and its paths Go's
 # module and build caches; nothing is restored or saved), github/codeql-action/upload-sarif (its
 # sarif_file must be SARIF 2.1.0 and category is recorded; one case makes it fail, as a read-only
-# token does on a fork's pull request), and the runner's github.action_ref and
+# token does on a fork's pull request), actions/upload-artifact (its path must be a folder of
+# policy explorer pages; its artifact-url output is a made-up URL), and the runner's github.action_ref and
 # github.action_repository (the ref after `@`, kokua-policy/kokua-policy) and RUNNER_OS and
 # RUNNER_ARCH (this machine's). The release itself, its URL layout and GitHub's redirect to its
 # storage are not github.com's own.
@@ -212,6 +213,8 @@ class Job:
         self.paths = []
         self.out = ""
         self.uploads = []    # (sarif_file, category) of each "upload"
+        self.artifacts = []  # (name, files, their text) of each artifact upload
+        self.uses_outputs = {}
         self.setups = []     # the with: of each setup-go
         self.caches = []     # the with: of each actions/cache
         self.no_go = no_go   # no go on PATH
@@ -314,6 +317,18 @@ class Job:
             print("  - %s: %s not run; %s is SARIF 2.1.0 with %d result(s), category %r" %
                   (label, ref, with_["sarif_file"], n, with_.get("category")))
             return 0
+        if name == "actions/upload-artifact":
+            path = with_.get("path", "")
+            check(os.path.isdir(path), "%s: no folder %r to upload" % (label, path))
+            files = sorted(os.listdir(path))
+            check(files and all(f.endswith(".html") for f in files), "%s: %r is not a folder of pages" % (label, files))
+            for f in files:
+                page = open(os.path.join(path, f), encoding="utf-8").read()
+                check(page.startswith("<!DOCTYPE html>") and "Content-Security-Policy" in page, "%s: %s is not the policy explorer" % (label, f))
+            self.artifacts.append((with_.get("name"), files, {f: open(os.path.join(path, f), encoding="utf-8").read() for f in files}))
+            self.uses_outputs = {"artifact-url": "https://github.com/OWNER/REPO/actions/runs/1/artifacts/%d" % len(self.artifacts)}
+            print("  - %s: %s not run; would upload %s as %r" % (label, ref, ", ".join(files), with_.get("name")))
+            return 0
         raise Fail("%s: cannot run uses: %s here" % (label, ref))
 
     def steps(self, steps, ctx, where):
@@ -333,7 +348,9 @@ class Job:
                 if s["uses"] == "./" or s["uses"].startswith("kokua-policy/kokua-policy@"):
                     status, outs = run_action(self, with_, s["uses"].partition("@")[2])
                 else:
+                    self.uses_outputs = {}
                     status = self.uses(label, s["uses"], with_)
+                    outs = self.uses_outputs
             else:
                 check("${{" not in s["run"] or where == "action", "%s: expressions in run: are not simulated" % label)
                 status, outs = self.run(label, expand(s["run"], ctx), s.get("shell"), env)
@@ -648,6 +665,13 @@ try:
         for row in rows:
             check(row in md, "the job summary lacks %r:\n%s" % (row, md))
         check("fetching %s from origin" % job.base in job.out, "the base commit was not fetched")
+        # The policy explorer of the change, uploaded and linked (issue 23).
+        check(len(job.artifacts) == 1 and job.artifacts[0][0] == "kokua-policy-explorer" and "config.toml.html" in job.artifacts[0][1],
+              "want the policy explorer uploaded as kokua-policy-explorer, got %r" % [a[:2] for a in job.artifacts])
+        page = job.artifacts[0][2]["config.toml.html"]
+        check("Changes since %s:config.toml" % job.base in page, "the uploaded page is not compared with the base")
+        check("[Download the policy explorer](https://github.com/OWNER/REPO/actions/runs/1/artifacts/1)" in md,
+              "the job summary does not link the policy explorer:\n%s" % md)
 
     body = doc_block("github-action-diff")
     labelled = lambda job: {"pull_request": {"base": {"sha": job.base}, "labels": [{"name": "docs"}, {"name": LABEL}]}}

@@ -159,6 +159,7 @@
     pline.hidden = !why.t;
     pline.textContent = why.t ? why.n + " | " + why.t : "";
     panel.hidden = false;
+    if (panel.scrollIntoView) panel.scrollIntoView({ block: "nearest" });
   }
   document.getElementById("reason-close").addEventListener("click", function () {
     panel.hidden = true;
