@@ -77,6 +77,7 @@ FIXES = {
 DELEGATED = [
     (r"^taplo check ", "scripts/test-taplo.sh runs it as written, with @taplo/cli from npm"),
     (r"^kokua-compile diff --base ", "needs a git history; scripts/test-action-diff.sh runs --base on one"),
+    (r"^go run \./tools/explorerbench", "opens a 1,000-agent page in Chromium several times, minutes on a shared machine; docs/explorer.md's table records a run"),
     (r"^kokua-compile report --base main ", "needs a git history; cmd/kokua-compile's TestReportBaseRef runs report --base REF in one"),
     (r"^bash \.ci/run$", "this is .ci/run"),
     (r"^go test \./\.\.\.$", ".ci/run runs it, with -race"),
