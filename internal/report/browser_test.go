@@ -221,6 +221,26 @@ func TestBrowserFilterAndGraph(t *testing.T) {
 	if after := shownCols(); after != before-len(m.Groups[1].Columns)+1 {
 		t.Errorf("collapsing %s (%d tools) leaves %d of %d columns", m.Groups[1].Toolset, len(m.Groups[1].Columns), after, before)
 	}
+	// Expand it again, show every agent, and filter by decision: confirm,
+	// then unavailable, which has no class of its own.
+	b.Do(t, chromedp.Click(chromedp.CSS(`#m button.collapse[data-group="1"]`)))
+	for _, d := range []policy.Decision{policy.Confirm, policy.Unavailable} {
+		n := slices.Index(report.Decisions, d)
+		browser.Eval[bool](t, b, fmt.Sprintf(`(function () { var a = document.getElementById("f-agent"); a.value = ""; a.dispatchEvent(new Event("input"));
+  var e = document.getElementById("f-decision"); e.value = "%d"; return e.dispatchEvent(new Event("change")); })()`, n))
+		var want []string
+		for r, row := range m.Rows {
+			for j := range m.Columns {
+				if report.Decisions[m.Answers[m.Cells[row.Cells[j]].Idle[0]][0]] == d {
+					want = append(want, m.Rows[r].Agent)
+					break
+				}
+			}
+		}
+		if got := visible(); !slices.Equal(got, want) {
+			t.Errorf("filtering by %s shows %v, want %v", d, got, want)
+		}
+	}
 	b.Clean(t)
 }
 
