@@ -104,3 +104,52 @@ func TestShippedTestsAreTheExample(t *testing.T) {
 		t.Errorf("examples/kokua.test.toml does not hold (exit %d):\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 }
+
+// TestPolicyTestInputs (issue 22): the config from standard input, named
+// by --stdin-filename; no test file beside a config is a usage error; a
+// test file cannot be standard input; a config with errors checks nothing
+// and exits 1.
+func TestPolicyTestInputs(t *testing.T) {
+	tests := filepath.Join("..", "..", "examples", "kokua.test.toml")
+	r := clitest.Run(Main, "kokua-compile", mustRead(t, shippedPath(t)), "test", "--stdin-filename", "deploy/config.toml", "-", tests)
+	if r.Code != cli.ExitOK || !strings.Contains(r.Stdout, "0 fail") {
+		t.Errorf("stdin: exit %d:\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	team := filepath.Join("..", "..", "testdata", "policytest", "team")
+	r = clitest.Run(Main, "kokua-compile", mustRead(t, filepath.Join(team, "config.toml")), "test", "--format", "json", "--stdin-filename", "config.toml", "-", filepath.Join(team, "kokua.test.toml"))
+	if r.Code != cli.ExitFindings || !strings.Contains(r.Stdout, `"file": "config.toml"`) {
+		t.Errorf("stdin with a failing claim: exit %d:\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte(mustRead(t, shippedPath(t))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = clitest.Run(Main, "kokua-compile", "", "test", cfg)
+	if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "kokua.test.toml does not exist") || r.Stdout != "" {
+		t.Errorf("no test file: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	r = clitest.Run(Main, "kokua-compile", "", "test", cfg, "-")
+	if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "cannot be read from -") {
+		t.Errorf("a test file from stdin: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	r = clitest.Run(Main, "kokua-compile", "", "test", cfg, dir)
+	if r.Code != cli.ExitUsage || r.Stdout != "" {
+		t.Errorf("a folder as test file: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	if err := os.WriteFile(cfg, []byte(brokenConfig(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = clitest.Run(Main, "kokua-compile", "", "test", cfg, tests)
+	if r.Code != cli.ExitFindings || r.Stdout != "" || !strings.Contains(r.Stderr, "no claim was checked") {
+		t.Errorf("a config with errors: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// TestPolicyTestWriteFails: a report that cannot be written exits 3.
+func TestPolicyTestWriteFails(t *testing.T) {
+	for _, format := range []string{"human", "json", "junit", "sarif", "github"} {
+		args := []string{"test", "--format", format, shippedPath(t)}
+		clitest.CheckWriteFails(t, "kokua-compile", args, clitest.RunTo(Main, "kokua-compile", nil, clitest.DevFull(t), args...))
+	}
+}

@@ -187,22 +187,27 @@ func (c *checker) toolSelector(v Value) ([]string, []diag.Diagnostic) {
 				return nil, []diag.Diagnostic{d}
 			}
 		}
-		return nil, []diag.Diagnostic{selector(v, fmt.Sprintf("tool %s names no registered toolset", diag.Quote(s)), toolsets)}
+		d := selector(v, fmt.Sprintf("tool %s names no registered toolset", diag.Quote(s)), nil)
+		if near := similar.Suggest(ts, toolsets); len(near) > 0 {
+			d.Suggestion = fmt.Sprintf("write %q", near[0]+strings.TrimPrefix(s, ts))
+			d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(near))}
+		}
+		return nil, []diag.Diagnostic{d}
 	}
 	names, known := c.names[ts]
 	if !known {
 		d := selector(v, fmt.Sprintf("tool %s names no registered toolset %s", diag.Quote(s), diag.Quote(ts)), nil)
-		if close := similar.Suggest(ts, toolsets); len(close) > 0 {
-			d.Suggestion = fmt.Sprintf("write %q", close[0]+"."+tool)
-			d.Notes = []string{fmt.Sprintf("Did you mean %s?", diag.Quote(close[0]))}
+		if near := similar.Suggest(ts, toolsets); len(near) > 0 {
+			d.Suggestion = fmt.Sprintf("write %q", near[0]+"."+tool)
+			d.Notes = []string{fmt.Sprintf("Did you mean %s?", diag.Quote(near[0]))}
 		}
 		return nil, []diag.Diagnostic{d}
 	}
 	if !slices.Contains(names, tool) {
 		d := selector(v, fmt.Sprintf("toolset %s provides no tool %s", diag.Quote(ts), diag.Quote(tool)), nil)
-		if close := similar.Suggest(tool, names); len(close) > 0 {
-			d.Suggestion = fmt.Sprintf("write %q", ts+"."+close[0])
-			d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(close))}
+		if near := similar.Suggest(tool, names); len(near) > 0 {
+			d.Suggestion = fmt.Sprintf("write %q", ts+"."+near[0])
+			d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(near))}
 		}
 		return nil, []diag.Diagnostic{d}
 	}
@@ -221,9 +226,9 @@ func quoteAll(names []string) string {
 // closest of the candidates, when one is close.
 func selector(v Value, msg string, candidates []string) diag.Diagnostic {
 	d := diag.Diagnostic{Rule: SelectorRule, Severity: diag.Error, Phase: diag.PhaseValidate, Message: msg, Span: v.Span}
-	if close := similar.Suggest(v.Text, candidates); len(close) > 0 {
-		d.Suggestion = fmt.Sprintf("write %q", close[0])
-		d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(close))}
+	if near := similar.Suggest(v.Text, candidates); len(near) > 0 {
+		d.Suggestion = fmt.Sprintf("write %q", near[0])
+		d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(near))}
 	}
 	return d
 }
