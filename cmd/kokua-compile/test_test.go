@@ -153,3 +153,13 @@ func TestPolicyTestWriteFails(t *testing.T) {
 		clitest.CheckWriteFails(t, "kokua-compile", args, clitest.RunTo(Main, "kokua-compile", nil, clitest.DevFull(t), args...))
 	}
 }
+
+// TestPolicyTestsDoc: docs/policy-tests.md shows the example files and the
+// outputs of the golden cases byte for byte.
+func TestPolicyTestsDoc(t *testing.T) {
+	root := filepath.Join("..", "..")
+	doc := []byte(mustRead(t, filepath.Join(root, "docs", "policy-tests.md")))
+	if n := golden.DocBlocks(t, root, doc, "docs/policy-tests.md"); n != 5 {
+		t.Errorf("docs/policy-tests.md has %d blocks marked for a test, want 5", n)
+	}
+}
