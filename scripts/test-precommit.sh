@@ -380,7 +380,7 @@ test_failed='^kokua-compile test\.+Failed$'
 test_passed='^kokua-compile test\.+Passed$'
 run_hooks "a claim fails" 1 "$lint_passed" "$test_failed" \
     '^FAIL kokua\.test\.toml:7: removing one asks too$' \
-    "^    config\.toml: no entry of the inherited \[assistant\.tools\] names 'mcp\.remove_mcp_server', so the call runs$" \
+    "^    config\.toml:5:1: no entry of the inherited \[assistant\.tools\] names 'mcp\.remove_mcp_server', so the call runs$" \
     '^2 claims: 1 holds, 1 fails$'
 
 step "the config gates the whole toolset: the claims hold"

@@ -368,13 +368,23 @@ func (c *checker) chain(node string, path []string, q string, ans policy.Answer,
 	file := c.side.ConfigFile()
 	switch {
 	case ans.Decision == policy.Run && r.Inherited:
-		out = append(out, Step{Text: fmt.Sprintf("no entry of the inherited [assistant.tools] names %s, so the call runs", diag.Quote(ts+"."+tool)), Place: diff.Place{File: file, Key: "[assistant.tools]"}})
+		at := diff.Place{File: file, Key: "[assistant.tools]"}
+		if cfg := c.side.Config; cfg != nil && cfg.DefaultPair.Set {
+			at.Line, at.Column = cfg.DefaultPair.Span.Start.Line, cfg.DefaultPair.Span.Start.Column
+		}
+		out = append(out, Step{Text: fmt.Sprintf("no entry of the inherited [assistant.tools] names %s, so the call runs", diag.Quote(ts+"."+tool)), Place: at})
 	case ans.Decision == policy.Run:
 		table := "the agent's own pair"
 		if a := c.d.Agents[node]; a != nil && a.Approval.Table != "" {
 			table = a.Approval.Table
 		}
-		out = append(out, Step{Text: fmt.Sprintf("no entry of %s names %s, so the call runs", table, diag.Quote(ts+"."+tool)), Place: diff.Place{File: file, Key: table}})
+		at := diff.Place{File: file, Key: table}
+		if cfg := c.side.Config; cfg != nil {
+			if a := cfg.Agent(node); a != nil && a.Tools != nil {
+				at.Line, at.Column = a.Tools.Span.Start.Line, a.Tools.Span.Start.Column
+			}
+		}
+		out = append(out, Step{Text: fmt.Sprintf("no entry of %s names %s, so the call runs", table, diag.Quote(ts+"."+tool)), Place: at})
 	case r.Entry != "":
 		var pos *policy.Position
 		if r.Position != (policy.Position{}) {
