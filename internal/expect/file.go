@@ -138,8 +138,8 @@ type File struct {
 	Expects []*Expect
 }
 
-// keys are the keys of an [[expect]] table, in the order the docs list them.
-var keys = []string{"name", "agent", "tool", "decision", "unattended", "loaded", "reach"}
+// Keys are the keys of an [[expect]] table, in the order the docs list them.
+var Keys = []string{"name", "agent", "tool", "decision", "unattended", "loaded", "reach"}
 
 // Parse reads a test file. A file with any diagnostic (every one an
 // error) is not checked: the diagnostics say where and why.
@@ -277,7 +277,7 @@ func parseExpect(t *tomlpos.Node) (*Expect, []diag.Diagnostic) {
 				e.Loaded, e.HasLoaded = vs, true
 			}
 		default:
-			ds = append(ds, unknownKey(f, keys, "expect."))
+			ds = append(ds, unknownKey(f, Keys, "expect."))
 		}
 	}
 	for _, k := range []string{"agent", "tool", "decision"} {
