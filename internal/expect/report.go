@@ -333,7 +333,7 @@ func writeSARIF(w io.Writer, r *Report) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(data, '\n'))
+	_, err = w.Write(append(diag.PrintableJSON(data), '\n'))
 	return err
 }
 
