@@ -104,6 +104,9 @@ func newChecker(side *diff.Side) *checker {
 		c.names[kokua.Core] = append(c.names[kokua.Core], t)
 	}
 	for _, ts := range d.TrustOrder {
+		if d.Toolsets[ts] == nil {
+			continue
+		}
 		for _, t := range d.Toolsets[ts].Tools {
 			c.tools = append(c.tools, ts+"."+t.Name)
 			c.names[ts] = append(c.names[ts], t.Name)
@@ -112,12 +115,16 @@ func newChecker(side *diff.Side) *checker {
 	return c
 }
 
-// Selectors checks a claim's selectors against a policy: a diagnostic for
-// each that matches nothing, with the closest names. The language server
-// asks it of the test file being edited.
-func Selectors(p *policy.Policy, e *Expect) []diag.Diagnostic {
-	c := newChecker(&diff.Side{Policy: p, Graph: reach.New(p)})
-	_, _, ds := c.resolve(e)
+// Selectors checks the claims' selectors against a policy: a diagnostic
+// for each that matches nothing, with the closest names. The language
+// server asks it of the test file being edited.
+func Selectors(p *policy.Policy, f *File) []diag.Diagnostic {
+	c := newChecker(&diff.Side{Policy: p})
+	var ds []diag.Diagnostic
+	for _, e := range f.Expects {
+		_, _, more := c.resolve(e)
+		ds = append(ds, more...)
+	}
 	return ds
 }
 

@@ -73,9 +73,7 @@ func (s *server) diagnoseTests(d *document) []protocol.Diagnostic {
 	if p := s.configBeside(d); p != nil {
 		d.policy = p
 		if f != nil {
-			for _, e := range f.Expects {
-				ds = append(ds, expect.Selectors(p, e)...)
-			}
+			ds = append(ds, expect.Selectors(p, f)...)
 		}
 	}
 	d.linted.Diagnostics = ds
@@ -133,6 +131,9 @@ func (s *server) completeTests(d *document, at place, replace protocol.Range, li
 		}
 		for _, ts := range doc.TrustOrder {
 			add(ts, protocol.CompletionItemKindModule, "every tool of "+ts)
+			if doc.Toolsets[ts] == nil {
+				continue
+			}
 			for _, t := range doc.Toolsets[ts].Tools {
 				add(ts+"."+t.Name, protocol.CompletionItemKindFunction, "a tool of "+ts)
 			}
