@@ -406,7 +406,7 @@ sed 's/^/    | /' "$out"
 [[ "$status" != 0 ]] || fail "git commit that fails a policy test succeeded"
 [[ "$(git -C "$proj" rev-parse HEAD)" == "$before" ]] || fail "HEAD moved after a refused commit"
 grep -q 'removing one asks too' "$out" || fail "the refused commit does not name the failing claim"
-write_config "$proj/config.toml" mcp
+write_config "$proj/config.toml" mcp '# every tool of mcp asks, remove_mcp_server included'
 git -C "$proj" add config.toml
 git -C "$proj" commit -q -m "gate mcp again" >"$out" 2>&1 </dev/null ||
     { sed 's/^/    | /' "$out"; fail "git commit with every claim holding was refused"; }
