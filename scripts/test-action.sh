@@ -818,11 +818,11 @@ try:
 
     body = doc_block("github-action-tests")
     job = case("docs/ci.md github-action-tests: the tests input names the files; a misspelled selector fails",
-               {"deploy/config.toml": FIXED, "policy/claims.toml": HOLDS,
-                "policy/delegation.toml": HOLDS.replace('agent = "assistant"', 'agent = "asistant"')},
+               {"deploy/config.toml": FIXED, "tests/claims.toml": HOLDS,
+                "tests/delegation.toml": HOLDS.replace('agent = "assistant"', 'agent = "asistant"')},
                lambda job: run_workflow(job, body), 1)
     a = annotations(job.out)
-    check(any(l.startswith("::error file=policy/delegation.toml,line=3,col=9,title=policy test%3A adding an MCP server asks the user::") and
+    check(any(l.startswith("::error file=tests/delegation.toml,line=3,col=9,title=policy test%3A adding an MCP server asks the user::") and
               "did you mean" in l.lower() for l in a), "no annotation at the misspelled agent: %r" % a)
     check(job.action_outputs["junit-file"] == "kokua-test.xml", "outputs %r" % job.action_outputs)
 
