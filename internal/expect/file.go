@@ -4,7 +4,7 @@
 // own decisions (package policy) and, for reach, the delegation graph of
 // package reach. kokua-compile test is its face; the reports (human, JSON,
 // JUnit, SARIF, GitHub workflow commands) are written here, and the
-// language server checks a test file's selectors with Check.
+// language server checks a test file's selectors with Selectors.
 //
 // No host imports this package; it lives under internal/. What a program
 // needs of a test run is the command's JSON report (docs/json-output.md),
