@@ -280,12 +280,27 @@ func (c *checker) check(file string, e *Expect) Result {
 	turn := policy.Turn{Unattended: e.Unattended}
 	for _, s := range subjects {
 		ask := c.asker(s.node, e)
+		// The links of a chain before the decision's own are the same for
+		// every tool of a toolset: made once per subject and toolset.
+		var path []Step
+		prefix := map[string][]Step{}
 		for _, q := range tools {
 			r.Pairs++
 			ans := ask(q, turn)
-			if !want[ans.Decision] {
-				r.Failures = append(r.Failures, Failure{Agent: s.node, Tool: q, Decision: ans.Decision, Path: s.path, Chain: c.chain(s.node, s.path, q, ans, e)})
+			if want[ans.Decision] {
+				continue
 			}
+			if path == nil {
+				path = c.pathSteps(s.path)
+			}
+			ts, _, _ := strings.Cut(q, ".")
+			head, ok := prefix[ts]
+			if !ok {
+				head = append(slices.Clip(path), c.availability(s.node, ts, e)...)
+				prefix[ts] = head
+			}
+			r.Failures = append(r.Failures, Failure{Agent: s.node, Tool: q, Decision: ans.Decision, Path: s.path,
+				Chain: append(slices.Clip(head), c.decided(s.node, q, ans))})
 		}
 	}
 	r.Passed = len(r.Failures) == 0
@@ -332,11 +347,15 @@ func (c *checker) asker(node string, e *Expect) func(string, policy.Turn) policy
 	}
 }
 
-// chain says what produced a decision: the delegation path, the agent's
-// availability of the tool's toolset, and the policy's own reason, each
-// at its place in the config when the side knows it.
-func (c *checker) chain(node string, path []string, q string, ans policy.Answer, e *Expect) []Step {
-	var out []Step
+// A failure's chain says what produced its decision: the delegation path
+// (pathSteps), the agent's availability of the tool's toolset
+// (availability), and the policy's own reason (decided), each at its place
+// in the config when the side knows it.
+
+// pathSteps are the links of a delegation path: each delegates_to item,
+// or the capabilities that let an agent compose workers.
+func (c *checker) pathSteps(path []string) []Step {
+	out := []Step{}
 	for i := 1; i < len(path); i++ {
 		from, to := path[i-1], path[i]
 		if to == reach.ComposedNode {
@@ -346,12 +365,17 @@ func (c *checker) chain(node string, path []string, q string, ans policy.Answer,
 		}
 		out = append(out, Step{Text: fmt.Sprintf("delegates_to of %s names %s", diag.Quote(from), diag.Quote(to)), Place: c.side.DelegatePlace(from, to)})
 	}
-	ts, tool, _ := strings.Cut(q, ".")
+	return out
+}
+
+// availability says how the agent holds the toolset, or that it does not.
+func (c *checker) availability(node, ts string, e *Expect) []Step {
+	var out []Step
 	switch {
 	case node == reach.ComposedNode:
 		out = append(out, Step{Text: "a composed worker holds every registered toolset but capabilities and entry-point-only ones, and always gets the default tier's pair ([assistant.tools])"})
 	case ts == kokua.Core:
-		out = append(out, Step{Text: fmt.Sprintf("%s is one of Kokua's core tools, which an agent holds by what it declares, not by available", diag.Quote(q))})
+		out = append(out, Step{Text: "the tool is one of Kokua's core tools, which an agent holds by what it declares, not by available"})
 	default:
 		a := c.d.Agents[node]
 		at := c.side.AvailablePlace(node, ts)
@@ -371,6 +395,12 @@ func (c *checker) chain(node string, path []string, q string, ans policy.Answer,
 			}
 		}
 	}
+	return out
+}
+
+// decided is the policy's own reason for the decision.
+func (c *checker) decided(node, q string, ans policy.Answer) Step {
+	ts, tool, _ := strings.Cut(q, ".")
 	r := ans.Reason
 	file := c.side.ConfigFile()
 	switch {
@@ -379,7 +409,7 @@ func (c *checker) chain(node string, path []string, q string, ans policy.Answer,
 		if cfg := c.side.Config; cfg != nil && cfg.DefaultPair.Set {
 			at.Line, at.Column = cfg.DefaultPair.Span.Start.Line, cfg.DefaultPair.Span.Start.Column
 		}
-		out = append(out, Step{Text: fmt.Sprintf("no entry of the inherited [assistant.tools] names %s, so the call runs", diag.Quote(ts+"."+tool)), Place: at})
+		return Step{Text: fmt.Sprintf("no entry of the inherited [assistant.tools] names %s, so the call runs", diag.Quote(ts+"."+tool)), Place: at}
 	case ans.Decision == policy.Run:
 		table := "the agent's own pair"
 		if a := c.d.Agents[node]; a != nil && a.Approval.Table != "" {
@@ -391,16 +421,14 @@ func (c *checker) chain(node string, path []string, q string, ans policy.Answer,
 				at.Line, at.Column = a.Tools.Span.Start.Line, a.Tools.Span.Start.Column
 			}
 		}
-		out = append(out, Step{Text: fmt.Sprintf("no entry of %s names %s, so the call runs", table, diag.Quote(ts+"."+tool)), Place: at})
+		return Step{Text: fmt.Sprintf("no entry of %s names %s, so the call runs", table, diag.Quote(ts+"."+tool)), Place: at}
 	case r.Entry != "":
 		var pos *policy.Position
 		if r.Position != (policy.Position{}) {
 			p := r.Position
 			pos = &p
 		}
-		out = append(out, Step{Text: r.Summary, Place: c.side.EntryPlace(r.Key, pos)})
-	default:
-		out = append(out, Step{Text: r.Summary})
+		return Step{Text: r.Summary, Place: c.side.EntryPlace(r.Key, pos)}
 	}
-	return out
+	return Step{Text: r.Summary}
 }
