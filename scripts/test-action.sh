@@ -782,6 +782,66 @@ try:
                    lambda job: run_action(job, with_)[0], 2)
         check(built(job) == [] and "::error title=kokua-lint::" in job.out, "built %r" % built(job))
 
+    # ---- the policy tests ------------------------------------------------------------------------
+
+    HOLDS = ('[[expect]]\nname = "adding an MCP server asks the user"\nagent = "assistant"\n'
+             'tool = "mcp.add_mcp_server"\ndecision = "confirm"\n')
+    FAILS = HOLDS + ('\n[[expect]]\nname = "removing one asks too"\nagent = "assistant"\n'
+                     'tool = "mcp.remove_mcp_server"\ndecision = "asks"\n')
+    def junit(job, name="kokua-test.xml"):
+        import xml.etree.ElementTree as ET
+        f = os.path.join(job.ws, name)
+        check(os.path.isfile(f), "%s was not written" % name)
+        root = ET.parse(f).getroot()
+        check(root.tag == "testsuites", "%s: root %r" % (name, root.tag))
+        return [(c.get("name"), c.find("failure") is not None) for c in root.iter("testcase")]
+
+    job = case("a kokua.test.toml beside the config, one claim failing: annotated, JUnit written, the step fails",
+               {"config.toml": FIXED, "kokua.test.toml": FAILS}, lambda job: run_action(job, {})[0], 1)
+    a = annotations(job.out)
+    check(any(l.startswith("::error file=kokua.test.toml,line=7,col=1,title=policy test%3A removing one asks too::assistant mcp.remove_mcp_server: run, want asks")
+              for l in a), "no annotation at the failing claim: %r" % a)
+    check(any(l.startswith("::error file=config.toml,line=5,col=1,title=policy test%3A removing one asks too::") for l in a),
+          "no annotation at the config line behind it: %r" % a)
+    check(built(job) == ["kokua-compile", "kokua-lint"], "built %r" % built(job))
+    check(junit(job) == [("adding an MCP server asks the user (line 1)", False), ("removing one asks too (line 7)", True)], "JUnit %r" % junit(job))
+    check(job.action_outputs["failed-claims"] == "1" and job.action_outputs["junit-file"] == "kokua-test.xml" and job.action_outputs["errors"] == "0",
+          "outputs %r" % job.action_outputs)
+    check("### kokua-compile test config.toml" in summary(job) and "FAIL kokua.test.toml:7: removing one asks too" in summary(job),
+          "the job summary lacks the report:\n%s" % summary(job))
+    check("kokua-compile test: 1 claim(s) of the policy tests fail" in job.out, "the last step does not say why it fails")
+
+    job = case("a kokua.test.toml that holds: the step passes", {"config.toml": FIXED, "kokua.test.toml": HOLDS},
+               lambda job: run_action(job, {})[0], 0)
+    check(job.action_outputs["failed-claims"] == "0" and junit(job) == [("adding an MCP server asks the user (line 1)", False)],
+          "outputs %r" % job.action_outputs)
+
+    body = doc_block("github-action-tests")
+    job = case("docs/ci.md github-action-tests: the tests input names the files; a misspelled selector fails",
+               {"deploy/config.toml": FIXED, "tests/claims.toml": HOLDS,
+                "tests/delegation.toml": HOLDS.replace('agent = "assistant"', 'agent = "asistant"')},
+               lambda job: run_workflow(job, body), 1)
+    a = annotations(job.out)
+    check(any(l.startswith("::error file=tests/delegation.toml,line=3,col=9,title=policy test%3A adding an MCP server asks the user::") and
+              "did you mean" in l.lower() for l in a), "no annotation at the misspelled agent: %r" % a)
+    check(job.action_outputs["junit-file"] == "kokua-test.xml", "outputs %r" % job.action_outputs)
+
+    job = case("a test file with a mistake: the policy-test step fails with exit 2",
+               {"config.toml": FIXED, "kokua.test.toml": HOLDS + "decison = 1\n"}, lambda job: run_action(job, {})[0], 2)
+    check("unknown key 'decison'" in job.out, "the mistake is not reported")
+
+    job = case("no test file beside the config: kokua-compile is not built, no policy tests",
+               {"config.toml": FIXED}, lambda job: run_action(job, {})[0], 0)
+    check(built(job) == ["kokua-lint"] and job.action_outputs["junit-file"] == "", "built %r, outputs %r" % (built(job), job.action_outputs))
+
+    job = case("tests with mode: diff is refused before anything is built", {"config.toml": FIXED},
+               lambda job: run_action(job, {"mode": "diff", "tests": "kokua.test.toml"})[0], 2)
+    check(built(job) == [] and "::error title=kokua-lint::tests needs the lint" in job.out, "built %r" % built(job))
+
+    job = case("a tests input with shell syntax is data, not commands", {"config.toml": FIXED},
+               lambda job: run_action(job, {"tests": "x.toml;touch${IFS}pwned $(touch pwned2)"})[0], 2)
+    check(not any(os.path.exists(os.path.join(job.ws, f)) for f in ("pwned", "pwned2")), "input ran as a command")
+
     step("PASS: action.yml and docs/ci.md's GitHub workflows, %d cases (%ds)" % (cases, time.time() - START))
 except Fail as e:
     print("FAIL: %s" % e, file=sys.stderr)
