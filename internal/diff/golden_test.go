@@ -68,3 +68,12 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+// maybeSide is side for a file that may not exist: nil then.
+func maybeSide(t testing.TB, path string, m *lint.Manifest) *diff.Side {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	return side(t, path, m)
+}

@@ -1,0 +1,144 @@
+package diff_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	"github.com/kokua-policy/kokua-policy/kokua"
+	"github.com/kokua-policy/kokua-policy/lint"
+)
+
+// TestRisksGolden compares kokua-compile risks of every case of
+// testdata/risks (config.toml) in the three formats with want.txt,
+// want.md and want.json; go test ./internal/diff -update rewrites them.
+func TestRisksGolden(t *testing.T) {
+	m := lint.DefaultManifest()
+	for _, dir := range golden.Cases(t, "risks") {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			r := diff.Risks(side(t, filepath.Join(dir, "config.toml"), m))
+			for format, file := range map[string]string{"human": "want.txt", "markdown": "want.md", "json": "want.json"} {
+				var b bytes.Buffer
+				if err := diff.WriteRisks(&b, format, r); err != nil {
+					t.Fatal(err)
+				}
+				if format == "json" && !json.Valid(b.Bytes()) {
+					t.Errorf("the JSON report is not JSON")
+				}
+				golden.Check(t, filepath.Join(dir, file), b.Bytes())
+			}
+		})
+	}
+}
+
+// TestWebToShell: a researcher that delegates to the coder has, in its own
+// view, the path from web content to run_command: it reads the web, sets
+// the coder running, and the coder runs the command (issue 25). The
+// shipped researcher has none.
+func TestWebToShell(t *testing.T) {
+	m := lint.DefaultManifest()
+	find := func(file string) *reach.Path {
+		s := side(t, filepath.Join("..", "..", "testdata", "risks", file, "config.toml"), m)
+		for _, a := range s.Graph.Risks() {
+			if a.Agent != "researcher" {
+				continue
+			}
+			for _, p := range a.Paths {
+				if p.Class == kokua.Exec && slices.Contains(p.Tools, "run_command") {
+					return &p
+				}
+			}
+		}
+		return nil
+	}
+	if p := find("shipped"); p != nil {
+		t.Errorf("the shipped researcher has a path to run_command: %+v", p)
+	}
+	p := find("researcher-delegates-coder")
+	if p == nil {
+		t.Fatal("no path from the researcher's web content to run_command")
+	}
+	var kinds []string
+	for _, h := range p.Hops {
+		kinds = append(kinds, h.Kind+" "+h.Agent+" "+h.To+" "+h.Answer.Toolset)
+	}
+	want := []string{"reads researcher  web", "delegates researcher coder core", "calls coder  compute"}
+	if !slices.Equal(kinds, want) {
+		t.Errorf("hops %q, want %q", kinds, want)
+	}
+	if p.Level != reach.Asks || p.Grade != reach.High {
+		t.Errorf("level %v grade %v; want asks (run_command is in review, auto-approval off) and high", p.Level, p.Grade)
+	}
+}
+
+// checkPaths holds every path of a side to what a path is: it starts by
+// reading untrusted content, each hop moves from the agent the previous
+// one reached, it ends by calling a tool of its class, and its level is
+// the least of its hops'.
+func checkPaths(t *testing.T, s *diff.Side) int {
+	t.Helper()
+	n := 0
+	for _, a := range s.Graph.Risks() {
+		for _, p := range a.Paths {
+			n++
+			desc := strings.Join(pathDesc(p), " | ")
+			first, last := p.Hops[0], p.Hops[len(p.Hops)-1]
+			if first.Kind != reach.HopReads || !slices.Contains(s.Graph.ToolClasses(first.Answer.Toolset, first.Answer.Tool), kokua.UntrustedInput) {
+				t.Fatalf("%s: does not start by reading untrusted content: %s", a.Agent, desc)
+			}
+			if last.Kind != reach.HopCalls || !slices.Contains(s.Graph.ToolClasses(last.Answer.Toolset, last.Answer.Tool), p.Class) {
+				t.Fatalf("%s: does not end by calling a %s tool: %s", a.Agent, p.Class, desc)
+			}
+			lowest, at := reach.Runs, first.Agent
+			for i, h := range p.Hops {
+				lowest = min(lowest, h.Answer.Level)
+				if i > 0 && h.Agent != at {
+					t.Fatalf("%s: hop %d acts as %s, but the path is at %s: %s", a.Agent, i, h.Agent, at, desc)
+				}
+				if h.To != "" {
+					at = h.To
+				}
+				if !slices.Contains(a.Runs, h.Agent) {
+					t.Fatalf("%s: hop %d's agent %s is not in the view %v", a.Agent, i, h.Agent, a.Runs)
+				}
+			}
+			if lowest != p.Level {
+				t.Fatalf("%s: level %v, but the least hop is %v: %s", a.Agent, p.Level, lowest, desc)
+			}
+		}
+	}
+	return n
+}
+
+func pathDesc(p reach.Path) []string {
+	var out []string
+	for _, h := range p.Hops {
+		out = append(out, h.Kind+" "+h.Agent+">"+h.To+" "+h.Answer.Tool+" "+h.Answer.Level.String())
+	}
+	return out
+}
+
+// TestRiskPathsHold checks every path of every golden case, of the six
+// pull requests, against checkPaths.
+func TestRiskPathsHold(t *testing.T) {
+	m := lint.DefaultManifest()
+	n := 0
+	for _, area := range []string{"risks", "diff"} {
+		for _, dir := range golden.Cases(t, area) {
+			for _, f := range []string{"config.toml", "old.toml", "new.toml"} {
+				if s := maybeSide(t, filepath.Join(dir, f), m); s != nil {
+					n += checkPaths(t, s)
+				}
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d paths checked", n)
+	}
+}
