@@ -24,7 +24,7 @@ func TestRisks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, stderr := clitest.Run(Main, "kokua-compile", "", "risks", cfg).Split()
+	code, out, stderr := clitest.RunIn(t, Main, "kokua-compile", filepath.Dir(cfg), nil, "", "risks", "config.toml").Split()
 	if code != cli.ExitOK || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}

@@ -32,14 +32,14 @@ type Toolset struct {
 	Tools []string
 	// Specs are the manifest's tool entries, for byte accounting; nil for
 	// an MCP server the manifest does not describe.
-	Specs    []*manifest.Tool
+	Specs []*manifest.Tool
 	// Classes are the capability classes the manifest gives the toolset
 	// (ClassesSet: it writes the key); without them, its kind's
 	// (kokua.KindClasses). ToolClasses resolves a tool's.
 	Classes    []kokua.Class
 	ClassesSet bool
 	Workflow   *manifest.Workflow
-	Settings []manifest.Setting
+	Settings   []manifest.Setting
 	// Span is where the toolset is defined: its name in the manifest, or the
 	// name key of its [[mcp.server]] table in the config.
 	Span diag.Span
