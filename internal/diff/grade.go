@@ -346,7 +346,10 @@ func infoChanges(o, n *Side) []InfoChange {
 			}
 		}
 	}
-	for _, l := range []struct{ a, b []string; key string }{
+	for _, l := range []struct {
+		a, b []string
+		key  string
+	}{
 		{entryTexts(od.DefaultTier.Confirm.Entries), entryTexts(nd.DefaultTier.Confirm.Entries), nd.DefaultTier.Confirm.Key},
 		{entryTexts(od.DefaultTier.Review.Entries), entryTexts(nd.DefaultTier.Review.Entries), nd.DefaultTier.Review.Key},
 		{entryTexts(od.Floor.List.Entries), entryTexts(nd.Floor.List.Entries), nd.Floor.List.Key},
