@@ -10,6 +10,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -124,8 +125,9 @@ func pathDesc(p reach.Path) []string {
 	return out
 }
 
-// TestRiskPathsHold checks every path of every golden case, of the six
-// pull requests, against checkPaths.
+// TestRiskPathsHold checks every path of every golden case (the six pull
+// requests among them) and of generated configs with classes against
+// checkPaths.
 func TestRiskPathsHold(t *testing.T) {
 	m := lint.DefaultManifest()
 	n := 0
@@ -138,7 +140,13 @@ func TestRiskPathsHold(t *testing.T) {
 			}
 		}
 	}
-	if n < 50 {
+	for _, size := range []struct{ agents, toolsets int }{{3, 9}, {9, 40}, {30, 90}} {
+		m := classed(t, size.toolsets)
+		if g, ok := load(t, "gen.toml", gen.Config(size.agents, size.toolsets), m); ok {
+			n += checkPaths(t, g.side)
+		}
+	}
+	if n < 200 {
 		t.Errorf("only %d paths checked", n)
 	}
 }
