@@ -21,7 +21,7 @@ import (
 // classed is gen.Manifest with capability classes on its toolsets, in a
 // cycle of every class alone and none, so that risk paths and grades
 // have work.
-func classed(t *testing.T, toolsets int) *lint.Manifest {
+func classed(t testing.TB, toolsets int) *lint.Manifest {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(gen.Manifest(toolsets), &m); err != nil {

@@ -150,3 +150,16 @@ func TestRiskPathsHold(t *testing.T) {
 		t.Errorf("only %d paths checked", n)
 	}
 }
+
+// BenchmarkRisks times the risk paths of a generated config of 1000
+// agents, for docs/benchmarks.md's scale.
+func BenchmarkRisks(b *testing.B) {
+	m := classed(b, 90)
+	s, _, err := diff.Load(lint.Source{Name: "gen.toml", Data: gen.Config(1000, 90)}, m)
+	if err != nil || s == nil {
+		b.Fatal("the generated config does not lint clean", err)
+	}
+	for b.Loop() {
+		diff.Risks(s)
+	}
+}

@@ -145,9 +145,16 @@ type AgentRisks struct {
 // workers.
 func (g *Graph) Risks() []AgentRisks {
 	classes := toolClassesOf(g)
+	adj := map[string][]Edge{}
+	for _, e := range g.Edges {
+		adj[e.From] = append(adj[e.From], e)
+		if e.To != e.From {
+			adj[e.To] = append(adj[e.To], e)
+		}
+	}
 	var out, later []AgentRisks
 	for _, a := range g.Agents {
-		r := g.agentRisks(a.Name, classes)
+		r := g.agentRisks(a.Name, classes, adj)
 		if a.Reachable && !a.Composed {
 			out = append(out, r)
 		} else {
@@ -214,11 +221,17 @@ type taint struct {
 // level and its own answer. The tools of one toolset with the same
 // classes that end paths at the same level are one path; the first met
 // (in view order) gives the hops.
-func (g *Graph) agentRisks(root string, classes classIndex) AgentRisks {
-	r := AgentRisks{Agent: root, Runs: g.Closure(root), Paths: []Path{}}
-	in := map[string]bool{}
-	for _, n := range r.Runs {
-		in[n] = true
+func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edge) AgentRisks {
+	r := AgentRisks{Agent: root, Runs: []string{root}, Paths: []Path{}}
+	// The view: Closure's order, found with a set so that it stays linear.
+	in := map[string]bool{root: true}
+	for i := 0; i < len(r.Runs); i++ {
+		for _, e := range adj[r.Runs[i]] {
+			if e.From == r.Runs[i] && !in[e.To] && g.byName[e.To] != nil {
+				in[e.To] = true
+				r.Runs = append(r.Runs, e.To)
+			}
+		}
 	}
 	best := map[string]taint{}
 	// Sources: each agent's best untrusted-input tool.
@@ -231,7 +244,7 @@ func (g *Graph) agentRisks(root string, classes classIndex) AgentRisks {
 			}
 		}
 	}
-	g.widest(r.Runs, in, best)
+	g.widest(r.Runs, in, adj, best)
 	byKey := map[string]int{}
 	var privateLeg *Path
 	for _, n := range r.Runs {
@@ -268,7 +281,7 @@ func (g *Graph) agentRisks(root string, classes classIndex) AgentRisks {
 		// The private data is in the context of the agent that read it;
 		// from there it travels as content does, to a way out.
 		from := map[string]taint{privateLeg.Hops[len(privateLeg.Hops)-1].Agent: {level: privateLeg.Level, hops: privateLeg.Hops}}
-		g.widest(r.Runs, in, from)
+		g.widest(r.Runs, in, adj, from)
 		var out *Path
 		for _, n := range r.Runs {
 			t := from[n]
@@ -296,7 +309,7 @@ func (g *Graph) agentRisks(root string, classes classIndex) AgentRisks {
 // widest settles, from the taints given (the sources), the best taint of
 // every agent of the view: a widest-path search over four levels, from
 // the best down, so linear in the view's size.
-func (g *Graph) widest(runs []string, in map[string]bool, best map[string]taint) {
+func (g *Graph) widest(runs []string, in map[string]bool, adj map[string][]Edge, best map[string]taint) {
 	for level := Runs; level > Unavailable; level-- {
 		queue := []string{}
 		for _, n := range runs {
@@ -309,7 +322,7 @@ func (g *Graph) widest(runs []string, in map[string]bool, best map[string]taint)
 			if best[u].level != level {
 				continue
 			}
-			for _, step := range g.steps(u, in) {
+			for _, step := range g.steps(u, in, adj[u]) {
 				l := min(level, step.Answer.Level)
 				if l > best[step.To].level {
 					best[step.To] = taint{level: l, hops: append(slices.Clone(best[u].hops), step)}
@@ -326,10 +339,10 @@ func (g *Graph) widest(runs []string, in map[string]bool, best map[string]taint)
 // view: down each delegation it makes, gated by its answer for the tool
 // that makes it, and up to each agent of the view that delegates to it,
 // with the result, ungated.
-func (g *Graph) steps(u string, in map[string]bool) []Hop {
+func (g *Graph) steps(u string, in map[string]bool, edges []Edge) []Hop {
 	var out []Hop
 	a := g.byName[u]
-	for _, e := range g.Edges {
+	for _, e := range edges {
 		switch {
 		case e.From == u && in[e.To]:
 			tool := kokua.SpawnSubagent
