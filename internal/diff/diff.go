@@ -95,6 +95,11 @@ type Report struct {
 	// Grades counts the changes of each grade; Grade is the most serious.
 	Grades GradeCount  `json:"grades"`
 	Grade  reach.Grade `json:"grade"`
+	// Digest is "sha256:" and the SHA-256 of the changes graded medium or
+	// above, written without their places; "" when there is none. The
+	// GitHub Action ties a pull request's acceptance label to it, so that
+	// a later push that widens further is not accepted by the same label.
+	Digest string `json:"digest"`
 
 	// plan is the per-agent count of tools at each level, before and
 	// after, for the agents whose power changed (markdown's table).
@@ -283,6 +288,7 @@ func Compare(o, n *Side) *Report {
 	r.Widened = r.WidenedCount > 0 || r.composedWidened
 	r.newGraph = n.Graph
 	r.grade(o, n)
+	r.setDigest()
 	for _, name := range agentNames(o.Graph, n.Graph) {
 		row := planRow{agent: name, old: levelCounts(o.Graph, name), new: levelCounts(n.Graph, name)}
 		if row.old != row.new {

@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"sort"
@@ -391,4 +393,52 @@ func entryTexts(es []policy.Entry) []string {
 		out[i] = e.Text
 	}
 	return out
+}
+
+// widenings are the changes that grade medium or above, each written
+// without its place, sorted: what a reviewer accepts when accepting the
+// change. Lines, columns and file names are left out so that an edit
+// elsewhere in the file does not change them.
+func (r *Report) widenings() []string {
+	var out []string
+	add := func(g reach.Grade, format string, args ...any) {
+		if g >= reach.Medium {
+			out = append(out, fmt.Sprintf(format, args...))
+		}
+	}
+	for _, a := range r.Agents {
+		for _, t := range a.Widened {
+			add(t.Grade, "tool %q %q %s %s", a.Agent, t.Tool, t.Old.Level, t.New.Level)
+		}
+	}
+	for _, e := range r.Delegation {
+		for _, x := range e.New {
+			add(e.Grade, "edge %q %q %s %q %s", e.From, e.To, e.Via, x.Tool, x.Answer.Level)
+		}
+	}
+	if a := r.AutoApproval; a != nil {
+		add(a.Grade, "auto-approval %t %q", a.New, a.Unprotected)
+	}
+	if f := r.Floor; f != nil {
+		add(f.Grade, "floor %q", f.Unprotected)
+	}
+	for _, c := range r.Risks {
+		add(c.Grade, "risk %q %q %q %s", c.Agent, c.Path.Toolset, c.Path.Classes, c.Path.Level)
+	}
+	for _, c := range r.Reviewers {
+		add(c.Grade, "reviewer %q %s %q", c.Reviewer, c.Field, c.New)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// setDigest sets the report's digest: the SHA-256 of its widenings, one a
+// line; empty when nothing grades medium or above.
+func (r *Report) setDigest() {
+	w := r.widenings()
+	if len(w) == 0 {
+		return
+	}
+	sum := sha256.Sum256([]byte(strings.Join(w, "\n") + "\n"))
+	r.Digest = "sha256:" + hex.EncodeToString(sum[:])
 }

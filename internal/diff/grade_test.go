@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -256,4 +257,42 @@ func toolGradeIn(r *diff.Report, agent, tool string) reach.Grade {
 		}
 	}
 	return reach.NoGrade
+}
+
+// TestDigest: the digest of a report names what widened and nothing of
+// where: the same change with the new file's lines shifted has the same
+// digest, a change that widens further has another, and a change that
+// widens nothing has none.
+func TestDigest(t *testing.T) {
+	m := lint.DefaultManifest()
+	dir := "../../testdata/diff/pr-researcher-delegates-coder"
+	read := func(name string) []byte {
+		data, err := os.ReadFile(dir + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	load := func(name string, data []byte) *diff.Side {
+		s, res, err := diff.Load(lint.Source{Name: name, Data: data}, m)
+		if err != nil || s == nil {
+			t.Fatalf("%s: %v %v", name, err, res)
+		}
+		return s
+	}
+	old, nw := load("old.toml", read("old.toml")), read("new.toml")
+	base := diff.Compare(old, load("new.toml", nw))
+	shifted := diff.Compare(old, load("new.toml", append([]byte("# moved down\n\n"), nw...)))
+	further := diff.Compare(old, load("new.toml", bytes.Replace(nw, []byte(`available = ["web", "misc", "time", "messaging"]`),
+		[]byte(`available = ["web", "misc", "time", "messaging", "fs"]`), 1)))
+	none := diff.Compare(old, old)
+	if !strings.HasPrefix(base.Digest, "sha256:") || shifted.Digest != base.Digest {
+		t.Errorf("digest %q, shifted %q: want one sha256 digest", base.Digest, shifted.Digest)
+	}
+	if further.Digest == base.Digest || further.Digest == "" {
+		t.Errorf("a further widening has digest %q, the same as the change's", further.Digest)
+	}
+	if none.Digest != "" {
+		t.Errorf("no change has digest %q", none.Digest)
+	}
 }

@@ -181,6 +181,11 @@ func markdown(r *Report) string {
 			p("- info: %s (%s)\n", cell(c.What), at(c.At))
 		}
 	}
+	if r.Digest != "" {
+		// The digest of what widened, for the GitHub Action's acceptance
+		// label; an HTML comment, so a rendered report does not show it.
+		p("\n<!-- kokua-widenings: %s -->\n", r.Digest)
+	}
 	if len(r.Residency) > 0 {
 		p("\n#### Residency\n\nWhat each agent holds in context from its first turn, never counted as widened or narrowed: a deferred toolset is one its agent's `available` already names, and the loaders load only those.\n\n")
 		for _, a := range r.Residency {
