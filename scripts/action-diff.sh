@@ -78,6 +78,8 @@ digests="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/kokua-diff-digests.XXXXXX")"
 trap 'rm -f "$body" "$digests"' EXIT
 marker='<!-- kokua-policy-diff -->'
 printf '%s\n' "$marker" >"$body"
+# note writes to the summary and the comment; every caller passes a literal format.
+# shellcheck disable=SC2059
 note() { printf "$@" >>"$summary"; printf "$@" >>"$body"; }
 
 status=0
