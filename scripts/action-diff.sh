@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2016 # markdown backticks in single-quoted printf formats are text
 # The diff mode of the GitHub Action (action.yml, `mode: diff` or `both`): diffs each config as it
 # is at the pull request's base against the checkout (`kokua-compile diff --base`, which reads the
 # old side with `git show`), writes the human report to the log and the markdown one to the job
