@@ -548,7 +548,7 @@ func reachedBy(s *Side, agent string, a reach.Answer, verb string) (string, Plac
 		// Composed workers hold what the registry holds: the manifest.
 		return fmt.Sprintf("composed workers %s hold toolset %q", verb, a.Toolset), Place{File: s.manifestFile(), Key: "toolsets"}
 	case a.Toolset == kokua.Core && a.Tool == kokua.SpawnSubagent:
-		return fmt.Sprintf("the agent %s delegates", verb), s.place(configKey(agent, "delegates_to"), s.delegatesSpan(agent))
+		return fmt.Sprintf("the agent %s delegates", verb), s.place(delegatesKey(agent), s.delegatesSpan(agent))
 	case a.Toolset == kokua.Core:
 		return fmt.Sprintf("core tool %s is %s held", a.Tool, verb), s.availablePlace(agent, "")
 	}

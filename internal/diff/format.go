@@ -173,16 +173,6 @@ func agentTitle(name string) string {
 	return name
 }
 
-// reachList writes tools with their answers: "write_file (review: a
-// reviewer may approve, by coder)".
-func reachList(xs []Reached) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = fmt.Sprintf("%s (%s, by %s)", x.Tool, x.Answer.Describe(), x.By)
-	}
-	return strings.Join(parts, ", ")
-}
-
 func gatedCount(xs []Reached) int {
 	n := 0
 	for _, x := range xs {

@@ -335,7 +335,7 @@ func infoChanges(o, n *Side) []InfoChange {
 			out = append(out, InfoChange{What: "the order of " + toolsKey(name, "available"), At: n.availablePlace(name, "")})
 		}
 		if reordered(oa.DelegatesTo, na.DelegatesTo) {
-			out = append(out, InfoChange{What: "the order of " + configKey(name, "delegates_to"), At: n.place(configKey(name, "delegates_to"), n.delegatesSpan(name))})
+			out = append(out, InfoChange{What: "the order of " + delegatesKey(name), At: n.place(delegatesKey(name), n.delegatesSpan(name))})
 		}
 		if oa.Approval.Confirm != nil && na.Approval.Confirm != nil {
 			for _, pair := range [][2][]string{

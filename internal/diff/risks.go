@@ -144,7 +144,7 @@ func (s *Side) hopPlace(h reach.Hop) Place {
 				return edgePlace(s, e)
 			}
 		}
-		return s.place(configKey(h.To, "delegates_to"), s.delegatesSpan(h.To))
+		return s.place(delegatesKey(h.To), s.delegatesSpan(h.To))
 	}
 	if h.Answer.Entry != "" {
 		return s.entryPlace(h.Answer.Key, h.Answer.Position)

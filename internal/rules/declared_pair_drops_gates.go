@@ -45,9 +45,9 @@ type dropped struct {
 	tools       []string
 }
 
-// gatesOf are the tool names a list's entries hold for an agent: those
-// of entries naming a toolset it holds, or core.
-func gatesOf(w *model.World, a *model.Agent, l config.List) map[string]bool {
+// gatesOf are the tool names a list's entries hold: approval entries gate
+// a tool name, whichever toolset offers it.
+func gatesOf(w *model.World, l config.List) map[string]bool {
 	out := map[string]bool{}
 	for _, it := range l.Items {
 		r := w.Resolve(it.Value)
@@ -60,8 +60,8 @@ func gatesOf(w *model.World, a *model.Agent, l config.List) map[string]bool {
 
 func (p *Pass) dropsGates(a *model.Agent) {
 	w := p.World
-	declared := gatesOf(w, a, a.Policy.Confirm)
-	for t := range gatesOf(w, a, a.Policy.Review) {
+	declared := gatesOf(w, a.Policy.Confirm)
+	for t := range gatesOf(w, a.Policy.Review) {
 		declared[t] = true
 	}
 	var drops []dropped
@@ -147,7 +147,7 @@ func (p *Pass) repeatEntries(a *model.Agent, drops []dropped) []diag.Fix {
 		if name == "review" {
 			other = "confirm"
 		}
-		otherTools := gatesOf(w, a, lists[other])
+		otherTools := gatesOf(w, lists[other])
 		var add []string
 		for _, d := range drops {
 			if d.list != name || slices.Contains(add, d.entry) {
