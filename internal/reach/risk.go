@@ -152,9 +152,10 @@ func (g *Graph) Risks() []AgentRisks {
 			adj[e.To] = append(adj[e.To], e)
 		}
 	}
+	order := toolOrderOf(g)
 	var out, later []AgentRisks
 	for _, a := range g.Agents {
-		r := g.agentRisks(a.Name, classes, adj)
+		r := g.agentRisks(a.Name, classes, adj, order)
 		if a.Reachable && !a.Composed {
 			out = append(out, r)
 		} else {
@@ -202,6 +203,33 @@ func toolClassesOf(g *Graph) classIndex {
 
 func (c classIndex) of(a Answer) []kokua.Class { return c[a.Toolset][a.Tool] }
 
+// toolOrder ranks a toolset's tools as the registry lists them: trust
+// order, then each toolset's own order; core tools first.
+type toolOrder map[string]map[string]int
+
+func toolOrderOf(g *Graph) toolOrder {
+	o := toolOrder{}
+	n := 0
+	for _, ts := range g.Doc.TrustOrder {
+		o[ts] = map[string]int{}
+		for _, t := range g.Doc.Toolsets[ts].Tools {
+			n++
+			o[ts][t.Name] = n
+		}
+	}
+	return o
+}
+
+// of is an agent's tools in registry order, names alike ordered by name.
+func (o toolOrder) of(a *Agent) []string {
+	tools := Sorted(a.Answers)
+	sort.SliceStable(tools, func(i, j int) bool {
+		x, y := a.Answers[tools[i]], a.Answers[tools[j]]
+		return o[x.Toolset][x.Tool] < o[y.Toolset][y.Tool]
+	})
+	return tools
+}
+
 func has(cs []kokua.Class, c kokua.Class) bool { return slices.Contains(cs, c) }
 
 // taint is how untrusted content reaches one agent: the least permissive
@@ -221,7 +249,7 @@ type taint struct {
 // level and its own answer. The tools of one toolset with the same
 // classes that end paths at the same level are one path; the first met
 // (in view order) gives the hops.
-func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edge) AgentRisks {
+func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edge, order toolOrder) AgentRisks {
 	r := AgentRisks{Agent: root, Runs: []string{root}, Paths: []Path{}}
 	// The view: Closure's order, found with a set so that it stays linear.
 	in := map[string]bool{root: true}
@@ -234,10 +262,11 @@ func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edg
 		}
 	}
 	best := map[string]taint{}
-	// Sources: each agent's best untrusted-input tool.
+	// Sources: each agent's best untrusted-input tool, the first in the
+	// registry's order among equals.
 	for _, n := range r.Runs {
 		a := g.byName[n]
-		for _, tool := range Sorted(a.Answers) {
+		for _, tool := range order.of(a) {
 			ans := a.Answers[tool]
 			if ans.Level > best[n].level && has(classes.of(ans), kokua.UntrustedInput) {
 				best[n] = taint{level: ans.Level, hops: []Hop{{Kind: HopReads, Agent: n, Answer: ans}}}
@@ -253,7 +282,7 @@ func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edg
 			continue
 		}
 		a := g.byName[n]
-		for _, tool := range Sorted(a.Answers) {
+		for _, tool := range order.of(a) {
 			ans := a.Answers[tool]
 			cs := classes.of(ans)
 			l := min(t.level, ans.Level)
@@ -289,7 +318,7 @@ func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edg
 				continue
 			}
 			a := g.byName[n]
-			for _, tool := range Sorted(a.Answers) {
+			for _, tool := range order.of(a) {
 				ans := a.Answers[tool]
 				if l := min(t.level, ans.Level); has(classes.of(ans), kokua.Egress) && l > Unavailable && (out == nil || l > out.Level) {
 					out = &Path{Agent: root, Class: kokua.Egress, Lethal: true, Toolset: ans.Toolset, Tools: []string{tool},
