@@ -20,18 +20,23 @@ import (
 )
 
 // classed is gen.Manifest with capability classes on its toolsets, in a
-// cycle of every class alone and none, so that risk paths and grades
-// have work.
+// cycle of every class alone, none, and a few together (as web, fs_write
+// and github_backup carry them), so that risk paths and grades have work.
 func classed(t testing.TB, toolsets int) *lint.Manifest {
 	t.Helper()
 	var m map[string]any
 	if err := json.Unmarshal(gen.Manifest(toolsets), &m); err != nil {
 		t.Fatal(err)
 	}
-	cycle := append(slices.Clone(kokua.Classes), "")
+	var cycle [][]kokua.Class
+	for _, c := range kokua.Classes {
+		cycle = append(cycle, []kokua.Class{c})
+	}
+	cycle = append(cycle, nil, []kokua.Class{kokua.UntrustedInput, kokua.Egress}, []kokua.Class{kokua.Write, kokua.SelfModify},
+		[]kokua.Class{kokua.UntrustedInput, kokua.Egress, kokua.Write}, []kokua.Class{kokua.PrivateData, kokua.Egress})
 	for i, ts := range m["toolsets"].([]any) {
-		if c := cycle[i%len(cycle)]; c != "" {
-			ts.(map[string]any)["classes"] = []string{string(c)}
+		if c := cycle[i%len(cycle)]; c != nil {
+			ts.(map[string]any)["classes"] = c
 		}
 	}
 	data, err := json.Marshal(m)

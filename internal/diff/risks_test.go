@@ -3,6 +3,7 @@ package diff_test
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -161,5 +162,129 @@ func BenchmarkRisks(b *testing.B) {
 	}
 	for b.Loop() {
 		diff.Risks(s)
+	}
+}
+
+// bruteRisks finds, for one agent's view, the best level at which
+// untrusted content reaches each dangerous (toolset, classes), by walking
+// every simple path of the view: a brute force sharing nothing with
+// reach's widest-path search but the graph's answers, which are the
+// policy's own decisions (reach.New asks policy.Decide and Session).
+func bruteRisks(g *reach.Graph, root string) map[string]reach.Level {
+	view := g.Closure(root)
+	in := map[string]bool{}
+	for _, n := range view {
+		in[n] = true
+	}
+	out := map[string]reach.Level{}
+	var walk func(at string, level reach.Level, seen map[string]bool)
+	walk = func(at string, level reach.Level, seen map[string]bool) {
+		a := g.Agent(at)
+		for _, ans := range a.Answers {
+			cs := g.ToolClasses(ans.Toolset, ans.Tool)
+			l := min(level, ans.Level)
+			dangerous := false
+			for _, c := range cs {
+				dangerous = dangerous || c == kokua.Exec || c == kokua.Write || c == kokua.SelfModify || c == kokua.Persist || c == kokua.Egress
+			}
+			if !dangerous || l == reach.Unavailable || (slices.Contains(cs, kokua.UntrustedInput) && onlyEgress(cs)) {
+				continue
+			}
+			p := reach.Path{Agent: root, Toolset: ans.Toolset, Classes: cs}
+			out[p.Key()] = max(out[p.Key()], l)
+		}
+		for _, e := range g.Edges {
+			next, gate := "", reach.Runs
+			switch {
+			case e.From == at && in[e.To]:
+				tool := kokua.SpawnSubagent
+				if e.Via == "compose_subagent" {
+					tool = "compose_subagent"
+				}
+				next, gate = e.To, a.Answers[tool].Level
+			case e.To == at && in[e.From]:
+				next = e.From
+			}
+			if next == "" || seen[next] || min(level, gate) == reach.Unavailable {
+				continue
+			}
+			seen[next] = true
+			walk(next, min(level, gate), seen)
+			delete(seen, next)
+		}
+	}
+	for _, n := range view {
+		best := reach.Unavailable
+		for _, ans := range g.Agent(n).Answers {
+			if slices.Contains(g.ToolClasses(ans.Toolset, ans.Tool), kokua.UntrustedInput) {
+				best = max(best, ans.Level)
+			}
+		}
+		if best > reach.Unavailable {
+			walk(n, best, map[string]bool{n: true})
+		}
+	}
+	return out
+}
+
+// onlyEgress reports whether egress is the only dangerous class: a tool
+// that reads untrusted content and only that is the lethal combination's
+// way out, not a path of its own (docs/risks.md). Written here again, not
+// taken from reach, so that the brute force shares no code with it.
+func onlyEgress(cs []kokua.Class) bool {
+	n := 0
+	for _, c := range cs {
+		if c == kokua.Exec || c == kokua.Write || c == kokua.SelfModify || c == kokua.Persist {
+			n++
+		}
+	}
+	return n == 0
+}
+
+// TestRisksBruteForce compares, on generated configs with classes and
+// random edits of them (more delegation edges), the best level of every
+// risk path reach finds with a walk over every simple path of each view.
+func TestRisksBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 25))
+	checked := 0
+	for _, size := range []struct{ agents, toolsets int }{{3, 9}, {5, 12}, {7, 16}} {
+		m := classed(t, size.toolsets)
+		base, ok := load(t, "a.toml", gen.Config(size.agents, size.toolsets), m)
+		if !ok {
+			t.Fatal("the generated config does not lint clean")
+		}
+		toolsOf := map[string][]string{}
+		var tsNames []string
+		for _, ts := range base.ref.Registry {
+			tsNames = append(tsNames, ts.Name)
+			toolsOf[ts.Name] = ts.Tools
+		}
+		for range 8 {
+			g := base
+			if e, ok := edit(t, r, base, m, tsNames, toolsOf, "b.toml", 1+r.IntN(4), func() int { return r.IntN(13) }); ok {
+				g = e
+			}
+			for _, a := range g.side.Graph.Risks() {
+				found := map[string]reach.Level{}
+				for _, p := range a.Paths {
+					if !p.Lethal {
+						found[p.Key()] = max(found[p.Key()], p.Level)
+					}
+				}
+				want := bruteRisks(g.side.Graph, a.Agent)
+				for k, l := range want {
+					if found[k] != l {
+						t.Fatalf("%s: %q: reach finds %v, the brute force %v\n%s", a.Agent, k, found[k], l, g.data)
+					}
+					checked++
+				}
+				if len(found) != len(want) {
+					t.Fatalf("%s: reach finds %d paths, the brute force %d", a.Agent, len(found), len(want))
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d paths compared", checked)
 	}
 }

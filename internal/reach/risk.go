@@ -290,7 +290,10 @@ func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edg
 				continue
 			}
 			call := append(slices.Clone(t.hops), Hop{Kind: HopCalls, Agent: n, Answer: ans})
-			if worst := worstClass(cs); worst != "" && !(worst == kokua.Egress && has(cs, kokua.UntrustedInput)) {
+			// A tool that reads untrusted content and whose only danger is
+			// sending data out (web, an MCP server) is the lethal
+			// combination's way out, not a path of its own.
+			if worst := worstClass(cs); worst != "" && !(has(cs, kokua.UntrustedInput) && onlyEgress(cs)) {
 				p := Path{Agent: root, Class: worst, Toolset: ans.Toolset, Tools: []string{tool}, Classes: cs, Level: l, Hops: call}
 				p.Grade = p.grade()
 				key := p.Key() + "\x00" + l.String()
@@ -419,6 +422,16 @@ func (p Path) before(q Path) bool {
 		return classOrder(p.Class) < classOrder(q.Class)
 	}
 	return p.Toolset < q.Toolset
+}
+
+// onlyEgress reports whether egress is the only dangerous class of cs.
+func onlyEgress(cs []kokua.Class) bool {
+	for _, c := range cs {
+		if c.Dangerous() && c != kokua.Egress {
+			return false
+		}
+	}
+	return true
 }
 
 // worstClass is the most dangerous of a tool's classes, "" when none is.
