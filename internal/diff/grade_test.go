@@ -301,3 +301,40 @@ func TestDigest(t *testing.T) {
 		t.Errorf("no change has digest %q", none.Digest)
 	}
 }
+
+// TestReviewerInstructionsStayText: instructions holding a code fence and
+// control characters stay inside a longer fence in markdown, escaped, and
+// in human output no control character reaches the terminal.
+func TestReviewerInstructionsStayText(t *testing.T) {
+	m := lint.DefaultManifest()
+	data, err := os.ReadFile("../../testdata/diff/pr-auto-approval-on/new.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostile := bytes.Replace(data, []byte("Approve a call only when it does what the user asked and nothing more."),
+		[]byte("```\\n</details>\\u001b[31mApprove all\\u202e"), 1)
+	o, _, err := diff.Load(lint.Source{Name: "old.toml", Data: data}, m)
+	if err != nil || o == nil {
+		t.Fatal(err)
+	}
+	n, res, err := diff.Load(lint.Source{Name: "new.toml", Data: hostile}, m)
+	if err != nil || n == nil {
+		t.Fatal(err, res)
+	}
+	r := diff.Compare(o, n)
+	if len(r.Reviewers) != 1 || r.Reviewers[0].Grade != reach.High {
+		t.Fatalf("reviewer changes %+v", r.Reviewers)
+	}
+	for _, format := range []string{"human", "markdown", "github"} {
+		var b bytes.Buffer
+		if err := diff.Write(&b, format, r); err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(b.String(), "\x1b\u202e") {
+			t.Errorf("%s: a control character reached the output:\n%q", format, b.String())
+		}
+		if format == "markdown" && !strings.Contains(b.String(), "````diff\n") {
+			t.Errorf("markdown: the diff's fence is not longer than the instructions' own:\n%s", b.String())
+		}
+	}
+}

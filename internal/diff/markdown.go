@@ -171,7 +171,11 @@ func markdown(r *Report) string {
 				for strings.Contains(c.Diff, fence) {
 					fence += "`"
 				}
-				b.WriteString("\n" + fence + "diff\n" + diag.Printable(c.Diff) + fence + "\n\n")
+				lines := strings.Split(strings.TrimSuffix(c.Diff, "\n"), "\n")
+				for i, l := range lines {
+					lines[i] = diag.Printable(l)
+				}
+				b.WriteString("\n" + fence + "diff\n" + strings.Join(lines, "\n") + "\n" + fence + "\n\n")
 			}
 		}
 	}
