@@ -208,10 +208,10 @@ func risksHuman(r *RiskReport) string {
 	p := printer(&b)
 	p("%s: risk paths: %s\n", r.File, r.Grades)
 	for _, a := range r.Agents {
-		if len(a.Paths) == 0 {
-			continue
-		}
 		p("\nagent %s (sets running: %s)\n", agentTitle(a.Agent), strings.Join(a.Runs, ", "))
+		if len(a.Paths) == 0 {
+			p("  no risk path\n")
+		}
 		for _, path := range a.Paths {
 			p("  %s: %s; %s\n", path.Grade, pathTitle(path), path.Level.Phrase())
 			for _, h := range path.Hops {
@@ -227,10 +227,12 @@ func risksMarkdown(r *RiskReport) string {
 	p := printer(&b)
 	p("### Risk paths: %s\n\n%s.\n", code(r.File), upperFirst(r.Grades.String()))
 	for _, a := range r.Agents {
+		p("\n#### Agent %s\n\nSets running: %s.\n", code(agentTitle(a.Agent)), cell(strings.Join(a.Runs, ", ")))
 		if len(a.Paths) == 0 {
+			p("\nNo risk path.\n")
 			continue
 		}
-		p("\n#### Agent %s\n\nSets running: %s.\n\n| grade | path | gate | hops |\n| --- | --- | --- | --- |\n", code(agentTitle(a.Agent)), cell(strings.Join(a.Runs, ", ")))
+		p("\n| grade | path | gate | hops |\n| --- | --- | --- | --- |\n")
 		for _, path := range a.Paths {
 			var hops []string
 			for _, h := range path.Hops {

@@ -140,9 +140,9 @@ type AgentRisks struct {
 	Paths []Path   `json:"paths"`
 }
 
-// Risks are the risk paths of every agent the graph holds, reachable
-// declared agents first in name order, then the others, then composed
-// workers.
+// Risks are the risk paths of every agent the graph holds: the entry
+// agent first, then the other reachable declared agents in name order,
+// then the others, then composed workers.
 func (g *Graph) Risks() []AgentRisks {
 	classes := toolClassesOf(g)
 	adj := map[string][]Edge{}
@@ -162,6 +162,7 @@ func (g *Graph) Risks() []AgentRisks {
 			later = append(later, r)
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Agent == g.Entry && out[j].Agent != g.Entry })
 	sort.SliceStable(later, func(i, j int) bool { return !later[i].isComposed() && later[j].isComposed() })
 	return append(out, later...)
 }
