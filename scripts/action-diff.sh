@@ -3,7 +3,8 @@
 # The diff mode of the GitHub Action (action.yml, `mode: diff` or `both`): diffs each config as it
 # is at the pull request's base against the checkout (`kokua-compile diff --base`, which reads the
 # old side with `git show`), writes the human report to the log and the markdown one to the job
-# summary, and fails when a config widens what some agent can do. docs/diff.md and docs/ci.md show
+# summary (and, with KOKUA_DIFF_COMMENT, one pull-request comment), each graded change as an
+# annotation on its line, and fails when a change reaches KOKUA_DIFF_FAIL_ON. docs/diff.md and docs/ci.md show
 # how to use it.
 #
 # Every input comes from the environment, never from the script's text:
@@ -29,8 +30,9 @@
 #
 # A config that is not at the base, or whose base version has errors (Kokua refuses it, so it
 # grants nothing), has nothing to compare with: it is noted in the summary and does not fail.
-# Exit: 0 nothing widened (or allowed), 1 something widened or a config has errors, 2 bad inputs
-# (a base that cannot be found, an unreadable config or manifest).
+# Exit: 0 nothing reaches KOKUA_DIFF_FAIL_ON (or allowed, or accepted by the label of its digest),
+# 1 something does or a config has errors, 2 bad inputs (a base that cannot be found, an
+# unreadable config or manifest, a bad KOKUA_DIFF_FAIL_ON).
 set -euo pipefail
 
 base="${KOKUA_DIFF_BASE:-}"
