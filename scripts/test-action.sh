@@ -156,6 +156,7 @@ class Expr:
                 args.append(self.or_())
                 if self.peek() == ("op", ","): self.take()
             self.take()
+            if tok == "toJSON": return json.dumps(args[0])
             if tok == "format": return re.sub(r"\{(\d+)\}", lambda m: str(args[1 + int(m.group(1))]), args[0])
             if tok == "contains":   # case-insensitive, on an array (an object filter) or a string
                 hay, needle = args
@@ -352,7 +353,7 @@ def run_action(job, with_, ref=""):
     check(not unknown, "inputs action.yml does not declare: %s" % sorted(unknown))
     inputs = {k: text(v.get("default", "")) for k, v in declared.items()}
     inputs.update({k: text(v) for k, v in with_.items()})
-    github = {"action_path": ACTION_PATH, "event": job.event, "action_ref": ref,
+    github = {"action_path": ACTION_PATH, "event": job.event, "action_ref": ref, "token": "",
               "action_repository": "kokua-policy/kokua-policy" if ref else ""}
     ctx = {"inputs": inputs, "github": github, "steps": {},
            "env": {"GITHUB_ACTION_PATH": ACTION_PATH}}
@@ -389,9 +390,11 @@ BARE = FIXED.replace('confirm = ["mcp.add_mcp_server"]', 'confirm = ["add_mcp_se
 # "runs unasked"); NARROW also gates the time toolset (a narrowing). Both lint clean.
 WIDE = FIXED.replace('confirm = ["mcp.add_mcp_server"]', 'confirm = []')
 NARROW = FIXED.replace('confirm = ["mcp.add_mcp_server"]', 'confirm = ["mcp.add_mcp_server", "time"]')
-WIDENED_ROW = "| ⚠️ widened | `add_mcp_server` | confirm: asks the user (once loaded) | runs unasked (once loaded) |"
-NARROWED_ROW = "| narrowed | `convert_time` | runs unasked | confirm: asks the user |"
-LABEL = "widens-agent-power"
+WIDENED_ROW = "| ⚠️ widened | ⚠️ high | `add_mcp_server` | confirm: asks the user (once loaded) | runs unasked (once loaded) |"
+NARROWED_ROW = "| narrowed |  | `convert_time`, `get_current_date_and_time` | runs unasked | confirm: asks the user |"
+# WIDER widens WIDE further (misc for the assistant): the acceptance label of WIDE's digest does not
+# accept it.
+WIDER = WIDE.replace('available = ["memory", "mcp", "time"]', 'available = ["memory", "mcp", "time", "misc"]')
 WARNING = config("add_mcp_server", "# kokua-lint: ignore[shadowed-tool] nothing is shadowed here any more")
 MANIFEST = subprocess.run(["go", "-C", REPO, "run", "./cmd/kokua-lint", "manifest"], check=True,
                           stdout=subprocess.PIPE, text=True).stdout
@@ -643,23 +646,35 @@ try:
         check(out["widened"] == widened, "widened output %r, want %r" % (out["widened"], widened))
         check(built(job) == built_want, "built %r, want %r" % (built(job), built_want))
         md = summary(job)
-        check(md.startswith("### Policy diff: `%s:config.toml` → `config.toml`" % job.base),
+        check(md.startswith("### Policy diff: `%s:config.toml` → `config.toml`" % job.base[:12]),
               "the job summary does not start with the diff's markdown heading:\n%s" % md)
         for row in rows:
             check(row in md, "the job summary lacks %r:\n%s" % (row, md))
         check("fetching %s from origin" % job.base in job.out, "the base commit was not fetched")
 
     body = doc_block("github-action-diff")
-    labelled = lambda job: {"pull_request": {"base": {"sha": job.base}, "labels": [{"name": "docs"}, {"name": LABEL}]}}
     job = case("docs/ci.md github-action-diff: a pull request that widens fails", {}, lambda job: run_workflow(job, body), 1,
                history=({"config.toml": FIXED}, {"config.toml": WIDE}))
-    expect_diff(job, "true", [WIDENED_ROW, "**1 widened, 0 narrowed**"], ["kokua-compile", "kokua-lint"])
-    check(job.action_outputs["errors"] == "0" and not annotations(job.out), "the lint of a clean head: %r" % job.action_outputs)
+    expect_diff(job, "true", [WIDENED_ROW, "1 widened, 0 narrowed**"], ["kokua-compile", "kokua-lint"])
+    # The event has no pull request number, so comment: 'true' warns that it cannot comment
+    # (scripts/test-action-diff.sh runs the comment with a stand-in for gh).
+    a = [x for x in annotations(job.out) if not x.startswith("::warning title=kokua-compile diff::no pull request to comment on")]
+    check(job.action_outputs["errors"] == "0" and len(a) == 1 and a[0].startswith("::error file=config.toml,line=6,col=1,title=kokua-compile diff%3A high::"),
+          "the lint of a clean head, and the diff's one annotation on the confirm line: %r %r" % (job.action_outputs, a))
     check("this change widens what some agent can do" in job.out, "the last step does not say why it failed")
-    job = case("docs/ci.md github-action-diff: the same pull request labelled %s passes" % LABEL, {},
+    digest = job.action_outputs["digest"]
+    label = "kokua-accept-" + digest
+    check(re.fullmatch(r"[0-9a-f]{12}", digest) and ("add the label `%s`" % label) in summary(job), "digest %r, summary %r" % (digest, summary(job)))
+    labelled = lambda job: {"pull_request": {"base": {"sha": job.base}, "labels": [{"name": "docs"}, {"name": label}]}}
+    job = case("docs/ci.md github-action-diff: the same pull request labelled %s passes" % label, {},
                lambda job: run_workflow(job, body), 0,
                history=({"config.toml": FIXED}, {"config.toml": WIDE}), event=labelled)
-    expect_diff(job, "true", [WIDENED_ROW], ["kokua-compile", "kokua-lint"])
+    expect_diff(job, "true", [WIDENED_ROW, "**Accepted** by the label `%s`" % label], ["kokua-compile", "kokua-lint"])
+    job = case("docs/ci.md github-action-diff: a later push that widens further fails again under the same label", {},
+               lambda job: run_workflow(job, body), 1,
+               history=({"config.toml": FIXED}, {"config.toml": WIDER}), event=labelled)
+    expect_diff(job, "true", [WIDENED_ROW, "accepts another set of widenings"], ["kokua-compile", "kokua-lint"])
+    check(job.action_outputs["digest"] != digest, "a further widening kept the digest")
     job = case("docs/ci.md github-action-diff: a pull request that narrows passes", {}, lambda job: run_workflow(job, body), 0,
                history=({"config.toml": FIXED}, {"config.toml": NARROW}))
     expect_diff(job, "false", [NARROWED_ROW, "0 widened, 2 narrowed."], ["kokua-compile", "kokua-lint"])
@@ -675,8 +690,8 @@ try:
     configs = "config.toml\nteam/config.toml\n"
     job = case("mode: diff on two configs, one widening: only kokua-compile is built, the step fails", {},
                lambda job: run_action(job, {"mode": "diff", "config": configs})[0], 1, history=wide)
-    expect_diff(job, "true", [WIDENED_ROW, "### Policy diff: `%s:team/config.toml`" % job.base, NARROWED_ROW], ["kokua-compile"])
-    check(job.action_outputs["errors"] == "" and not annotations(job.out), "mode: diff ran the lint")
+    expect_diff(job, "true", [WIDENED_ROW, "### Policy diff: `%s:team/config.toml`" % job.base[:12], NARROWED_ROW], ["kokua-compile"])
+    check(job.action_outputs["errors"] == "" and all("title=kokua-compile diff" in x for x in annotations(job.out)), "mode: diff ran the lint")
     check("Fail on findings" in job.order[-1], "the last step did not run: %r" % job.order)
     job = case("mode: diff with allow-widen: 'true' reports the widening and passes", {},
                lambda job: run_action(job, {"mode": "diff", "config": configs, "allow-widen": "true"})[0], 0, history=wide)

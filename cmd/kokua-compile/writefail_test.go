@@ -25,7 +25,9 @@ func TestWriteFailureExits3(t *testing.T) {
 		{"agents", cfg},
 		{"agents", "--format", "json", cfg},
 		{"graph", cfg},
+		{"risks", cfg},
 		{"diff", "--allow-widen", oldFile, newFile},
+		{"diff", "--allow-widen", "--format", "github", oldFile, newFile},
 		{"keygen", filepath.Join(dir, "stdout.key")},
 	} {
 		clitest.CheckWriteFails(t, "kokua-compile", args, clitest.RunTo(Main, "kokua-compile", nil, full, args...))
