@@ -110,16 +110,20 @@ func TestVSCodeSelectsConfigByName(t *testing.T) {
 	if !seen.Started || seen.Subscribed != 1 {
 		t.Errorf("the client was not started and handed to the context: %+v", seen)
 	}
-	byName := false
-	for _, f := range seen.Options.DocumentSelector {
-		if f["pattern"] == "**/config.toml" && f["language"] == "" && f["scheme"] == "file" {
-			byName = true
+	// A config and a policy test file (docs/policy-tests.md), each by
+	// its name alone.
+	for _, pattern := range []string{"**/config.toml", "**/*.test.toml"} {
+		byName := false
+		for _, f := range seen.Options.DocumentSelector {
+			if f["pattern"] == pattern && f["language"] == "" && f["scheme"] == "file" {
+				byName = true
+			}
+		}
+		if !byName {
+			t.Errorf("no document filter selects %s by name alone (a language needs a TOML extension): %v", pattern, seen.Options.DocumentSelector)
 		}
 	}
-	if !byName {
-		t.Errorf("no document filter selects config.toml by name alone (a language needs a TOML extension): %v", seen.Options.DocumentSelector)
-	}
-	for _, e := range []string{"workspaceContains:**/config.toml", "onStartupFinished"} {
+	for _, e := range []string{"workspaceContains:**/config.toml", "workspaceContains:**/kokua.test.toml", "onStartupFinished"} {
 		if !slices.Contains(seen.ActivationEvents, e) {
 			t.Errorf("package.json's activationEvents %q lack %q, which fires without a TOML language", seen.ActivationEvents, e)
 		}

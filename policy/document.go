@@ -31,11 +31,16 @@ type Document struct {
 	// and writes it last.
 	Digest string `json:"digest"`
 	// EntryAgent is the agent the user talks to ([assistant].agent).
-	EntryAgent    string              `json:"entry_agent"`
-	Floor         Floor               `json:"floor"`
-	Inputs        Inputs              `json:"inputs"`
-	PolicyVersion int                 `json:"policy_version"`
-	Toolsets      map[string]*Toolset `json:"toolsets"`
+	EntryAgent    string `json:"entry_agent"`
+	Floor         Floor  `json:"floor"`
+	Inputs        Inputs `json:"inputs"`
+	PolicyVersion int    `json:"policy_version"`
+	// Reviewers are the [reviewers.<name>] tables auto-approval names,
+	// with what decides how each answers; absent when it names none. A
+	// change to one changes what every review tool it may approve can do
+	// (kokua-compile diff).
+	Reviewers map[string]*Reviewer `json:"reviewers,omitempty"`
+	Toolsets  map[string]*Toolset  `json:"toolsets"`
 	// TrustOrder is every registered toolset, most trusted first (R51).
 	TrustOrder []string `json:"trust_order"`
 	// Signature is the Ed25519 signature of the digest, for a policy
@@ -62,6 +67,22 @@ type AutoApproval struct {
 	MaxPerTurn     int      `json:"max_per_turn"`
 	Reviewers      []string `json:"reviewers"`
 	TimeoutSeconds float64  `json:"timeout_seconds"`
+}
+
+// Reviewer is one [reviewers.<name>] table: the model that answers review
+// calls and what it is told.
+type Reviewer struct {
+	Model string `json:"model"`
+	// SystemMessage is the reviewer's instructions, "" when unset.
+	SystemMessage string `json:"system_message"`
+	// Thinking is the thinking value as the config writes it, "" when
+	// unset.
+	Thinking string `json:"thinking"`
+	// Generation is the generation table as the config writes it, "" when
+	// unset.
+	Generation string `json:"generation"`
+	// Position is where the table's name is written.
+	Position Position `json:"position"`
 }
 
 // Floor is [security].never_auto_approve. It is read only when
@@ -161,6 +182,10 @@ type Tool struct {
 	SpecBytes *int   `json:"spec_bytes"`
 	// Toolset is the toolset the tool comes from, "core" for a core tool.
 	Toolset string `json:"toolset,omitempty"`
+	// Classes are the tool's capability classes from the manifest, in
+	// kokua.Classes order; written only under toolsets, and left out when
+	// it has none.
+	Classes []kokua.Class `json:"classes,omitempty"`
 }
 
 // Agent is one declared agent.

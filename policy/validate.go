@@ -100,6 +100,11 @@ func (v *validator) document() {
 	if d.AutoApproval.Reviewers == nil {
 		v.fail("auto_approval.reviewers", "is null; want an array")
 	}
+	for _, name := range slices.Sorted(maps.Keys(d.Reviewers)) {
+		if d.Reviewers[name] == nil {
+			v.fail(key("reviewers", name), "is null; want an object")
+		}
+	}
 	if d.Floor.Active != d.AutoApproval.Enabled {
 		v.fail("floor.active", "is %t, but auto_approval.enabled is %t: the floor is read exactly when auto-approval is on", d.Floor.Active, d.AutoApproval.Enabled)
 	}
@@ -203,6 +208,14 @@ func (v *validator) tools(path string, tools []Tool, held bool) {
 			v.fail(at()+".toolset", "is written inside a toolset, where the toolset is the enclosing member")
 		case held && t.Toolset != kokua.Core && v.d.Toolsets[t.Toolset] == nil:
 			v.fail(at()+".toolset", "%q is neither core nor a member of toolsets", t.Toolset)
+		}
+		if held && t.Classes != nil {
+			v.fail(at()+".classes", "is written in an agent's tools; a tool's classes are written under toolsets")
+		}
+		for j, c := range t.Classes {
+			if !c.Valid() || slices.Contains(t.Classes[:j], c) {
+				v.fail(fmt.Sprintf("%s.classes[%d]", at(), j), "%q is not a capability class, or is written twice", c)
+			}
 		}
 		if t.SpecBytes != nil && (*t.SpecBytes < 0 || *t.SpecBytes > MaxSpecBytes) {
 			v.fail(at()+".spec_bytes", "%d is not between 0 and %d", *t.SpecBytes, MaxSpecBytes)

@@ -6,8 +6,10 @@
 # $GITHUB_STEP_SUMMARY and widened=true|false in $GITHUB_OUTPUT, --allow-widen, a narrowing
 # change, a config new in the pull request, a base version with errors (nothing to compare: passes)
 # and a head version with errors (fails), a base that cannot be found, and that a hostile path or
-# revision in the inputs is data, never code. scripts/test-action.sh runs the same script through
-# action.yml's steps.
+# revision in the inputs is data, never code; the annotations on the changed lines, the sticky
+# pull-request comment (created once, then updated, through a stand-in for gh that records its
+# calls), and the acceptance label tied to the digest of what widened (a later push that widens
+# further fails again). scripts/test-action.sh runs the same script through action.yml's steps.
 #
 # Needs Go and git. Run from anywhere: bash scripts/test-action-diff.sh. Nothing in this
 # repository is changed.
@@ -43,6 +45,14 @@ mkdir -p "$tmp/origin/team"
 cp "$repo_root/examples/shipped.config.toml" "$tmp/origin/team/new.config.toml"
 g -C "$tmp/origin" add config.toml team/new.config.toml
 g -C "$tmp/origin" commit -q -m "drop fs_write from review"
+g -C "$tmp/origin" checkout -q -b wider pr
+sed -i 's/^available = \["web", "misc", "time", "messaging"\]/available = ["web", "misc", "time", "messaging", "fs"]/' "$tmp/origin/config.toml"
+grep -q '"messaging", "fs"\]' "$tmp/origin/config.toml" || fail "the wider edit did not apply"
+g -C "$tmp/origin" commit -q -am "the researcher reads files too"
+g -C "$tmp/origin" checkout -q -b medium "$base"
+sed -i 's/^available = \["fs", "time", "messaging"\]/available = ["fs", "time", "messaging", "misc"]/' "$tmp/origin/config.toml"
+grep -q '"messaging", "misc"\]' "$tmp/origin/config.toml" || fail "the medium edit did not apply"
+g -C "$tmp/origin" commit -q -am "the introspector can echo"
 g -C "$tmp/origin" checkout -q -b narrow "$base"
 sed -i 's/"config.update_config"\]  # asks you/"config.update_config", "misc"]  # asks you/' "$tmp/origin/config.toml"
 g -C "$tmp/origin" commit -q -am "gate misc"
@@ -82,19 +92,66 @@ run_case() {
     fi
 }
 
-run_case "a widening fails the job and reports it" pr 1 '| ⚠️ widened | `write_file` | review: asks the user | runs unasked |' \
+run_case "a widening fails the job and reports it" pr 1 '| ⚠️ widened | ⚠️ high | `edit_file`, `write_file` | review: asks the user | runs unasked |' \
     KOKUA_DIFF_CONFIGS="config.toml team/new.config.toml"
 grep -qF 'New file: nothing at the base to compare with.' "$tmp/summary.md" || fail "the new config is not noted"
 grep -qF 'HEAD' "$tmp/summary.md" && fail "the summary should name the base revision, not HEAD"
-grep -qF "$base:config.toml" "$tmp/summary.md" || fail "the summary does not name the base side"
-
+grep -qF "${base:0:12}:config.toml" "$tmp/summary.md" || fail "the summary does not name the base side by its short revision"
+grep -qF "$base" "$tmp/summary.md" && fail "the summary names the base by its 40 digits"
 grep -qx 'widened=true' "$tmp/output" || fail "widened output: $(cat "$tmp/output")"
+# The annotations: each graded change on the new config's line that caused it.
+grep -q '^::error file=config.toml,line=7,col=1,title=kokua-compile diff%3A high::agent coder: edit_file, write_file' "$tmp/log" ||
+    fail "no annotation on config.toml's review line"
+digest="$(sed -n 's/^digest=//p' "$tmp/output")"
+[[ "$digest" =~ ^[0-9a-f]{12}$ ]] || fail "digest output: $(cat "$tmp/output")"
+grep -qF "add the label \`kokua-accept-$digest\`" "$tmp/summary.md" || fail "the summary does not name the acceptance label"
 
-run_case "allow-widen reports without failing" pr 0 '**4 widened, 0 narrowed**' \
+run_case "the label of that digest accepts exactly these widenings" pr 0 "Accepted** by the label \`kokua-accept-$digest\`" \
+    KOKUA_DIFF_CONFIGS="config.toml team/new.config.toml" KOKUA_DIFF_LABELS="[\"docs\",\"kokua-accept-$digest\"]"
+run_case "a later push that widens further fails again under the same label" wider 1 'accepts another set of widenings' \
+    KOKUA_DIFF_CONFIGS="config.toml team/new.config.toml" KOKUA_DIFF_LABELS="[\"kokua-accept-$digest\"]"
+[[ "$(sed -n 's/^digest=//p' "$tmp/output")" != "$digest" ]] || fail "a further widening kept the digest"
+run_case "a label of another digest accepts nothing" pr 1 'To accept exactly these widenings' \
+    KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_LABELS='["kokua-accept-000000000000"]'
+
+# gh, as a stand-in: records each call; the comment list answers with the id in $tmp/gh.state.
+mkdir -p "$tmp/gh"
+cat >"$tmp/gh/gh" <<'GH'
+#!/usr/bin/env bash
+printf '%s\n' "$*" >>"$GH_STANDIN/calls"
+for a in "$@"; do
+    case "$a" in body=@*) cp "${a#body=@}" "$GH_STANDIN/body" ;; esac
+done
+case "$*" in
+    *"--paginate repos/acme/agents/issues/7/comments"*) cat "$GH_STANDIN/state" 2>/dev/null || true ;;
+    *"--method POST repos/acme/agents/issues/7/comments"*) echo 4242 >"$GH_STANDIN/state" ;;
+esac
+GH
+chmod +x "$tmp/gh/gh"
+comment=(KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_COMMENT=true KOKUA_GH="$tmp/gh/gh" GH_STANDIN="$tmp/gh"
+    KOKUA_DIFF_PR=7 GITHUB_REPOSITORY=acme/agents)
+run_case "comment: the first push creates the pull request's comment" pr 1 '' "${comment[@]}"
+grep -q -- '--method POST repos/acme/agents/issues/7/comments -F body=@' "$tmp/gh/calls" || fail "no comment created: $(cat "$tmp/gh/calls")"
+head -n 1 "$tmp/gh/body" | grep -qx '<!-- kokua-policy-diff -->' || fail "the comment does not start with its marker"
+grep -qF '| ⚠️ widened | ⚠️ high |' "$tmp/gh/body" || fail "the comment lacks the graded report"
+run_case "comment: the next push updates the same comment" wider 1 '' "${comment[@]}"
+[[ "$(grep -c -- '--method POST' "$tmp/gh/calls")" == 1 ]] || fail "a second comment was created: $(cat "$tmp/gh/calls")"
+grep -q -- '--method PATCH repos/acme/agents/issues/comments/4242 -F body=@' "$tmp/gh/calls" || fail "the comment was not updated: $(cat "$tmp/gh/calls")"
+grep -qF 'fs' "$tmp/gh/body" || fail "the updated comment does not hold the new report"
+run_case "comment: no pull request number warns and passes the report on" pr 1 '' \
+    KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_COMMENT=true KOKUA_GH="$tmp/gh/gh" GH_STANDIN="$tmp/gh" KOKUA_DIFF_PR='7; rm -rf /'
+grep -qF '::warning title=kokua-compile diff::no pull request to comment on' "$tmp/log" || fail "no warning without a pull request"
+
+run_case "fail-on critical fails on a critical risk path" pr 1 '2 critical, 4 high' KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_FAIL_ON=critical
+run_case "fail-on high lets a medium change through" medium 0 '1 medium, 1 info; 1 widened' KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_FAIL_ON=high
+run_case "the default fails on the same medium change" medium 1 '1 medium, 1 info; 1 widened' KOKUA_DIFF_CONFIGS="config.toml"
+run_case "a bad fail-on is a bad input" pr 2 '' KOKUA_DIFF_FAIL_ON=severe
+
+run_case "allow-widen reports without failing" pr 0 '4 widened, 0 narrowed**' \
     KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_ALLOW_WIDEN=true
 grep -qx 'widened=true' "$tmp/output" || fail "widened output with allow-widen: $(cat "$tmp/output")"
 
-run_case "a narrowing passes" narrow 0 '| narrowed | `echo` |' KOKUA_DIFF_CONFIGS="config.toml"
+run_case "a narrowing passes" narrow 0 '| narrowed |  | `echo` |' KOKUA_DIFF_CONFIGS="config.toml"
 grep -qx 'widened=false' "$tmp/output" || fail "widened output on a narrowing: $(cat "$tmp/output")"
 
 run_case "a head with errors fails, nothing compared" broken 1 'Not compared: this version has errors' \

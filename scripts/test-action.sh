@@ -157,6 +157,7 @@ class Expr:
                 args.append(self.or_())
                 if self.peek() == ("op", ","): self.take()
             self.take()
+            if tok == "toJSON": return json.dumps(args[0])
             if tok == "format": return re.sub(r"\{(\d+)\}", lambda m: str(args[1 + int(m.group(1))]), args[0])
             if tok == "contains":   # case-insensitive, on an array (an object filter) or a string
                 hay, needle = args
@@ -369,7 +370,7 @@ def run_action(job, with_, ref=""):
     check(not unknown, "inputs action.yml does not declare: %s" % sorted(unknown))
     inputs = {k: text(v.get("default", "")) for k, v in declared.items()}
     inputs.update({k: text(v) for k, v in with_.items()})
-    github = {"action_path": ACTION_PATH, "event": job.event, "action_ref": ref,
+    github = {"action_path": ACTION_PATH, "event": job.event, "action_ref": ref, "token": "",
               "action_repository": "kokua-policy/kokua-policy" if ref else ""}
     ctx = {"inputs": inputs, "github": github, "steps": {},
            "env": {"GITHUB_ACTION_PATH": ACTION_PATH}}
@@ -406,9 +407,11 @@ BARE = FIXED.replace('confirm = ["mcp.add_mcp_server"]', 'confirm = ["add_mcp_se
 # "runs unasked"); NARROW also gates the time toolset (a narrowing). Both lint clean.
 WIDE = FIXED.replace('confirm = ["mcp.add_mcp_server"]', 'confirm = []')
 NARROW = FIXED.replace('confirm = ["mcp.add_mcp_server"]', 'confirm = ["mcp.add_mcp_server", "time"]')
-WIDENED_ROW = "| ⚠️ widened | `add_mcp_server` | confirm: asks the user (once loaded) | runs unasked (once loaded) |"
-NARROWED_ROW = "| narrowed | `convert_time` | runs unasked | confirm: asks the user |"
-LABEL = "widens-agent-power"
+WIDENED_ROW = "| ⚠️ widened | ⚠️ high | `add_mcp_server` | confirm: asks the user (once loaded) | runs unasked (once loaded) |"
+NARROWED_ROW = "| narrowed |  | `convert_time`, `get_current_date_and_time` | runs unasked | confirm: asks the user |"
+# WIDER widens WIDE further (misc for the assistant): the acceptance label of WIDE's digest does not
+# accept it.
+WIDER = WIDE.replace('available = ["memory", "mcp", "time"]', 'available = ["memory", "mcp", "time", "misc"]')
 WARNING = config("add_mcp_server", "# kokua-lint: ignore[shadowed-tool] nothing is shadowed here any more")
 MANIFEST = subprocess.run(["go", "-C", REPO, "run", "./cmd/kokua-lint", "manifest"], check=True,
                           stdout=subprocess.PIPE, text=True).stdout
@@ -660,7 +663,7 @@ try:
         check(out["widened"] == widened, "widened output %r, want %r" % (out["widened"], widened))
         check(built(job) == built_want, "built %r, want %r" % (built(job), built_want))
         md = summary(job)
-        check(md.startswith("### Policy diff: `%s:config.toml` → `config.toml`" % job.base),
+        check(md.startswith("### Policy diff: `%s:config.toml` → `config.toml`" % job.base[:12]),
               "the job summary does not start with the diff's markdown heading:\n%s" % md)
         for row in rows:
             check(row in md, "the job summary lacks %r:\n%s" % (row, md))
@@ -674,16 +677,28 @@ try:
               "the job summary does not link the policy explorer:\n%s" % md)
 
     body = doc_block("github-action-diff")
-    labelled = lambda job: {"pull_request": {"base": {"sha": job.base}, "labels": [{"name": "docs"}, {"name": LABEL}]}}
     job = case("docs/ci.md github-action-diff: a pull request that widens fails", {}, lambda job: run_workflow(job, body), 1,
                history=({"config.toml": FIXED}, {"config.toml": WIDE}))
-    expect_diff(job, "true", [WIDENED_ROW, "**1 widened, 0 narrowed**"], ["kokua-compile", "kokua-lint"])
-    check(job.action_outputs["errors"] == "0" and not annotations(job.out), "the lint of a clean head: %r" % job.action_outputs)
+    expect_diff(job, "true", [WIDENED_ROW, "1 widened, 0 narrowed**"], ["kokua-compile", "kokua-lint"])
+    # The event has no pull request number, so comment: 'true' warns that it cannot comment
+    # (scripts/test-action-diff.sh runs the comment with a stand-in for gh).
+    a = [x for x in annotations(job.out) if not x.startswith("::warning title=kokua-compile diff::no pull request to comment on")]
+    check(job.action_outputs["errors"] == "0" and len(a) == 1 and a[0].startswith("::error file=config.toml,line=6,col=1,title=kokua-compile diff%3A high::"),
+          "the lint of a clean head, and the diff's one annotation on the confirm line: %r %r" % (job.action_outputs, a))
     check("this change widens what some agent can do" in job.out, "the last step does not say why it failed")
-    job = case("docs/ci.md github-action-diff: the same pull request labelled %s passes" % LABEL, {},
+    digest = job.action_outputs["digest"]
+    label = "kokua-accept-" + digest
+    check(re.fullmatch(r"[0-9a-f]{12}", digest) and ("add the label `%s`" % label) in summary(job), "digest %r, summary %r" % (digest, summary(job)))
+    labelled = lambda job: {"pull_request": {"base": {"sha": job.base}, "labels": [{"name": "docs"}, {"name": label}]}}
+    job = case("docs/ci.md github-action-diff: the same pull request labelled %s passes" % label, {},
                lambda job: run_workflow(job, body), 0,
                history=({"config.toml": FIXED}, {"config.toml": WIDE}), event=labelled)
-    expect_diff(job, "true", [WIDENED_ROW], ["kokua-compile", "kokua-lint"])
+    expect_diff(job, "true", [WIDENED_ROW, "**Accepted** by the label `%s`" % label], ["kokua-compile", "kokua-lint"])
+    job = case("docs/ci.md github-action-diff: a later push that widens further fails again under the same label", {},
+               lambda job: run_workflow(job, body), 1,
+               history=({"config.toml": FIXED}, {"config.toml": WIDER}), event=labelled)
+    expect_diff(job, "true", [WIDENED_ROW, "accepts another set of widenings"], ["kokua-compile", "kokua-lint"])
+    check(job.action_outputs["digest"] != digest, "a further widening kept the digest")
     job = case("docs/ci.md github-action-diff: a pull request that narrows passes", {}, lambda job: run_workflow(job, body), 0,
                history=({"config.toml": FIXED}, {"config.toml": NARROW}))
     expect_diff(job, "false", [NARROWED_ROW, "0 widened, 2 narrowed."], ["kokua-compile", "kokua-lint"])
@@ -699,8 +714,8 @@ try:
     configs = "config.toml\nteam/config.toml\n"
     job = case("mode: diff on two configs, one widening: only kokua-compile is built, the step fails", {},
                lambda job: run_action(job, {"mode": "diff", "config": configs})[0], 1, history=wide)
-    expect_diff(job, "true", [WIDENED_ROW, "### Policy diff: `%s:team/config.toml`" % job.base, NARROWED_ROW], ["kokua-compile"])
-    check(job.action_outputs["errors"] == "" and not annotations(job.out), "mode: diff ran the lint")
+    expect_diff(job, "true", [WIDENED_ROW, "### Policy diff: `%s:team/config.toml`" % job.base[:12], NARROWED_ROW], ["kokua-compile"])
+    check(job.action_outputs["errors"] == "" and all("title=kokua-compile diff" in x for x in annotations(job.out)), "mode: diff ran the lint")
     check("Fail on findings" in job.order[-1], "the last step did not run: %r" % job.order)
     job = case("mode: diff with allow-widen: 'true' reports the widening and passes", {},
                lambda job: run_action(job, {"mode": "diff", "config": configs, "allow-widen": "true"})[0], 0, history=wide)
@@ -805,6 +820,66 @@ try:
         job = case("%s is refused before anything is built" % title, {"config.toml": FIXED},
                    lambda job: run_action(job, with_)[0], 2)
         check(built(job) == [] and "::error title=kokua-lint::" in job.out, "built %r" % built(job))
+
+    # ---- the policy tests ------------------------------------------------------------------------
+
+    HOLDS = ('[[expect]]\nname = "adding an MCP server asks the user"\nagent = "assistant"\n'
+             'tool = "mcp.add_mcp_server"\ndecision = "confirm"\n')
+    FAILS = HOLDS + ('\n[[expect]]\nname = "removing one asks too"\nagent = "assistant"\n'
+                     'tool = "mcp.remove_mcp_server"\ndecision = "asks"\n')
+    def junit(job, name="kokua-test.xml"):
+        import xml.etree.ElementTree as ET
+        f = os.path.join(job.ws, name)
+        check(os.path.isfile(f), "%s was not written" % name)
+        root = ET.parse(f).getroot()
+        check(root.tag == "testsuites", "%s: root %r" % (name, root.tag))
+        return [(c.get("name"), c.find("failure") is not None) for c in root.iter("testcase")]
+
+    job = case("a kokua.test.toml beside the config, one claim failing: annotated, JUnit written, the step fails",
+               {"config.toml": FIXED, "kokua.test.toml": FAILS}, lambda job: run_action(job, {})[0], 1)
+    a = annotations(job.out)
+    check(any(l.startswith("::error file=kokua.test.toml,line=7,col=1,title=policy test%3A removing one asks too::assistant mcp.remove_mcp_server: run, want asks")
+              for l in a), "no annotation at the failing claim: %r" % a)
+    check(any(l.startswith("::error file=config.toml,line=5,col=1,title=policy test%3A removing one asks too::") for l in a),
+          "no annotation at the config line behind it: %r" % a)
+    check(built(job) == ["kokua-compile", "kokua-lint"], "built %r" % built(job))
+    check(junit(job) == [("adding an MCP server asks the user (line 1)", False), ("removing one asks too (line 7)", True)], "JUnit %r" % junit(job))
+    check(job.action_outputs["failed-claims"] == "1" and job.action_outputs["junit-file"] == "kokua-test.xml" and job.action_outputs["errors"] == "0",
+          "outputs %r" % job.action_outputs)
+    check("### kokua-compile test config.toml" in summary(job) and "FAIL kokua.test.toml:7: removing one asks too" in summary(job),
+          "the job summary lacks the report:\n%s" % summary(job))
+    check("kokua-compile test: 1 claim(s) of the policy tests fail" in job.out, "the last step does not say why it fails")
+
+    job = case("a kokua.test.toml that holds: the step passes", {"config.toml": FIXED, "kokua.test.toml": HOLDS},
+               lambda job: run_action(job, {})[0], 0)
+    check(job.action_outputs["failed-claims"] == "0" and junit(job) == [("adding an MCP server asks the user (line 1)", False)],
+          "outputs %r" % job.action_outputs)
+
+    body = doc_block("github-action-tests")
+    job = case("docs/ci.md github-action-tests: the tests input names the files; a misspelled selector fails",
+               {"deploy/config.toml": FIXED, "tests/claims.toml": HOLDS,
+                "tests/delegation.toml": HOLDS.replace('agent = "assistant"', 'agent = "asistant"')},
+               lambda job: run_workflow(job, body), 1)
+    a = annotations(job.out)
+    check(any(l.startswith("::error file=tests/delegation.toml,line=3,col=9,title=policy test%3A adding an MCP server asks the user::") and
+              "did you mean" in l.lower() for l in a), "no annotation at the misspelled agent: %r" % a)
+    check(job.action_outputs["junit-file"] == "kokua-test.xml", "outputs %r" % job.action_outputs)
+
+    job = case("a test file with a mistake: the policy-test step fails with exit 2",
+               {"config.toml": FIXED, "kokua.test.toml": HOLDS + "decison = 1\n"}, lambda job: run_action(job, {})[0], 2)
+    check("unknown key 'decison'" in job.out, "the mistake is not reported")
+
+    job = case("no test file beside the config: kokua-compile is not built, no policy tests",
+               {"config.toml": FIXED}, lambda job: run_action(job, {})[0], 0)
+    check(built(job) == ["kokua-lint"] and job.action_outputs["junit-file"] == "", "built %r, outputs %r" % (built(job), job.action_outputs))
+
+    job = case("tests with mode: diff is refused before anything is built", {"config.toml": FIXED},
+               lambda job: run_action(job, {"mode": "diff", "tests": "kokua.test.toml"})[0], 2)
+    check(built(job) == [] and "::error title=kokua-lint::tests needs the lint" in job.out, "built %r" % built(job))
+
+    job = case("a tests input with shell syntax is data, not commands", {"config.toml": FIXED},
+               lambda job: run_action(job, {"tests": "x.toml;touch${IFS}pwned $(touch pwned2)"})[0], 2)
+    check(not any(os.path.exists(os.path.join(job.ws, f)) for f in ("pwned", "pwned2")), "input ran as a command")
 
     step("PASS: action.yml and docs/ci.md's GitHub workflows, %d cases (%ds)" % (cases, time.time() - START))
 except Fail as e:

@@ -6,7 +6,7 @@
 #     subcommand must exist, and each --flag it names must be in that command's --help;
 #   - a COMMAND: run with bash, in a fresh folder holding the fixtures the docs assume (the config
 #     Kokua ships as config.toml, its policy as policy.json, the default manifest as install.json
-#     and as kokua.manifest.json), with kokua-lint, kokua-compile and kokua-run built from this
+#     and as kokua.manifest.json, the policy tests of docs/policy-tests.md), with kokua-lint, kokua-compile and kokua-run built from this
 #     working tree first on PATH. The runnable lines of one block run together, in order, as one
 #     script, which must exit as the table EXPECT below says (0 unless listed); `go run` lines run
 #     in the repository. A block listed in FIXES (kokua-lint --fix and --diff) runs on the shipped
@@ -66,6 +66,7 @@ def show(text):
 # Exit codes other than 0, by page and the block's first runnable line.
 EXPECT = {
     ("docs/manifest.md", "kokua-lint manifest > kokua.manifest.json"): 1,   # its example has one mistake
+    ("docs/policy-tests.md", "cd team"): 1,   # the team's config fails three of its claims
 }
 # Blocks that fix a config, by page and first runnable line: they run on the shipped config with
 # mcp.add_mcp_server written bare (add_mcp_server) as config.toml, and afterwards each file
@@ -139,6 +140,12 @@ def blocks(path):
 def fixtures(ws):
     os.makedirs(ws)
     shutil.copy(os.path.join(REPO, "examples", "shipped.config.toml"), os.path.join(ws, "config.toml"))
+    # The policy tests of docs/policy-tests.md: the shipped config's beside it, and the team's
+    # config with its tests in a folder team.
+    shutil.copy(os.path.join(REPO, "examples", "kokua.test.toml"), os.path.join(ws, "kokua.test.toml"))
+    os.makedirs(os.path.join(ws, "team"))
+    for name in ("config.toml", "kokua.test.toml"):
+        shutil.copy(os.path.join(REPO, "testdata", "policytest", "team", name), os.path.join(ws, "team", name))
     env = env_with_bin()
     for name in ("install.json", "kokua.manifest.json"):
         subprocess.run(["kokua-lint", "manifest"], stdout=open(os.path.join(ws, name), "w"), check=True, env=env)

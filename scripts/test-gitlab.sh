@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Tests the GitLab CI job of docs/ci.md (the block marked `<!-- test: gitlab -->`) without GitLab:
+# Tests the GitLab CI jobs of docs/ci.md (the blocks marked `<!-- test: gitlab -->` and
+# `<!-- test: gitlab-test -->`, the policy tests with their JUnit report) without GitLab:
 # its `script:` lines run in one bash script under `set -eo pipefail`, as GitLab Runner's bash shell
 # runs them, with GOPATH/bin first on PATH as in the golang image, in a temporary folder holding a
 # broken or a fixed config.toml. The job must fail on the broken one (naming pending-dead-entry)
@@ -120,6 +121,55 @@ try:
                 results = [r.get("ruleId") for run in log["runs"] for r in run.get("results", [])]
                 check(results == (["pending-dead-entry"] if want else []), "%s: results %r" % (path, results))
             print("  - artifact %s kept" % path)
+
+    # The policy-test job: its JUnit report is published whether the job passes or fails.
+    ci = yaml.safe_load(doc_block("gitlab-test"))
+    (name, job), = ci.items()
+    step("docs/ci.md's GitLab job %r" % name)
+    check(job.get("image") == "golang:" + go_line, "image %r, want golang:%s as in go.mod" % (job.get("image"), go_line))
+    check(set(job) <= {"image", "script", "artifacts"}, "keys not simulated: %s" % sorted(set(job) - {"image", "script", "artifacts"}))
+    artifacts = job.get("artifacts", {})
+    check(artifacts.get("when") == "always", "artifacts are not kept when the job fails")
+    report = artifacts.get("reports", {}).get("junit")
+    check(report, "the job publishes no JUnit report")
+    script = "set -eo pipefail\n" + "\n".join(l.replace(URL, LOCAL) for l in job["script"]) + "\n"
+    holds = ('[[expect]]\nname = "adding an MCP server asks the user"\nagent = "assistant"\n'
+             'tool = "mcp.add_mcp_server"\ndecision = "confirm"\n')
+    fails = holds + ('\n[[expect]]\nname = "removing one asks too"\nagent = "assistant"\n'
+                     'tool = "mcp.remove_mcp_server"\ndecision = "asks"\n')
+    import xml.etree.ElementTree as ET
+    for n, (kind, tests, want, failing) in enumerate((("a failing claim", fails, 1, ["removing one asks too (line 7)"]),
+                                                      ("claims that hold", holds, 0, []),
+                                                      ("a test file with a mistake", holds + "decison = 1\n", 2, None)), 3):
+        step("case %d: %s" % (n, kind))
+        d = os.path.join(TMP, "case%d" % n)
+        build = os.path.join(d, "build")
+        os.makedirs(build)
+        open(os.path.join(build, "config.toml"), "w").write(config("add_mcp_server"))
+        open(os.path.join(build, "kokua.test.toml"), "w").write(tests)
+        open(os.path.join(d, "script.sh"), "w").write(script)
+        gopath = os.path.join(d, "gopath")
+        inherited = [p for p in os.environ["PATH"].split(os.pathsep)
+                     if p and not os.path.exists(os.path.join(p, "kokua-compile"))]
+        env = dict(os.environ, CI="true", GITLAB_CI="true", CI_PROJECT_DIR=build, GOPATH=gopath,
+                   PATH=os.pathsep.join([os.path.join(gopath, "bin")] + inherited))
+        p = subprocess.run(["bash", os.path.join(d, "script.sh")], cwd=build, env=env,
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in p.stdout.rstrip("\n").split("\n"):
+            print("    | " + line)
+        print("  - job exit %d" % p.returncode)
+        check(p.returncode == want, "%s: exit %d, want %d" % (kind, p.returncode, want))
+        f = os.path.join(build, report)
+        check(os.path.isfile(f), "the JUnit report %s was not written" % report)
+        if failing is None:
+            check("unknown key 'decison'" in p.stdout, "the mistake is not in the log")
+            continue
+        root = ET.parse(f).getroot()
+        got = [c.get("name") for c in root.iter("testcase") if c.find("failure") is not None]
+        check(root.tag == "testsuites" and got == failing, "%s: failing test cases %r, want %r" % (report, got, failing))
+        if failing:
+            check("FAIL kokua.test.toml:7: removing one asks too" in p.stdout, "the log does not explain the failure")
+        print("  - JUnit report %s: %d failing test case(s)" % (report, len(got)))
     step("PASS: docs/ci.md's GitLab job (%ds)" % (time.time() - START))
 except Fail as e:
     print("FAIL: %s" % e, file=sys.stderr)

@@ -16,6 +16,9 @@
 #   - the project also holds other programs' config.toml, Cargo's .cargo/config.toml and a Hugo
 #     site's, which the hooks must skip with one line each and never fail on;
 #   - the hooks build only the two commands they run;
+#   - docs/ci.md's `<!-- test: pre-commit-test -->` block: kokua-test fails while a policy test's
+#     claim does not hold (naming it, with the config line behind it) or a selector is misspelled,
+#     passes once the config holds, and refuses a real `git commit`, then accepts it;
 #   - docs/ci.md's `<!-- test: pre-commit-fix -->` block: kokua-lint-fix rewrites a broken config
 #     to the fixed one, pre-commit fails saying the hook modified files, a second run passes; an
 #     unsafe fix is not made; a real `git commit` is refused with the fix made, then accepted.
@@ -352,5 +355,62 @@ git -C "$proj" commit -q -m "a config, as the hook fixed it" >"$out" 2>&1 </dev/
 sed 's/^/    | /' "$out"
 [[ "$(git -C "$proj" rev-parse HEAD)" != "$before" ]] || fail "HEAD did not move"
 step "ok: the commit of the fixed config and its policy accepted"
+
+step "project 4: docs/ci.md's pre-commit-test block (kokua-test), config.toml and kokua.test.toml at the top"
+proj="$tmp/project4"
+git init -q "$proj"
+doc_block pre-commit-test >"$proj/.pre-commit-config.yaml"
+sed 's/^/    | /' "$proj/.pre-commit-config.yaml"
+write_config "$proj/config.toml" mcp.add_mcp_server
+cat >"$proj/kokua.test.toml" <<'EOF'
+[[expect]]
+name = "adding an MCP server asks the user"
+agent = "assistant"
+tool = "mcp.add_mcp_server"
+decision = "confirm"
+
+[[expect]]
+name = "removing one asks too"
+agent = "assistant"
+tool = "mcp.remove_mcp_server"
+decision = "asks"
+EOF
+commit_all "a config and its policy tests, one claim failing"
+test_failed='^kokua-compile test\.+Failed$'
+test_passed='^kokua-compile test\.+Passed$'
+run_hooks "a claim fails" 1 "$lint_passed" "$test_failed" \
+    '^FAIL kokua\.test\.toml:7: removing one asks too$' \
+    "^    config\.toml:5:1: no entry of the inherited \[assistant\.tools\] names 'mcp\.remove_mcp_server', so the call runs$" \
+    '^2 claims: 1 holds, 1 fails$'
+
+step "the config gates the whole toolset: the claims hold"
+write_config "$proj/config.toml" mcp
+commit_all "every mcp tool confirms"
+run_hooks "claims hold" 0 "$lint_passed" "$test_passed"
+
+step "a misspelled selector fails the hook, never passes"
+sed -i 's/agent = "assistant"/agent = "asistant"/' "$proj/kokua.test.toml"
+commit_all "a misspelled agent"
+run_hooks "misspelled agent" 1 "$test_failed" "agent 'asistant' matches no declared agent" 'help: write "assistant"'
+
+step "a real commit through the installed hook: refused while a claim fails, accepted once it holds"
+sed -i 's/agent = "asistant"/agent = "assistant"/' "$proj/kokua.test.toml"
+commit_all "selectors fixed"
+(cd "$proj" && pre-commit install) </dev/null | sed 's/^/    | /'
+before="$(git -C "$proj" rev-parse HEAD)"
+write_config "$proj/config.toml" mcp.add_mcp_server
+git -C "$proj" add config.toml
+status=0
+git -C "$proj" commit -q -m "ungate remove_mcp_server" >"$out" 2>&1 </dev/null || status=$?
+sed 's/^/    | /' "$out"
+[[ "$status" != 0 ]] || fail "git commit that fails a policy test succeeded"
+[[ "$(git -C "$proj" rev-parse HEAD)" == "$before" ]] || fail "HEAD moved after a refused commit"
+grep -q 'removing one asks too' "$out" || fail "the refused commit does not name the failing claim"
+write_config "$proj/config.toml" mcp '# every tool of mcp asks, remove_mcp_server included'
+git -C "$proj" add config.toml
+git -C "$proj" commit -q -m "gate mcp again" >"$out" 2>&1 </dev/null ||
+    { sed 's/^/    | /' "$out"; fail "git commit with every claim holding was refused"; }
+[[ "$(git -C "$proj" rev-parse HEAD)" != "$before" ]] || fail "HEAD did not move"
+step "ok: refused while a claim failed, accepted once it held"
 
 step "PASS: pre-commit hooks (${SECONDS}s)"

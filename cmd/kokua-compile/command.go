@@ -31,7 +31,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "kokua-compile",
 		Usage:     "write the resolved tool-access policy of a Kokua config.toml",
-		UsageText: "kokua-compile [--manifest FILE] [--format human|json|sarif|github] [-o FILE] CONFIG\nkokua-compile --check -o FILE [--manifest FILE] [--only-kokua] CONFIG\nkokua-compile agents [--manifest FILE] [--format human|json] CONFIG|POLICY\nkokua-compile diff [--manifest FILE] [--format human|markdown|json] [--allow-widen] OLD NEW\nkokua-compile diff --base REF [--manifest FILE] [--format ...] [--allow-widen] CONFIG\nkokua-compile graph [--manifest FILE] [--format dot|mermaid] CONFIG|POLICY\nkokua-compile keygen KEY\nkokua-compile report [--manifest FILE] [--base OLD|--base REF] [-o report.html] CONFIG|POLICY",
+		UsageText: "kokua-compile [--manifest FILE] [--format human|json|sarif|github] [-o FILE] CONFIG\nkokua-compile --check -o FILE [--manifest FILE] [--only-kokua] CONFIG\nkokua-compile agents [--manifest FILE] [--format human|json] CONFIG|POLICY\nkokua-compile diff [--manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] OLD NEW\nkokua-compile diff --base REF [--manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] CONFIG\nkokua-compile graph [--manifest FILE] [--format dot|mermaid] CONFIG|POLICY\nkokua-compile keygen KEY\nkokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] CONFIG|POLICY [TESTS...]\nkokua-compile risks [--manifest FILE] [--format human|json|markdown] CONFIG|POLICY\nkokua-compile report [--manifest FILE] [--base OLD|--base REF] [-o report.html] CONFIG|POLICY",
 		Flags: append([]urfave.Flag{
 			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the policy to `FILE` (a regular file or none; through a symlink to its target; atomically, keeping its mode) instead of stdout"},
 			&urfave.BoolFlag{Name: "check", Local: true, Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG and the manifest"},
@@ -52,6 +52,8 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			diffCommand(stdin, stdout, stderr),
 			graphCommand(stdin, stdout, stderr),
 			keygenCommand(stdout),
+			testCommand(stdin, stdout, stderr),
+			risksCommand(stdin, stdout, stderr),
 			reportCommand(stdin, stdout, stderr),
 		},
 	}

@@ -37,6 +37,12 @@ func TestConvention(t *testing.T) {
 			{Name: "agents listing in JSON", Args: []string{"agents", cfg, "--format", "json"}, Code: cli.ExitOK, Stdout: `"agents": {`},
 			{Name: "agents listing in SARIF", Args: []string{"agents", "--format", "sarif", cfg}, Code: cli.ExitUsage, Stderr: "agents lists in --format human or json"},
 			{Name: "stdin-filename without -", Args: []string{"--stdin-filename", "x.toml", cfg}, Code: cli.ExitUsage, Stderr: "--stdin-filename"},
+			{Name: "test (issue 22): the shipped claims hold", Args: []string{"test", cfg}, Code: cli.ExitOK, Stdout: "11 claims: 11 hold, 0 fail"},
+			{Name: "test with flags after the files", Args: []string{"test", cfg, "--format", "junit"}, Code: cli.ExitOK, Stdout: "<testsuites "},
+			{Name: "test in an unknown format", Args: []string{"test", "--format", "xml", cfg}, Code: cli.ExitUsage, Stderr: "test reports in --format human, json, junit, sarif, github"},
+			{Name: "test without a config", Args: []string{"test"}, Code: cli.ExitUsage, Stderr: "name a config or a compiled policy"},
+			{Name: "test with a missing test file", Args: []string{"test", cfg, "missing.test.toml"}, Code: cli.ExitUsage, Stderr: "missing.test.toml"},
+			{Name: "mistyped test", Args: []string{"tset", cfg}, Code: cli.ExitUsage, Stderr: "did you mean 'test'?"},
 		},
 	})
 }

@@ -21,24 +21,28 @@ import (
 func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:  "diff",
-		Usage: "report the tools, toolsets, delegation edges and approval changes between two configs or policies; exit 1 when any widens",
-		UsageText: "kokua-compile diff [--manifest FILE] [--format human|markdown|json] [--allow-widen] OLD NEW\n" +
-			"kokua-compile diff --base REF [--manifest FILE] [--format ...] [--allow-widen] CONFIG",
+		Usage: "report the tools, toolsets, delegation edges, risk paths, reviewer and approval changes between two configs or policies, each graded; exit 1 when any reaches --fail-on",
+		UsageText: "kokua-compile diff [--manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] OLD NEW\n" +
+			"kokua-compile diff --base REF [--manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] CONFIG",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
-			cli.FormatFlag("format of the report: human, markdown or json"),
-			&urfave.BoolFlag{Name: "allow-widen", Local: true, Usage: "exit 0 even when something widened"},
+			cli.FormatFlag("format of the report: human, markdown, json or github (annotations)"),
+			&urfave.StringFlag{Name: "fail-on", Local: true, Value: "any", Usage: "the least grade that makes the run fail: critical, high, medium, or any (any widening or graded change)"},
+			&urfave.BoolFlag{Name: "allow-widen", Local: true, Usage: "exit 0 whatever changed"},
 			&urfave.StringFlag{Name: "base", Local: true, Usage: "read the old side from git: `REF`:CONFIG (git show)"},
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			return runDiff(cli.String(c, "manifest"), cli.String(c, "format"), c.String("base"), c.Bool("allow-widen"), c.Args().Slice(), stdout, stderr)
+			return runDiff(cli.String(c, "manifest"), cli.String(c, "format"), cli.String(c, "fail-on"), c.String("base"), c.Bool("allow-widen"), c.Args().Slice(), stdout, stderr)
 		},
 	}
 }
 
-func runDiff(manifest, format, base string, allowWiden bool, args []string, stdout, stderr io.Writer) error {
+func runDiff(manifest, format, failOn, base string, allowWiden bool, args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains(diff.Formats, format) {
-		return usage("--format takes human, markdown or json, not %q", format)
+		return usage("--format takes human, markdown, json or github, not %q", format)
+	}
+	if !slices.Contains(diff.FailOn, failOn) {
+		return usage("--fail-on takes critical, high, medium or any, not %q", failOn)
 	}
 	var oldSrc, newSrc lint.Source
 	var err error
@@ -78,7 +82,7 @@ func runDiff(manifest, format, base string, allowWiden bool, args []string, stdo
 	if err := diff.Write(stdout, format, r); err != nil {
 		return cli.StdoutFailed("kokua-compile", "the report", err)
 	}
-	if r.Widened && !allowWiden {
+	if r.Fails(failOn) && !allowWiden {
 		return cli.Code(cli.ExitFindings)
 	}
 	return nil
@@ -126,5 +130,14 @@ func gitShow(ref, path string) (lint.Source, error) {
 	if out.Len() > lint.MaxInputBytes {
 		return lint.Source{}, fmt.Errorf("%s at %s is larger than %d MiB", path, ref, lint.MaxInputBytes>>20)
 	}
-	return lint.Source{Name: ref + ":" + path, Data: out.Bytes()}, nil
+	return lint.Source{Name: shortRev(ref) + ":" + path, Data: out.Bytes()}, nil
+}
+
+// shortRev names a full commit hash by its first 12 hex digits, as a
+// pointer in a report shows it; any other revision is kept as written.
+func shortRev(ref string) string {
+	if (len(ref) == 40 || len(ref) == 64) && strings.Trim(ref, "0123456789abcdef") == "" {
+		return ref[:12]
+	}
+	return ref
 }

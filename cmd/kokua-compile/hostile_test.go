@@ -38,7 +38,8 @@ func hostileCompileConfig(widen bool) string {
 // paths and agent names holding ESC, BEL, CR, LF, the right-to-left
 // override, DEL, a C1 control and invalid UTF-8 (the paths), through the
 // policy itself (on stdout, signed or not, and in the file -o writes),
-// agents (human and json), diff (human, markdown and json), graph (dot
+// agents (human and json), diff (human, markdown, json and github), risks
+// (human, markdown and json), graph (dot
 // and mermaid) and the refusals: nothing but the format's own line feeds
 // reaches stdout, stderr or a policy file raw, and no name starts a line
 // of its own. --check, signed or not, finds the policy files -o wrote up
@@ -71,6 +72,11 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 		if err := os.WriteFile(newPath, []byte(hostileCompileConfig(true)), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// The same agents reading the web and files: risk paths through every hostile name.
+		riskPath := filepath.Join(sub, hostile.FileName(n)+".risk.toml")
+		if err := os.WriteFile(riskPath, []byte(hostile.DelegatingConfig(hostileAgents, "confirm = []\nreview = []", `available = ["web", "fs"]`)), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		policyPath, signedPath := newPath+".policy.json", newPath+".signed.json"
 		// The first runs write the policy itself, and must succeed.
 		policies := [][]string{
@@ -87,6 +93,12 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 			{"diff", "--format", "json", oldPath, newPath},
 			{"graph", "--format", "dot", newPath},
 			{"graph", "--format", "mermaid", newPath},
+			{"diff", "--format", "github", oldPath, newPath},
+			{"risks", "--format", "human", riskPath},
+			{"risks", "--format", "markdown", riskPath},
+			{"risks", "--format", "json", riskPath},
+			{"diff", "--format", "markdown", newPath, riskPath},
+			{"diff", "--format", "github", newPath, riskPath},
 			{"report", newPath},
 			{"report", "--base", oldPath, newPath},
 			{"--check", "-o", newPath + ".missing.json", newPath},
@@ -99,6 +111,9 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 			}
 			for stream, out := range map[string]string{"stdout": stdout, "stderr": stderr} {
 				clean(fmt.Sprintf("kokua-compile %q: %s", args, stream), []byte(out))
+			}
+			if args[0] == "risks" && (code != cli.ExitOK || !strings.Contains(stdout, "critical")) {
+				t.Errorf("kokua-compile %q: exit %d, no critical path through the hostile names:\n%s%s", args, code, stdout, stderr)
 			}
 			if k < len(policies) && code != cli.ExitOK {
 				t.Errorf("kokua-compile %q: exit %d: %s", args, code, stderr)
@@ -168,6 +183,7 @@ func TestSpecialFileInputsAreRefused(t *testing.T) {
 		{[]string{"--check", "-o", "/dev/zero", config}, "character device, not a regular file"},
 		{[]string{"diff", config, pipe}, "named pipe (FIFO), not a regular file"},
 		{[]string{"graph", pipe}, "named pipe (FIFO), not a regular file"},
+		{[]string{"risks", pipe}, "named pipe (FIFO), not a regular file"},
 		{[]string{"--sign", pipe, config}, "named pipe (FIFO)"},
 	} {
 		done := make(chan clitest.Result, 1)

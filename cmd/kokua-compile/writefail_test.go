@@ -25,9 +25,11 @@ func TestWriteFailureExits3(t *testing.T) {
 		{"agents", cfg},
 		{"agents", "--format", "json", cfg},
 		{"graph", cfg},
+		{"risks", cfg},
 		{"report", cfg},
 		{"report", "--base", oldFile, newFile},
 		{"diff", "--allow-widen", oldFile, newFile},
+		{"diff", "--allow-widen", "--format", "github", oldFile, newFile},
 		{"keygen", filepath.Join(dir, "stdout.key")},
 	} {
 		clitest.CheckWriteFails(t, "kokua-compile", args, clitest.RunTo(Main, "kokua-compile", nil, full, args...))

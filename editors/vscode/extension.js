@@ -1,7 +1,8 @@
 // The kokua-lint extension: it starts `kokua-lint lsp` for every file named
-// config.toml, whatever language VS Code gives it (stock VS Code has no TOML
-// language, so a file is matched by its name, not by a language id), and for
-// every TOML file once a TOML extension provides the language. The server
+// config.toml and every policy test file (*.test.toml), whatever language VS
+// Code gives it (stock VS Code has no TOML language, so a file is matched by
+// its name, not by a language id), and for every TOML file once a TOML
+// extension provides the language. The server
 // stays silent on files that are not Kokua's config (docs/editor.md).
 "use strict";
 
@@ -11,6 +12,7 @@ const { LanguageClient } = require("vscode-languageclient/node");
 // The documents the server is attached to.
 const documentSelector = [
   { scheme: "file", pattern: "**/config.toml" },
+  { scheme: "file", pattern: "**/*.test.toml" },
   { scheme: "file", language: "toml" },
 ];
 

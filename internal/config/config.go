@@ -141,6 +141,8 @@ type Reviewer struct {
 	SystemMessage Str
 	// Thinking is the reviewer's own thinking value, nil when unset.
 	Thinking *tomlpos.Node
+	// Generation is the reviewer's generation table, nil when unset.
+	Generation *tomlpos.Node
 }
 
 // MCPServer is one [[mcp.server]] table.
@@ -292,7 +294,7 @@ func (c *Config) decode() {
 				continue
 			}
 			r := &Reviewer{Name: f.Name, Span: f.Value.Key(), Model: str(t.Get("model")),
-				SystemMessage: str(t.Get("system_message")), Thinking: t.Get("thinking")}
+				SystemMessage: str(t.Get("system_message")), Thinking: t.Get("thinking"), Generation: t.Get("generation")}
 			c.Reviews = append(c.Reviews, r)
 		}
 	}

@@ -42,6 +42,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -85,7 +86,27 @@ type Report struct {
 	// Residency is what changes in what each agent holds in context from
 	// its first turn: never counted as widened or narrowed.
 	Residency []ResidencyChange `json:"residency"`
+	// Risks are the risk paths the new side adds or raises; Reviewers the
+	// changes to what answers review calls; Info the changes of order and
+	// comments.
+	Risks     []RiskChange     `json:"risks"`
+	Reviewers []ReviewerChange `json:"reviewers"`
+	Info      []InfoChange     `json:"info"`
+	// Grades counts the changes of each grade; Grade is the most serious.
+	Grades GradeCount  `json:"grades"`
+	Grade  reach.Grade `json:"grade"`
+	// Digest is "sha256:" and the SHA-256 of the changes graded medium or
+	// above, written without their places; "" when there is none. The
+	// GitHub Action ties a pull request's acceptance label to it, so that
+	// a later push that widens further is not accepted by the same label.
+	Digest string `json:"digest"`
 
+	// plan is the per-agent count of tools at each level, before and
+	// after, for the agents whose power changed (markdown's table).
+	plan []planRow
+	// newGraph is the new side's graph, whose classes grade what the
+	// report lists.
+	newGraph *reach.Graph
 	// composedWidened is true when composed workers appear with some tool
 	// they can reach; the compose_subagent edge gained lists what they
 	// carry.
@@ -100,9 +121,10 @@ func (r *Report) Empty() bool {
 
 // EntryAgentChange is a change of the agent the user talks to.
 type EntryAgentChange struct {
-	Old string `json:"old"`
-	New string `json:"new"`
-	At  Place  `json:"at"`
+	Old   string      `json:"old"`
+	New   string      `json:"new"`
+	At    Place       `json:"at"`
+	Grade reach.Grade `json:"grade"`
 }
 
 // AgentChange is what changed for one agent (or for composed workers,
@@ -125,6 +147,7 @@ type ResidencyChange struct {
 	Agent    string       `json:"agent"`
 	Resident ListChange   `json:"resident"`
 	Loaders  []ToolChange `json:"loaders"`
+	Grade    reach.Grade  `json:"grade"`
 }
 
 // ListChange is a list of toolsets gained and lost.
@@ -147,6 +170,9 @@ type ToolChange struct {
 	// Because says what caused it, and At where.
 	Because string `json:"because"`
 	At      Place  `json:"at"`
+	// Grade is set on a widened tool: high for a tool of class exec,
+	// write, self-modify or egress, medium otherwise.
+	Grade reach.Grade `json:"grade"`
 }
 
 // EdgeChange is a delegation (or compose_subagent) edge gained or lost.
@@ -164,8 +190,9 @@ type EdgeChange struct {
 	// Carries is everything the edge carries: every tool its target and
 	// the agents the target reaches can run, at the most permissive answer
 	// among them.
-	Carries []Reached `json:"carries"`
-	New     []Reached `json:"new"`
+	Carries []Reached   `json:"carries"`
+	New     []Reached   `json:"new"`
+	Grade   reach.Grade `json:"grade"`
 }
 
 // Reached is a tool an edge carries and the agent that runs it.
@@ -182,8 +209,9 @@ type AutoChange struct {
 	At  Place `json:"at"`
 	// Widened is true when it was turned on and some reachable tool off
 	// the floor can now be answered by a reviewer; Unprotected lists them.
-	Widened     bool     `json:"widened"`
-	Unprotected []string `json:"unprotected"`
+	Widened     bool        `json:"widened"`
+	Unprotected []string    `json:"unprotected"`
+	Grade       reach.Grade `json:"grade"`
 }
 
 // FloorChange is [security].never_auto_approve changed.
@@ -195,8 +223,9 @@ type FloorChange struct {
 	Added     []Item `json:"added"`
 	// Widened is true when auto-approval is on on both sides and a tool
 	// some agent can reach left the floor; Unprotected lists them.
-	Widened     bool     `json:"widened"`
-	Unprotected []string `json:"unprotected"`
+	Widened     bool        `json:"widened"`
+	Unprotected []string    `json:"unprotected"`
+	Grade       reach.Grade `json:"grade"`
 }
 
 // Compare reports what changes from the old side to the new one.
@@ -257,6 +286,15 @@ func Compare(o, n *Side) *Report {
 		}
 	}
 	r.Widened = r.WidenedCount > 0 || r.composedWidened
+	r.newGraph = n.Graph
+	r.grade(o, n)
+	r.setDigest()
+	for _, name := range agentNames(o.Graph, n.Graph) {
+		row := planRow{agent: name, old: levelCounts(o.Graph, name), new: levelCounts(n.Graph, name)}
+		if row.old != row.new {
+			r.plan = append(r.plan, row)
+		}
+	}
 	return r
 }
 
@@ -470,7 +508,7 @@ func toolChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
 		}
 	case a.Decision == policy.Review && b.Decision == policy.Review:
 		if b.Level == reach.Reviewer {
-			tc.Because, tc.At = "the floor no longer holds it, so a reviewer may answer", o.floorPlace(a.Tool)
+			tc.Because, tc.At = "the floor no longer holds it, so a reviewer may answer", n.listPlace(nd.Floor.List.Key)
 		} else {
 			tc.Because, tc.At = "the floor now holds it, so no reviewer may answer", n.floorPlace(b.Tool)
 		}
@@ -478,10 +516,17 @@ func toolChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
 		tc.Because = fmt.Sprintf("entry %q in %s gates it", b.Entry, b.Key)
 		tc.At = n.entryPlace(b.Key, b.Position)
 	default:
+		// The line that caused it is in the new file: the agent's declared
+		// pair when its pair changed source, else the list the entry left.
 		tc.Because = fmt.Sprintf("entry %q in %s no longer gates it", a.Entry, a.Key)
-		tc.At = o.entryPlace(a.Key, a.Position)
+		tc.At = n.listPlace(a.Key)
 		if na := nd.Agents[agent]; na != nil && oaSource(od, agent) != na.Approval.Source {
 			tc.Because += fmt.Sprintf(" (the agent's pair is now %s)", na.Approval.Source)
+			if na.Approval.Source == kokua.Declared {
+				tc.At = n.pairPlace(agent)
+			} else {
+				tc.At = n.place(config.TablePath([]string{"agents", agent, "tools"}), n.agentToolsSpan(agent))
+			}
 		}
 	}
 	return tc
@@ -503,9 +548,28 @@ func reachedBy(s *Side, agent string, a reach.Answer, verb string) (string, Plac
 		// Composed workers hold what the registry holds: the manifest.
 		return fmt.Sprintf("composed workers %s hold toolset %q", verb, a.Toolset), Place{File: s.manifestFile(), Key: "toolsets"}
 	case a.Toolset == kokua.Core && a.Tool == kokua.SpawnSubagent:
-		return fmt.Sprintf("the agent %s delegates", verb), s.place(configKey(agent, "delegates_to"), s.delegatesSpan(agent))
+		return fmt.Sprintf("the agent %s delegates", verb), s.place(delegatesKey(agent), s.delegatesSpan(agent))
 	case a.Toolset == kokua.Core:
 		return fmt.Sprintf("core tool %s is %s held", a.Tool, verb), s.availablePlace(agent, "")
 	}
 	return fmt.Sprintf("available %s holds %s", verb, a.Toolset), s.availablePlace(agent, a.Toolset)
+}
+
+// planRow is the tools one agent can cause to run (its own and its
+// workers', reach.Graph.Reach), by level, before and after.
+type planRow struct {
+	agent    string
+	old, new [4]int
+}
+
+// levelCounts counts the tools an agent can cause to run at each level,
+// the loaders left out (they come with residency).
+func levelCounts(g *reach.Graph, agent string) [4]int {
+	var out [4]int
+	for _, x := range g.Reach(agent) {
+		if !isLoader(x.Answer) {
+			out[x.Level]++
+		}
+	}
+	return out
 }

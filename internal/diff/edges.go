@@ -10,8 +10,9 @@ import (
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
-func configKey(agent, key string) string {
-	return config.KeyPath([]string{"agents", agent}, key)
+// delegatesKey is the key path of an agent's delegates_to.
+func delegatesKey(agent string) string {
+	return config.KeyPath([]string{"agents", agent}, "delegates_to")
 }
 
 // delegatesSpan is where an agent writes delegates_to.

@@ -41,7 +41,8 @@ func floorRunCommand(t *testing.T, m *lint.Manifest) *diff.Side {
 // TestFloorReviewExplanation: with auto-approval on at both ends, a review
 // call whose tool joins the floor loses its reviewer (narrowed), and one
 // whose tool leaves it gains one (widened); the diff says so and points at
-// the floor entry of the side that has it, in every format. The edited
+// the floor entry that now holds it, or the new side's floor key that no
+// longer does, in every format. The edited
 // policy records old.toml as its config, so its places name old.toml.
 func TestFloorReviewExplanation(t *testing.T) {
 	m := lint.DefaultManifest()
@@ -59,8 +60,10 @@ func TestFloorReviewExplanation(t *testing.T) {
 		{"joins the floor", plain, floored, false, "the floor now holds it, so no reviewer may answer",
 			"old.toml:7:12 [security].never_auto_approve", "`old.toml:7:12` `[security].never_auto_approve`",
 			`"file": "old.toml",`},
+		// The new side's floor key is the line that let it go (issue 25:
+		// pointers name the new file's line).
 		{"leaves the floor", floored, plain, true, "the floor no longer holds it, so a reviewer may answer",
-			"old.toml:7:12 [security].never_auto_approve", "`old.toml:7:12` `[security].never_auto_approve`",
+			"old.toml:39:1 [security].never_auto_approve", "`old.toml:39:1` `[security].never_auto_approve`",
 			`"file": "old.toml",`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -90,7 +93,7 @@ func TestFloorReviewExplanation(t *testing.T) {
 			for format, want := range map[string][]string{
 				"human":    {c.because, c.place},
 				"markdown": {c.because, c.markdown},
-				"json":     {`"because": "` + c.because + `"`, c.jsonPlace, `"line": 7,`},
+				"json":     {`"because": "` + c.because + `"`, c.jsonPlace, `"line": ` + strings.Split(c.place, ":")[1] + `,`},
 			} {
 				var b bytes.Buffer
 				if err := diff.Write(&b, format, r); err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // Formats are the formats Write takes.
-var Formats = []string{"human", "markdown", "json"}
+var Formats = []string{"human", "markdown", "json", "github"}
 
 // Write writes a report in one of Formats: human (for a terminal),
 // markdown (for a pull-request comment or a job summary) or json (one
@@ -23,6 +23,8 @@ func Write(w io.Writer, format string, r *Report) error {
 		out = human(r)
 	case "markdown":
 		out = markdown(r)
+	case "github":
+		out = github(r)
 	case "json":
 		data, err := json.MarshalIndent(r, "", "  ")
 		if err != nil {
@@ -30,21 +32,94 @@ func Write(w io.Writer, format string, r *Report) error {
 		}
 		out = string(diag.PrintableJSON(data)) + "\n"
 	default:
-		return fmt.Errorf("unknown diff format %q (want human, markdown or json)", format)
+		return fmt.Errorf("unknown diff format %q (want human, markdown, json or github)", format)
 	}
 	_, err := io.WriteString(w, out)
 	return err
 }
 
-// summary is the report's first line after the two files.
+// summary is the report's first line after the two files: the count of
+// changes of each grade, then what widened and narrowed.
 func summary(r *Report) string {
+	var s string
 	if r.Empty() {
+		s = "no change to what any agent can do"
 		if len(r.Residency) > 0 {
-			return fmt.Sprintf("no change to what any agent can do; residency changes for %d %s", len(r.Residency), plural2(len(r.Residency), "agent", "agents"))
+			s += fmt.Sprintf("; residency changes for %d %s", len(r.Residency), plural2(len(r.Residency), "agent", "agents"))
 		}
-		return "no change to what any agent can do"
+		if len(r.Reviewers) > 0 {
+			s += fmt.Sprintf("; %d %s to the reviewer", len(r.Reviewers), plural2(len(r.Reviewers), "change", "changes"))
+		}
+	} else {
+		s = fmt.Sprintf("%d widened, %d narrowed", r.WidenedCount, r.NarrowedCount)
 	}
-	return fmt.Sprintf("%d widened, %d narrowed", r.WidenedCount, r.NarrowedCount)
+	if r.Grade == reach.NoGrade {
+		return s
+	}
+	return r.Grades.String() + "; " + s
+}
+
+// group is tool changes or reached tools that read alike, shown as one
+// line: one grade, one toolset, one cause.
+type group struct {
+	grade reach.Grade
+	tools []string
+	head  string // what follows the tools: the answers
+	tail  string // the cause and place, or the agent
+}
+
+// groupChanges merges consecutive tool changes of one grade, toolset,
+// old and new answer, cause and place, so that a toolset gained whole
+// is one line.
+func groupChanges(ts []ToolChange) []group {
+	var out []group
+	for _, t := range ts {
+		head := fmt.Sprintf("%s -> %s", t.Old.Describe(), t.New.Describe())
+		tail := fmt.Sprintf("%s (%s)", t.Because, t.At)
+		if n := len(out); n > 0 && out[n-1].grade == t.Grade && out[n-1].head == head && out[n-1].cause() == tail &&
+			toolsetOf(t) == out[n-1].toolset() {
+			out[n-1].tools = append(out[n-1].tools, t.Tool)
+			continue
+		}
+		out = append(out, group{grade: t.Grade, tools: []string{t.Tool}, head: head, tail: tail + "\x00" + toolsetOf(t)})
+	}
+	return out
+}
+
+func toolsetOf(t ToolChange) string {
+	if t.New.Toolset != "" {
+		return t.New.Toolset
+	}
+	return t.Old.Toolset
+}
+
+func (g group) toolset() string {
+	_, ts, _ := strings.Cut(g.tail, "\x00")
+	return ts
+}
+
+func (g group) cause() string {
+	c, _, _ := strings.Cut(g.tail, "\x00")
+	return c
+}
+
+// groupReached merges the tools an edge carries by grade, toolset, answer
+// and the agent that runs them: "[high] compute: execute_python,
+// run_command (review: asks the user, by coder)".
+func groupReached(g *reach.Graph, xs []Reached) []string {
+	var out []string
+	var last string
+	for _, x := range xs {
+		key := fmt.Sprintf("%s %s: ", gradeWord(toolGrade(g, x.Answer)), x.Answer.Toolset)
+		suffix := fmt.Sprintf(" (%s, by %s)", x.Answer.Describe(), x.By)
+		if n := len(out); n > 0 && last == key+suffix {
+			out[n-1] = strings.TrimSuffix(out[n-1], suffix) + ", " + x.Tool + suffix
+			continue
+		}
+		last = key + suffix
+		out = append(out, key+x.Tool+suffix)
+	}
+	return out
 }
 
 // floorMark says what a floor change does: nothing while auto-approval
@@ -98,16 +173,6 @@ func agentTitle(name string) string {
 	return name
 }
 
-// reachList writes tools with their answers: "write_file (review: a
-// reviewer may approve, by coder)".
-func reachList(xs []Reached) string {
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = fmt.Sprintf("%s (%s, by %s)", x.Tool, x.Answer.Describe(), x.By)
-	}
-	return strings.Join(parts, ", ")
-}
-
 func gatedCount(xs []Reached) int {
 	n := 0
 	for _, x := range xs {
@@ -131,7 +196,7 @@ func human(r *Report) string {
 	p := printer(&b)
 	p("%s -> %s: %s\n", r.Old, r.New, summary(r))
 	if r.EntryAgent != nil {
-		p("\nentry agent: %s -> %s (%s)\n", r.EntryAgent.Old, r.EntryAgent.New, r.EntryAgent.At)
+		p("\n%sentry agent: %s -> %s (%s)\n", markOf(r.EntryAgent.Grade), r.EntryAgent.Old, r.EntryAgent.New, r.EntryAgent.At)
 	}
 	for _, a := range r.Agents {
 		p("\nagent %s", agentTitle(a.Agent))
@@ -157,9 +222,13 @@ func human(r *Report) string {
 				continue
 			}
 			p("  %s:\n", g.name)
-			for _, t := range g.xs {
-				p("    %s: %s -> %s\n", t.Tool, t.Old.Describe(), t.New.Describe())
-				p("      %s (%s)\n", t.Because, t.At)
+			for _, gr := range groupChanges(g.xs) {
+				mark := ""
+				if gr.grade != reach.NoGrade {
+					mark = gradeWord(gr.grade) + " "
+				}
+				p("    %s%s: %s\n", mark, strings.Join(gr.tools, ", "), gr.head)
+				p("      %s\n", gr.cause())
 			}
 		}
 	}
@@ -170,22 +239,29 @@ func human(r *Report) string {
 			if e.Change == "lost" {
 				sign, verb = "-", "carried"
 			}
-			p("  %s %s -> %s (%s), %s: %s\n", sign, agentTitle(e.From), agentTitle(e.To), e.Via, edgeMark(e), e.At)
+			mark := ""
+			if e.Grade != reach.NoGrade {
+				mark = gradeWord(e.Grade) + " "
+			}
+			p("  %s%s %s -> %s (%s), %s: %s\n", mark, sign, agentTitle(e.From), agentTitle(e.To), e.Via, edgeMark(e), e.At)
 			p("      %s %d %s, %d gated\n", verb, len(e.Carries), tools(len(e.Carries)), gatedCount(e.Carries))
 			if len(e.New) > 0 {
-				p("      new to %s: %s\n", e.From, reachList(e.New))
+				p("      new to %s (%d %s):\n", e.From, len(e.New), tools(len(e.New)))
+				for _, line := range groupReached(r.newGraph, e.New) {
+					p("        %s\n", line)
+				}
 			}
 		}
 	}
 	if a := r.AutoApproval; a != nil {
-		p("\nauto-approval: %s -> %s, %s (%s)\n", onOff(a.Old), onOff(a.New), autoMark(a), a.At)
+		p("\n%sauto-approval: %s -> %s, %s (%s)\n", markOf(a.Grade), onOff(a.Old), onOff(a.New), autoMark(a), a.At)
 		if len(a.Unprotected) > 0 {
 			p("  %d %s some agent can reach %s off the floor: a review entry naming one lets a reviewer answer for the user\n",
 				len(a.Unprotected), tools(len(a.Unprotected)), plural2(len(a.Unprotected), "is", "are"))
 		}
 	}
 	if f := r.Floor; f != nil {
-		p("\nfloor (never_auto_approve), auto-approval %s -> %s: %s\n", onOff(f.OldActive), onOff(f.NewActive), floorMark(f))
+		p("\n%sfloor (never_auto_approve), auto-approval %s -> %s: %s\n", markOf(f.Grade), onOff(f.OldActive), onOff(f.NewActive), floorMark(f))
 		for _, it := range items(f.Dropped) {
 			p("  dropped: %s\n", it)
 		}
@@ -194,6 +270,33 @@ func human(r *Report) string {
 		}
 		if len(f.Unprotected) > 0 {
 			p("  off the floor now: %s\n", strings.Join(f.Unprotected, ", "))
+		}
+	}
+	if len(r.Risks) > 0 {
+		p("\nrisk paths new or raised (untrusted content to power; kokua-compile risks lists them all)\n")
+		for _, c := range r.Risks {
+			p("  %s agent %s: %s; %s -> %s\n", gradeWord(c.Grade), agentTitle(c.Agent), pathTitle(c.Path), riskLevel(c.Old), c.Path.Level.Phrase())
+			for _, h := range c.Path.Hops {
+				p("    %s (%s)\n", hopText(h), h.At)
+			}
+		}
+	}
+	if len(r.Reviewers) > 0 {
+		p("\nreviewer (what answers review calls)\n")
+		for _, c := range r.Reviewers {
+			p("  %s %s: %s (%s)\n", gradeWord(c.Grade), reviewerField(c), reviewerValues(c), c.At)
+			if c.Diff != "" {
+				for _, l := range strings.Split(strings.TrimSuffix(c.Diff, "\n"), "\n") {
+					p("      %s\n", l)
+				}
+			}
+			p("    %s\n", reviewerReach(c))
+		}
+	}
+	if len(r.Info) > 0 {
+		p("\norder and comments (nothing an agent can do changes)\n")
+		for _, c := range r.Info {
+			p("  %s %s (%s)\n", gradeWord(reach.Info), c.What, c.At)
 		}
 	}
 	if len(r.Residency) > 0 {
@@ -249,4 +352,49 @@ func tools(n int) string {
 		return "tool"
 	}
 	return "tools"
+}
+
+// markOf is a grade beside a change, "" for an ungraded one.
+func markOf(g reach.Grade) string {
+	if g == reach.NoGrade {
+		return ""
+	}
+	return gradeWord(g) + " "
+}
+
+// riskLevel is a path's old level: "none" when the old side had none.
+func riskLevel(l reach.Level) string {
+	if l == reach.Unavailable {
+		return "none"
+	}
+	return l.Phrase()
+}
+
+func reviewerField(c ReviewerChange) string {
+	if c.Reviewer == "" {
+		return "[security.auto_approval]." + c.Field
+	}
+	return fmt.Sprintf("reviewer %s's %s", c.Reviewer, c.Field)
+}
+
+// reviewerValues shows the old and new value; instructions are shown as
+// the diff below instead.
+func reviewerValues(c ReviewerChange) string {
+	if c.Field == "system_message" {
+		return "the instructions changed"
+	}
+	q := func(s string) string {
+		if s == "" {
+			return "unset"
+		}
+		return fmt.Sprintf("%q", s)
+	}
+	return q(c.Old) + " -> " + q(c.New)
+}
+
+func reviewerReach(c ReviewerChange) string {
+	if len(c.Tools) == 0 {
+		return "no reviewer may approve any tool on the new side"
+	}
+	return fmt.Sprintf("a reviewer may approve %d %s: %s", len(c.Tools), tools(len(c.Tools)), strings.Join(c.Tools, ", "))
 }

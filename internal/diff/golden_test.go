@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -42,8 +43,18 @@ func TestGolden(t *testing.T) {
 		"available-gained": true, "gate-removed": true, "deferred-gate-removed": true,
 		"confirm-to-review-auto-on": true, "auto-approval-on": true, "floor-dropped-auto-on": true,
 		"delegation-gained": true, "agent-added": true, "declared-pair": true, "entry-agent-changed": true,
+		"pr-researcher-fs-write": true, "pr-auto-approval-on": true, "pr-researcher-delegates-coder": true, "pr-coder-capabilities": true,
 	}
-	empty := map[string]bool{"no-change": true, "confirm-to-review-auto-off": true, "resident-moved": true, "resident-declared": true}
+	empty := map[string]bool{"no-change": true, "confirm-to-review-auto-off": true, "resident-moved": true, "resident-declared": true,
+		"pr-run-command-confirm": true, "pr-refactor": true, "pr-reviewer-rewrite": true}
+	// The six pull requests of issue 25 and the reviewer rewrite, graded as
+	// a security reviewer would: the delegation and capabilities ones
+	// critical, the narrowing nothing, the refactor info only.
+	grades := map[string]reach.Grade{
+		"pr-researcher-fs-write": reach.High, "pr-run-command-confirm": reach.NoGrade, "pr-auto-approval-on": reach.Critical,
+		"pr-researcher-delegates-coder": reach.Critical, "pr-coder-capabilities": reach.Critical, "pr-refactor": reach.Info,
+		"pr-reviewer-rewrite": reach.High, "no-change": reach.NoGrade, "resident-declared": reach.Info, "declared-pair": reach.Critical,
+	}
 	m := lint.DefaultManifest()
 	for _, dir := range golden.Cases(t, "diff") {
 		name := filepath.Base(dir)
@@ -54,6 +65,9 @@ func TestGolden(t *testing.T) {
 			}
 			if r.Empty() != empty[name] {
 				t.Errorf("empty = %v, want %v", r.Empty(), empty[name])
+			}
+			if g, ok := grades[name]; ok && r.Grade != g {
+				t.Errorf("grade = %v, want %v", r.Grade, g)
 			}
 			for format, file := range map[string]string{"human": "want.txt", "markdown": "want.md", "json": "want.json"} {
 				var b bytes.Buffer
@@ -67,4 +81,13 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// maybeSide is side for a file that may not exist: nil then.
+func maybeSide(t testing.TB, path string, m *lint.Manifest) *diff.Side {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	return side(t, path, m)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
@@ -52,6 +53,13 @@ func markdown(r *Report) string {
 	if r.EntryAgent != nil {
 		p("\nThe entry agent changes from %s to %s (%s).\n", code(r.EntryAgent.Old), code(r.EntryAgent.New), at(r.EntryAgent.At))
 	}
+	if len(r.plan) > 0 {
+		p("\nWhat each agent can cause to run (its own tools and its workers'), before → after:\n\n| agent | runs unasked | a reviewer may approve | asks the user |\n| --- | --- | --- | --- |\n")
+		for _, row := range r.plan {
+			p("| %s | %s | %s | %s |\n", code(agentTitle(row.agent)), beforeAfter(row.old[reach.Runs], row.new[reach.Runs]),
+				beforeAfter(row.old[reach.Reviewer], row.new[reach.Reviewer]), beforeAfter(row.old[reach.Asks], row.new[reach.Asks]))
+		}
+	}
 	for _, a := range r.Agents {
 		p("\n#### Agent %s", code(agentTitle(a.Agent)))
 		if a.Change != "changed" {
@@ -76,13 +84,25 @@ func markdown(r *Report) string {
 			if len(a.Available.Gained)+len(a.Available.Lost) > 0 {
 				p("\n")
 			}
-			p("| | tool | was | now | because | at |\n| --- | --- | --- | --- | --- | --- |\n")
+			p("| | grade | tools | was | now | because | at |\n| --- | --- | --- | --- | --- | --- | --- |\n")
 			for _, g := range []struct {
 				widened bool
 				xs      []ToolChange
 			}{{true, a.Widened}, {false, a.Narrowed}} {
-				for _, t := range g.xs {
-					p("| %s | %s | %s | %s | %s | %s |\n", badge(g.widened), code(t.Tool), cell(t.Old.Describe()), cell(t.New.Describe()), cell(t.Because), at(t.At))
+				for _, gr := range groupChanges(g.xs) {
+					t := g.xs[0]
+					for _, x := range g.xs {
+						if x.Tool == gr.tools[0] {
+							t = x
+							break
+						}
+					}
+					names := make([]string, len(gr.tools))
+					for i, n := range gr.tools {
+						names[i] = code(n)
+					}
+					p("| %s | %s | %s | %s | %s | %s | %s |\n", badge(g.widened), gradeCell(gr.grade), strings.Join(names, ", "),
+						cell(t.Old.Describe()), cell(t.New.Describe()), cell(t.Because), at(t.At))
 				}
 			}
 		}
@@ -96,7 +116,11 @@ func markdown(r *Report) string {
 			}
 			newTo := ""
 			if len(e.New) > 0 {
-				newTo = cell(reachList(e.New))
+				lines := groupReached(r.newGraph, e.New)
+				for i, l := range lines {
+					lines[i] = cell(l)
+				}
+				newTo = strings.Join(lines, "<br>")
 			}
 			p("| %s | %s → %s (%s) | %d %s, %d gated | %s | %s |\n", what, code(agentTitle(e.From)), code(agentTitle(e.To)), e.Via,
 				len(e.Carries), tools(len(e.Carries)), gatedCount(e.Carries), newTo, at(e.At))
@@ -124,6 +148,47 @@ func markdown(r *Report) string {
 		if len(f.Unprotected) > 0 {
 			p("- off the floor now: %s\n", cell(strings.Join(f.Unprotected, ", ")))
 		}
+	}
+	if len(r.Risks) > 0 {
+		p("\n#### Risk paths new or raised\n\nUntrusted content to power, as `kokua-compile risks` lists it.\n\n| grade | agent | path | was | now | hops |\n| --- | --- | --- | --- | --- | --- |\n")
+		for _, c := range r.Risks {
+			var hops []string
+			for _, h := range c.Path.Hops {
+				hops = append(hops, cell(hopText(h))+" ("+at(h.At)+")")
+			}
+			p("| %s | %s | %s | %s | %s | %s |\n", gradeCell(c.Grade), code(agentTitle(c.Agent)), cell(pathTitle(c.Path)),
+				cell(riskLevel(c.Old)), cell(c.Path.Level.Phrase()), strings.Join(hops, "<br>"))
+		}
+	}
+	if len(r.Reviewers) > 0 {
+		p("\n#### Reviewer\n\n")
+		for _, c := range r.Reviewers {
+			p("- %s %s: %s (%s); %s\n", gradeCell(c.Grade), cell(reviewerField(c)), cell(reviewerValues(c)), at(c.At), cell(reviewerReach(c)))
+			if c.Diff != "" {
+				// A fence longer than any run of backticks in the text keeps
+				// the instructions from closing it.
+				fence := "```"
+				for strings.Contains(c.Diff, fence) {
+					fence += "`"
+				}
+				lines := strings.Split(strings.TrimSuffix(c.Diff, "\n"), "\n")
+				for i, l := range lines {
+					lines[i] = diag.Printable(l)
+				}
+				b.WriteString("\n" + fence + "diff\n" + strings.Join(lines, "\n") + "\n" + fence + "\n\n")
+			}
+		}
+	}
+	if len(r.Info) > 0 {
+		p("\n#### Order and comments\n\nNothing an agent can do changes.\n\n")
+		for _, c := range r.Info {
+			p("- info: %s (%s)\n", cell(c.What), at(c.At))
+		}
+	}
+	if r.Digest != "" {
+		// The digest of what widened, for the GitHub Action's acceptance
+		// label; an HTML comment, so a rendered report does not show it.
+		p("\n<!-- kokua-widenings: %s -->\n", r.Digest)
 	}
 	if len(r.Residency) > 0 {
 		p("\n#### Residency\n\nWhat each agent holds in context from its first turn, never counted as widened or narrowed: a deferred toolset is one its agent's `available` already names, and the loaders load only those.\n\n")
@@ -170,4 +235,24 @@ func edgeMermaid(edges []EdgeChange) string {
 		fmt.Fprintf(&b, "  %s %s|\"%s\"| %s\n", from, arrow, reach.MermaidText(label), to)
 	}
 	return b.String()
+}
+
+// gradeCell flags a grade for the eye.
+func gradeCell(g reach.Grade) string {
+	switch g {
+	case reach.Critical:
+		return "🛑 critical"
+	case reach.High:
+		return "⚠️ high"
+	case reach.NoGrade:
+		return ""
+	}
+	return g.String()
+}
+
+func beforeAfter(a, b int) string {
+	if a == b {
+		return fmt.Sprint(a)
+	}
+	return fmt.Sprintf("%d → **%d**", a, b)
 }

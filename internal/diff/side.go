@@ -236,3 +236,78 @@ func (s *Side) floorPlace(tool string) Place {
 	}
 	return Place{File: s.configFile(), Key: d.Floor.List.Key}
 }
+
+// listPlace is where an approval list is written, by its key path: the
+// key's line for a config side, the key alone otherwise (or for a list
+// the file does not write).
+func (s *Side) listPlace(key string) Place {
+	if s.Config == nil {
+		return s.place(key, diag.Span{})
+	}
+	lists := []config.List{s.Config.DefaultPair.Confirm, s.Config.DefaultPair.Review, s.Config.Floor}
+	for _, a := range s.Config.Agents {
+		if a.Tools != nil {
+			lists = append(lists, a.Tools.Confirm, a.Tools.Review)
+		}
+	}
+	for _, l := range lists {
+		if l.Path == key && l.State == config.Present {
+			if !l.Key.IsZero() {
+				return s.place(key, l.Key)
+			}
+			return s.place(key, l.Span)
+		}
+	}
+	return s.place(key, diag.Span{})
+}
+
+// pairPlace is where an agent's declared pair is written: its confirm key,
+// or its review key when it writes only that.
+func (s *Side) pairPlace(agent string) Place {
+	confirm := s.listPlace(toolsKey(agent, "confirm"))
+	if confirm.Line == 0 {
+		if review := s.listPlace(toolsKey(agent, "review")); review.Line > 0 {
+			return review
+		}
+	}
+	return confirm
+}
+
+// autoKeyPlace is a key of [security.auto_approval].
+func (s *Side) autoKeyPlace(key string) Place {
+	path := "[security.auto_approval]." + key
+	if s.Config != nil {
+		if n := s.Config.Root.Get("security").Get("auto_approval").Get(key); n != nil {
+			return s.place(path, n.Key())
+		}
+	}
+	return s.place(path, diag.Span{})
+}
+
+// reviewerPlace is a key of [reviewers.<name>], or the table's name when
+// the key is not written; a policy side records the table's position.
+func (s *Side) reviewerPlace(name, key string) Place {
+	path := config.KeyPath([]string{"reviewers", name}, key)
+	if s.Config != nil {
+		t := s.Config.Root.Get("reviewers").Get(name)
+		if n := t.Get(key); n != nil {
+			return s.place(path, n.Key())
+		}
+		if t != nil {
+			return s.place(path, t.Key())
+		}
+		return s.place(path, diag.Span{})
+	}
+	if r := s.Policy.Document().Reviewers[name]; r != nil {
+		return Place{File: s.configFile(), Line: r.Position.Line, Column: r.Position.Column, Key: path}
+	}
+	return s.place(path, diag.Span{})
+}
+
+// agentToolsSpan is where an agent's tools table is written.
+func (s *Side) agentToolsSpan(agent string) diag.Span {
+	if a := s.agent(agent); a != nil && a.Tools != nil {
+		return a.Tools.Span
+	}
+	return diag.Span{}
+}

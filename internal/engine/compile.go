@@ -13,6 +13,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -61,7 +62,35 @@ func Compile(w *model.World, cfg, manifest Source) *policy.Document {
 	for _, a := range w.Agents {
 		doc.Agents[a.Name] = c.agent(a, doc.Toolsets)
 	}
+	doc.Reviewers = reviewers(w.Config)
 	return doc
+}
+
+// reviewers are the [reviewers.<name>] tables auto-approval names, as the
+// policy records them: what decides how each answers review calls. Their
+// values were type-checked by the lint; a value of another type is
+// recorded as written.
+func reviewers(c *config.Config) map[string]*policy.Reviewer {
+	named := c.Auto.Reviewers.Values()
+	var out map[string]*policy.Reviewer
+	for _, r := range c.Reviews {
+		if !slices.Contains(named, r.Name) {
+			continue
+		}
+		if out == nil {
+			out = map[string]*policy.Reviewer{}
+		}
+		text := func(n *tomlpos.Node) string {
+			if n == nil {
+				return ""
+			}
+			from, to := n.Offsets()
+			return string(c.Source[from:to])
+		}
+		out[r.Name] = &policy.Reviewer{Model: r.Model.Value, SystemMessage: r.SystemMessage.Value,
+			Thinking: text(r.Thinking), Generation: text(r.Generation), Position: *position(r.Span)}
+	}
+	return out
 }
 
 func sum(data []byte) string {
@@ -98,7 +127,7 @@ func (c *compiler) toolset(t *model.Toolset) *policy.Toolset {
 		}
 	}
 	for _, name := range names {
-		out.Tools = append(out.Tools, policy.Tool{Name: name, SpecBytes: specBytes(t.Specs, name)})
+		out.Tools = append(out.Tools, policy.Tool{Name: name, SpecBytes: specBytes(t.Specs, name), Classes: t.ToolClasses(name)})
 	}
 	return out
 }

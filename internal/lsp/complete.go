@@ -161,6 +161,10 @@ func (s *server) completion(p *protocol.CompletionParams) (*protocol.CompletionL
 	off := d.text.byteOffset(p.Position, s.enc)
 	at := placeAt(d.text.s, off)
 	replace := protocol.Range{Start: d.text.protocolPos(at.start, s.enc), End: p.Position}
+	if isTestFile(d.name) {
+		s.completeTests(d, at, replace, list)
+		return list, nil
+	}
 	if at.atKey {
 		ts := config.SchemaFor(at.table)
 		if ts == nil {

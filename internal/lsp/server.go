@@ -19,6 +19,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
+	"github.com/kokua-policy/kokua-policy/policy"
 )
 
 // DefaultDebounce is how long the server waits after an edit before it
@@ -385,6 +386,9 @@ type document struct {
 	good *engine.Linted
 	// kokua is false for a TOML file with no Kokua table.
 	kokua bool
+	// policy is, for a policy test file, the last good policy of the
+	// config beside it (tests.go).
+	policy *policy.Policy
 }
 
 func (d *document) stop() {
@@ -494,6 +498,7 @@ func (s *server) current(u protocol.DocumentURI) *document {
 // The caller holds mu.
 func (s *server) lintAndPublish(d *document) {
 	s.publish(d.uri, d.version, s.diagnose(d))
+	s.retest(d)
 }
 
 func (s *server) publish(u protocol.DocumentURI, version int32, ds []protocol.Diagnostic) {
@@ -519,6 +524,9 @@ func (s *server) diagnose(d *document) []protocol.Diagnostic {
 		if s.manifest == nil {
 			s.manifest = lint.DefaultManifest()
 		}
+	}
+	if isTestFile(d.name) {
+		return s.diagnoseTests(d)
 	}
 	src := lint.Source{Name: d.name, Data: d.text.lines.Data}
 	d.linted = engine.Run(src, s.manifest)

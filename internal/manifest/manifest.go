@@ -63,7 +63,12 @@ type Toolset struct {
 	Workflow       *Workflow
 	Settings       []Setting
 	Connected      bool
-	Tools          []*Tool
+	// Classes are the capability classes the toolset's entry writes, and
+	// ClassesSet whether it writes the key at all (an empty list clears
+	// the classes a kind would give).
+	Classes    []kokua.Class
+	ClassesSet bool
+	Tools      []*Tool
 }
 
 // Workflow is a slash command a toolset offers the entry agent (R129).
@@ -89,6 +94,10 @@ type Tool struct {
 	// SpecBytes is the byte size of the spec (R169): spec_bytes when given,
 	// else the length of Spec's compact JSON, else -1 for unknown.
 	SpecBytes int
+	// Classes are the tool's own capability classes; when ClassesSet, they
+	// replace its toolset's for this tool.
+	Classes    []kokua.Class
+	ClassesSet bool
 }
 
 // Problem is a way in which a manifest does not follow the format.
@@ -263,7 +272,7 @@ func (r *manifestReader) manifest(root *jsonpos.Value) *Manifest {
 // escapes it (diag.Printable).
 func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 	if !r.object(v, where, "name", "kind", "provider", "description", "guidance", "entry_point_only",
-		"cross_cutting", "workflow", "settings", "connected", "tools") {
+		"cross_cutting", "workflow", "settings", "connected", "classes", "tools") {
 		return nil
 	}
 	name, nv := r.str(v, where, "name", true)
@@ -317,6 +326,7 @@ func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 			ts.Settings = append(ts.Settings, Setting{Key: key, Type: typ, Hot: r.boolean(sv, sw, "hot", false)})
 		}
 	}
+	ts.Classes, ts.ClassesSet = r.classes(v, where)
 	tools := r.array(v, where, "tools", true)
 	ts.Tools = slices.Grow(ts.Tools, len(tools))
 	for i, tv := range tools {
@@ -328,7 +338,7 @@ func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 }
 
 func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
-	if !r.object(v, where, "name", "spec", "spec_bytes") {
+	if !r.object(v, where, "name", "spec", "spec_bytes", "classes") {
 		return nil
 	}
 	name, nv := r.str(v, where, "name", true)
@@ -359,7 +369,39 @@ func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
 			t.SpecBytes = n
 		}
 	}
+	t.Classes, t.ClassesSet = r.classes(v, where)
 	return t
+}
+
+// classes reads a toolset's or a tool's capability classes: an array of
+// the names kokua.Classes lists, each once. It reports whether the key is
+// written, so that an empty array can clear what a kind gives.
+func (r *manifestReader) classes(obj *jsonpos.Value, where string) ([]kokua.Class, bool) {
+	v := obj.Get("classes")
+	if v == nil {
+		return nil, false
+	}
+	out := []kokua.Class{}
+	for i, cv := range r.array(obj, where, "classes", false) {
+		if cv.Kind != jsonpos.String {
+			r.fail(cv, "%s.classes[%d] must be a string, not %s", where, i, cv.Kind)
+			continue
+		}
+		c := kokua.Class(cv.Str)
+		switch {
+		case !c.Valid():
+			names := make([]string, len(kokua.Classes))
+			for j, k := range kokua.Classes {
+				names[j] = string(k)
+			}
+			r.fail(cv, "%s has class %q; the classes are %s", where, cv.Str, strings.Join(names, ", "))
+		case slices.Contains(out, c):
+			r.fail(cv, "%s has class %q twice", where, cv.Str)
+		default:
+			out = append(out, c)
+		}
+	}
+	return out, true
 }
 
 // specBytes reads a tool's spec_bytes: a whole number of bytes from 0 to

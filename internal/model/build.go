@@ -58,6 +58,7 @@ func (w *World) register() {
 			t.Connected = mt.Connected
 			t.Guidance = mt.Guidance
 			t.Specs = mt.Tools
+			t.Classes, t.ClassesSet = mt.Classes, mt.ClassesSet
 			if t.Connected {
 				t.Tools = toolNames(mt.Tools)
 			}
@@ -106,7 +107,8 @@ func (w *World) register() {
 func fromManifest(mt *manifest.Toolset) *Toolset {
 	return &Toolset{Name: mt.Name, Kind: mt.Kind, Provider: mt.Provider, Description: mt.Description,
 		Guidance: mt.Guidance, EntryPointOnly: mt.EntryPointOnly, Connected: true,
-		Tools: toolNames(mt.Tools), Specs: mt.Tools, Workflow: mt.Workflow, Settings: mt.Settings, Span: mt.Span}
+		Tools: toolNames(mt.Tools), Specs: mt.Tools, Classes: mt.Classes, ClassesSet: mt.ClassesSet,
+		Workflow: mt.Workflow, Settings: mt.Settings, Span: mt.Span}
 }
 
 func toolNames(tools []*manifest.Tool) []string {

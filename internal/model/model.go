@@ -32,9 +32,14 @@ type Toolset struct {
 	Tools []string
 	// Specs are the manifest's tool entries, for byte accounting; nil for
 	// an MCP server the manifest does not describe.
-	Specs    []*manifest.Tool
-	Workflow *manifest.Workflow
-	Settings []manifest.Setting
+	Specs []*manifest.Tool
+	// Classes are the capability classes the manifest gives the toolset
+	// (ClassesSet: it writes the key); without them, its kind's
+	// (kokua.KindClasses). ToolClasses resolves a tool's.
+	Classes    []kokua.Class
+	ClassesSet bool
+	Workflow   *manifest.Workflow
+	Settings   []manifest.Setting
 	// Span is where the toolset is defined: its name in the manifest, or the
 	// name key of its [[mcp.server]] table in the config.
 	Span diag.Span
@@ -42,6 +47,25 @@ type Toolset struct {
 	Trust int
 
 	hasTool map[string]bool
+}
+
+// ToolClasses are the capability classes of one of the toolset's tools:
+// the tool's own when its manifest entry writes them, else the toolset's,
+// else those of its kind. The result is sorted in kokua.Classes order.
+func (t *Toolset) ToolClasses(tool string) []kokua.Class {
+	out := kokua.KindClasses(t.Kind)
+	if t.ClassesSet {
+		out = t.Classes
+	}
+	for _, s := range t.Specs {
+		if s.Name == tool && s.ClassesSet {
+			out = s.Classes
+			break
+		}
+	}
+	out = slices.Clone(out)
+	slices.SortFunc(out, func(a, b kokua.Class) int { return kokua.ClassRank(a) - kokua.ClassRank(b) })
+	return out
 }
 
 // Has reports whether a build of the toolset returns a tool of that name.

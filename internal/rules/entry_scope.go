@@ -123,25 +123,27 @@ func (b *builtinPair) reportFloor(p *Pass) {
 // floorFix writes never_auto_approve with the built-in floor's entries
 // that hold something back, which Kokua then applies in place of its own:
 // below a [security] header, or in a [security] table put just above a
-// [security.auto_approval] header when the file writes no [security]. It
-// is safe: the entries left out name toolsets no agent declares, which
-// build no tools, so no call asks less than before. A file that writes
-// these tables some other way (dotted keys, an inline table) is left to a
-// person.
+// [security.auto_approval] header when the file writes no [security]; in
+// the braces of a [security] written as an inline table, or as a dotted key
+// next to those that make it. It is safe: the entries left out name
+// toolsets no agent declares, which build no tools, so no call asks less
+// than before.
 func (p *Pass) floorFix(keep []string) []diag.Fix {
-	line := "never_auto_approve = [" + tomlStrings(keep) + "]\n"
-	fix := diag.Fix{Title: "Write " + strings.TrimSuffix(line, "\n") + " in [security]", Safe: true}
+	value := "[" + tomlStrings(keep) + "]"
+	fix := diag.Fix{Title: "Write never_auto_approve = " + value + " in [security]", Safe: true}
 	security := p.Config.Root.Get("security")
 	switch auto := security.Get("auto_approval"); {
 	case security == nil || security.Kind != tomlpos.KindTable:
 		return nil
-	case security.Header:
-		fix.Edits = []diag.Edit{p.belowHeader(security, line)}
 	case security.Implicit() && auto != nil && auto.Kind == tomlpos.KindTable && auto.Header:
 		at := p.Config.Lines.Offset(auto.Span().Start.Line, 1)
-		fix.Edits = []diag.Edit{{Start: at, End: at, New: "[security]\n" + line + "\n"}}
+		fix.Edits = []diag.Edit{{Start: at, End: at, New: "[security]\nnever_auto_approve = " + value + "\n\n"}}
 	default:
-		return nil
+		edit, ok := p.addKey(security, "never_auto_approve", value)
+		if !ok {
+			return nil
+		}
+		fix.Edits = []diag.Edit{edit}
 	}
 	return []diag.Fix{fix}
 }
@@ -230,20 +232,36 @@ func (b *builtinPair) report(p *Pass) {
 	p.Report(Finding{Span: endOfFile(cfg), Key: "[assistant.tools]",
 		Message: "the file has no [assistant.tools] table, so Kokua applies its built-in default pair, and " + what,
 		Notes:   []string{toolsets, entries},
-		Suggestion: fmt.Sprintf("paste an [assistant.tools] table at the end of the file with the entries you want; the built-in pair without these is confirm = %s and review = %s",
-			keep(def.Confirm), keep(def.Review)),
+		Suggestion: fmt.Sprintf("%s with the entries you want; the built-in pair without these is confirm = %s and review = %s",
+			pairPlace(cfg.Root.Get("assistant")), keep(def.Confirm), keep(def.Review)),
 		Fixes: b.pairFix(p, keep(def.Confirm), keep(def.Review))})
+}
+
+// pairPlace says where the [assistant.tools] table goes in a file that
+// writes assistant as the node a says.
+func pairPlace(a *tomlpos.Node) string {
+	switch {
+	case a.Inline():
+		return "add tools = { confirm = [...], review = [...] } inside the braces of assistant = { ... },"
+	case a.Dotted():
+		return "add assistant.tools = { confirm = [...], review = [...] } after the dotted keys that make [assistant],"
+	}
+	return "paste an [assistant.tools] table at the end of the file"
 }
 
 // pairFix pastes the [assistant.tools] table the finding asks for at the
 // end of the file, holding the built-in pair without the entries that
-// hold nothing back. It is safe for the same reason as floorFix: no call
-// asks less than before. An [assistant] written as dotted keys or an inline
-// table, which a new [assistant.tools] header may not extend, is left to a
-// person.
+// hold nothing back; in an [assistant] written as an inline table or as
+// dotted keys, as a tools key next to its others. It is safe for the same
+// reason as floorFix: no call asks less than before.
 func (b *builtinPair) pairFix(p *Pass, confirm, review string) []diag.Fix {
+	title := "Write the [assistant.tools] table: confirm = " + confirm + ", review = " + review
 	if a := p.Config.Root.Get("assistant"); a != nil && !a.Header && !a.Implicit() {
-		return nil
+		edit, ok := p.addKey(a, "tools", "{ confirm = "+confirm+", review = "+review+" }")
+		if !ok {
+			return nil
+		}
+		return []diag.Fix{{Title: title, Safe: true, Edits: []diag.Edit{edit}}}
 	}
 	src := p.Config.Source
 	table := "[assistant.tools]\nconfirm = " + confirm + "\nreview = " + review + "\n"
@@ -254,7 +272,7 @@ func (b *builtinPair) pairFix(p *Pass, confirm, review string) []diag.Fix {
 	default:
 		table = "\n" + table
 	}
-	return []diag.Fix{{Title: "Write the [assistant.tools] table: confirm = " + confirm + ", review = " + review, Safe: true,
+	return []diag.Fix{{Title: title, Safe: true,
 		Edits: []diag.Edit{{Start: len(src), End: len(src), New: table}}}}
 }
 

@@ -119,3 +119,59 @@ func (p *Pass) belowHeader(table *tomlpos.Node, lines string) diag.Edit {
 	}
 	return diag.Edit{Start: at, End: at, New: lines}
 }
+
+// addKey is an edit that writes key = value into table as the file writes
+// the table: below its [header]; inside its braces when it is an inline
+// table; as a dotted key on a line of its own after the table's last one
+// when dotted keys make it. A table made only as a header's parent has no
+// place of its own to write in: ok is false.
+func (p *Pass) addKey(table *tomlpos.Node, key, value string) (edit diag.Edit, ok bool) {
+	switch {
+	case table.Header:
+		return p.belowHeader(table, tomlpos.QuoteKey(key)+" = "+value+"\n"), true
+	case table.Inline():
+		if n := len(table.Fields); n > 0 {
+			at := lastWritten(table.Fields[n-1].Value)
+			return diag.Edit{Start: at, End: at, New: ", " + tomlpos.QuoteKey(key) + " = " + value}, true
+		}
+		_, to := table.Offsets() // just after the closing brace
+		return diag.Edit{Start: to - 1, End: to - 1, New: " " + tomlpos.QuoteKey(key) + " = " + value + " "}, true
+	case table.Dotted() && len(table.Fields) > 0:
+		// The dotted key is spelled from the table that holds the dotted
+		// keys: the nearest one above that is not itself made by them.
+		path := table.Path()
+		owner := len(path) - 1
+		for owner > 0 && p.Config.Root.Lookup(path[:owner]...).Dotted() {
+			owner--
+		}
+		line := tomlpos.DottedKey(append(path[owner:len(path):len(path)], key)) + " = " + value + "\n"
+		src, index := p.Config.Source, p.Config.Lines
+		end := index.Span(lastWritten(table), lastWritten(table)).End.Line
+		if end >= index.Lines() {
+			if len(src) > 0 && src[len(src)-1] != '\n' {
+				line = "\n" + line
+			}
+			return diag.Edit{Start: len(src), End: len(src), New: line}, true
+		}
+		at := index.Offset(end+1, 1)
+		return diag.Edit{Start: at, End: at, New: line}, true
+	}
+	return diag.Edit{}, false
+}
+
+// lastWritten is the offset just after the last value written in n: n's
+// own end, or for a table made by dotted keys (outside braces or inside
+// them) that of its last key's value. A table a [header] below defines in
+// it is written elsewhere and not counted.
+func lastWritten(n *tomlpos.Node) int {
+	_, to := n.Offsets()
+	if !n.Dotted() && !n.Inline() {
+		return to
+	}
+	for i := len(n.Fields) - 1; i >= 0; i-- {
+		if f := n.Fields[i].Value; !f.Header && !f.Implicit() && !f.ArrayOfTables {
+			return max(to, lastWritten(f))
+		}
+	}
+	return to
+}

@@ -148,7 +148,15 @@ func childPath(t *Node, name string) []string {
 // Implicit says a table was made only as the parent of a [header] path
 // ([security] by [security.auto_approval]): TOML 1.0 lets a later header
 // of its own still define it, and a new [header] below it is valid.
-func (n *Node) Implicit() bool { return n.Kind == KindTable && n.def == defImplicit }
+func (n *Node) Implicit() bool { return n != nil && n.Kind == KindTable && n.def == defImplicit }
+
+// Inline says a table was written as an inline table ({ ... }), which TOML
+// 1.0 closes: keys are added to it only inside its braces.
+func (n *Node) Inline() bool { return n != nil && n.Kind == KindTable && n.def == defInline }
+
+// Dotted says a table was made by dotted keys (a.b = 1): a key is added to
+// it by another dotted key in the table that holds them.
+func (n *Node) Dotted() bool { return n != nil && n.Kind == KindTable && n.def == defDotted }
 
 // definition is how a table came to be, which decides what may still be
 // added to it (TOML 1.0: a table is defined once; dotted keys and headers

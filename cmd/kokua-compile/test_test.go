@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+)
+
+// testFormats are the report formats of kokua-compile test with the
+// golden file each is held to.
+var testFormats = []struct{ format, file string }{
+	{"human", "want.txt"},
+	{"json", "want.json"},
+	{"junit", "want.junit.xml"},
+	{"sarif", "want.sarif.json"},
+	{"github", "want.github.txt"},
+}
+
+// TestPolicyTestGolden (issue 22): every case of testdata/policytest, a
+// config (or a compiled policy.json) with its kokua.test.toml, run in its
+// folder in every format; stdout, stderr and the exit code are golden
+// (-update rewrites them).
+func TestPolicyTestGolden(t *testing.T) {
+	for _, dir := range golden.Cases(t, "policytest") {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			input := "config.toml"
+			if _, err := os.Stat(filepath.Join(abs, "policy.json")); err == nil {
+				input = "policy.json"
+			}
+			codes := map[int]bool{}
+			for _, f := range testFormats {
+				r := clitest.RunIn(t, Main, "kokua-compile", abs, nil, "", "test", "--format", f.format, input)
+				codes[r.Code] = true
+				golden.Check(t, filepath.Join(abs, f.file), []byte(r.Stdout))
+				checkWellFormed(t, f.format, r.Stdout)
+				if f.format == "human" {
+					var stderr []byte
+					if r.Stderr != "" {
+						stderr = []byte(r.Stderr)
+					}
+					golden.CheckOptional(t, filepath.Join(abs, "want.stderr.txt"), stderr)
+					golden.Check(t, filepath.Join(abs, "want.exit"), []byte(fmt.Sprintln(r.Code)))
+				}
+			}
+			if len(codes) != 1 {
+				t.Errorf("the formats exit with different codes: %v", codes)
+			}
+		})
+	}
+}
+
+// checkWellFormed: a report for programs parses as what it says it is.
+func checkWellFormed(t *testing.T, format, out string) {
+	t.Helper()
+	if out == "" {
+		return
+	}
+	switch format {
+	case "json", "sarif":
+		if !json.Valid([]byte(out)) {
+			t.Errorf("--format %s is no JSON:\n%s", format, out)
+		}
+	case "junit":
+		var v struct {
+			Tests int `xml:"tests,attr"`
+		}
+		if err := xml.Unmarshal([]byte(out), &v); err != nil || v.Tests == 0 {
+			t.Errorf("--format junit is no JUnit report (%v):\n%s", err, out)
+		}
+	case "github":
+		for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+			if !strings.HasPrefix(line, "::error ") && !strings.HasPrefix(line, "::notice ") {
+				t.Errorf("--format github writes a line that is no workflow command: %q", line)
+			}
+		}
+	}
+}
+
+// TestShippedTestsAreTheExample: the golden case of the shipped config is
+// examples/ itself, byte for byte, and its claims hold.
+func TestShippedTestsAreTheExample(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"examples/shipped.config.toml", "testdata/policytest/shipped/config.toml"},
+		{"examples/kokua.test.toml", "testdata/policytest/shipped/kokua.test.toml"},
+	} {
+		if a, b := mustRead(t, filepath.Join("..", "..", pair[0])), mustRead(t, filepath.Join("..", "..", pair[1])); a != b {
+			t.Errorf("%s differs from %s: copy it", pair[1], pair[0])
+		}
+	}
+	r := clitest.Run(Main, "kokua-compile", "", "test", shippedPath(t))
+	if r.Code != cli.ExitOK || !strings.Contains(r.Stdout, "0 fail") {
+		t.Errorf("examples/kokua.test.toml does not hold (exit %d):\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// TestPolicyTestInputs (issue 22): the config from standard input, named
+// by --stdin-filename; no test file beside a config is a usage error; a
+// test file cannot be standard input; a config with errors checks nothing
+// and exits 1.
+func TestPolicyTestInputs(t *testing.T) {
+	tests := filepath.Join("..", "..", "examples", "kokua.test.toml")
+	r := clitest.Run(Main, "kokua-compile", mustRead(t, shippedPath(t)), "test", "--stdin-filename", "deploy/config.toml", "-", tests)
+	if r.Code != cli.ExitOK || !strings.Contains(r.Stdout, "0 fail") {
+		t.Errorf("stdin: exit %d:\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	team := filepath.Join("..", "..", "testdata", "policytest", "team")
+	r = clitest.Run(Main, "kokua-compile", mustRead(t, filepath.Join(team, "config.toml")), "test", "--format", "json", "--stdin-filename", "config.toml", "-", filepath.Join(team, "kokua.test.toml"))
+	if r.Code != cli.ExitFindings || !strings.Contains(r.Stdout, `"file": "config.toml"`) {
+		t.Errorf("stdin with a failing claim: exit %d:\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte(mustRead(t, shippedPath(t))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = clitest.Run(Main, "kokua-compile", "", "test", cfg)
+	if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "kokua.test.toml does not exist") || r.Stdout != "" {
+		t.Errorf("no test file: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	r = clitest.Run(Main, "kokua-compile", "", "test", cfg, "-")
+	if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "cannot be read from -") {
+		t.Errorf("a test file from stdin: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	r = clitest.Run(Main, "kokua-compile", "", "test", cfg, dir)
+	if r.Code != cli.ExitUsage || r.Stdout != "" {
+		t.Errorf("a folder as test file: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	if err := os.WriteFile(cfg, []byte(brokenConfig(t)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = clitest.Run(Main, "kokua-compile", "", "test", cfg, tests)
+	if r.Code != cli.ExitFindings || r.Stdout != "" || !strings.Contains(r.Stderr, "no claim was checked") {
+		t.Errorf("a config with errors: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// TestPolicyTestWriteFails: a report that cannot be written exits 3.
+func TestPolicyTestWriteFails(t *testing.T) {
+	for _, format := range []string{"human", "json", "junit", "sarif", "github"} {
+		args := []string{"test", "--format", format, shippedPath(t)}
+		clitest.CheckWriteFails(t, "kokua-compile", args, clitest.RunTo(Main, "kokua-compile", nil, clitest.DevFull(t), args...))
+	}
+}
+
+// TestPolicyTestsDoc: docs/policy-tests.md shows the example files and the
+// outputs of the golden cases byte for byte.
+func TestPolicyTestsDoc(t *testing.T) {
+	root := filepath.Join("..", "..")
+	doc := []byte(mustRead(t, filepath.Join(root, "docs", "policy-tests.md")))
+	if n := golden.DocBlocks(t, root, doc, "docs/policy-tests.md"); n != 5 {
+		t.Errorf("docs/policy-tests.md has %d blocks marked for a test, want 5", n)
+	}
+}

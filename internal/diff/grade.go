@@ -1,0 +1,444 @@
+package diff
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/kokua"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// FailOn are the values of kokua-compile diff --fail-on, the least grade
+// that fails the run; "any" fails on any widening, as before grades.
+var FailOn = []string{"critical", "high", "medium", "any"}
+
+// Fails reports whether a report fails under a --fail-on value: "any"
+// when something widened or a change grades medium or above (a reviewer
+// change widens no list yet grades high); a grade when some change grades
+// at least that.
+func (r *Report) Fails(failOn string) bool {
+	switch failOn {
+	case "critical":
+		return r.Grade >= reach.Critical
+	case "high":
+		return r.Grade >= reach.High
+	case "medium":
+		return r.Grade >= reach.Medium
+	}
+	return r.Widened || r.Grade >= reach.Medium
+}
+
+// RiskChange is a risk path (reach.Path) the new side has that the old
+// side has not, or has at a less permissive level.
+type RiskChange struct {
+	Agent string `json:"agent"`
+	// Old is the level of the same path (agent, toolset, classes) on the
+	// old side; unavailable when it had none.
+	Old   reach.Level `json:"old"`
+	Path  PlacedPath  `json:"path"`
+	Grade reach.Grade `json:"grade"`
+}
+
+// ReviewerChange is a change to what decides how review calls are
+// answered: a reviewer's model, instructions, thinking or generation
+// table, which reviewers answer, or auto-approval's limits. It is high
+// for every tool a reviewer may approve on the new side.
+type ReviewerChange struct {
+	// Reviewer is the [reviewers.<name>] table, or "" for
+	// [security.auto_approval]'s own settings.
+	Reviewer string `json:"reviewer"`
+	// Field is model, system_message, thinking, generation, reviewers,
+	// max_per_turn or timeout_seconds.
+	Field string `json:"field"`
+	Old   string `json:"old"`
+	New   string `json:"new"`
+	// Diff is the instructions' change as a unified text diff, for
+	// system_message.
+	Diff string `json:"diff"`
+	At   Place  `json:"at"`
+	// Tools are the tools a reviewer may approve on the new side.
+	Tools []string    `json:"tools"`
+	Grade reach.Grade `json:"grade"`
+}
+
+// InfoChange is a change of order or comments: nothing an agent can do
+// changes, and it is graded info.
+type InfoChange struct {
+	What string `json:"what"`
+	At   Place  `json:"at"`
+}
+
+// dangerous are the classes that make a new tool, or a loosened gate,
+// high: exec, write, self-modify, egress.
+func dangerous(cs []kokua.Class) bool {
+	for _, c := range cs {
+		switch c {
+		case kokua.Exec, kokua.Write, kokua.SelfModify, kokua.Egress:
+			return true
+		}
+	}
+	return false
+}
+
+// toolGrade grades one widened answer: high for a tool of class exec,
+// write, self-modify or egress, medium for any other. Removing a gate and
+// adding the tool ungated grade alike: the grade is the tool's, and both
+// widen.
+func toolGrade(g *reach.Graph, a reach.Answer) reach.Grade {
+	if dangerous(g.ToolClasses(a.Toolset, a.Tool)) {
+		return reach.High
+	}
+	return reach.Medium
+}
+
+// grade sets the grade of every change of a report and counts them.
+func (r *Report) grade(o, n *Side) {
+	count := func(g reach.Grade) {
+		r.Grades.add(g)
+		r.Grade = max(r.Grade, g)
+	}
+	if r.EntryAgent != nil {
+		r.EntryAgent.Grade = reach.Info
+		count(reach.Info)
+	}
+	for i := range r.Agents {
+		for j := range r.Agents[i].Widened {
+			t := &r.Agents[i].Widened[j]
+			t.Grade = toolGrade(n.Graph, t.New)
+			count(t.Grade)
+		}
+		sortGraded(r.Agents[i].Widened)
+	}
+	for i := range r.Delegation {
+		e := &r.Delegation[i]
+		if !e.Widened {
+			continue
+		}
+		e.Grade = reach.Medium
+		for _, x := range e.New {
+			e.Grade = max(e.Grade, toolGrade(n.Graph, x.Answer))
+		}
+		sortReached(n.Graph, e.New)
+		count(e.Grade)
+	}
+	if a := r.AutoApproval; a != nil && a.Widened {
+		a.Grade = reach.Medium
+		for _, ag := range n.Graph.Agents {
+			for _, ans := range ag.Answers {
+				if ans.Level == reach.Reviewer && dangerous(n.Graph.ToolClasses(ans.Toolset, ans.Tool)) {
+					a.Grade = reach.High
+				}
+			}
+		}
+		count(a.Grade)
+	}
+	if f := r.Floor; f != nil {
+		switch {
+		case f.Widened:
+			f.Grade = reach.High
+		case !f.OldActive || !f.NewActive:
+			f.Grade = reach.Info
+		}
+		if f.Grade != reach.NoGrade {
+			count(f.Grade)
+		}
+	}
+	for i := range r.Residency {
+		r.Residency[i].Grade = reach.Info
+		count(reach.Info)
+	}
+	r.Risks = compareRisks(o, n)
+	for _, c := range r.Risks {
+		count(c.Grade)
+	}
+	r.Reviewers = compareReviewers(o, n)
+	for _, c := range r.Reviewers {
+		count(c.Grade)
+	}
+	r.Info = infoChanges(o, n)
+	for range r.Info {
+		count(reach.Info)
+	}
+}
+
+// sortGraded puts the graded tools first, then by toolset and tool.
+func sortGraded(ts []ToolChange) {
+	sort.SliceStable(ts, func(i, j int) bool {
+		if ts[i].Grade != ts[j].Grade {
+			return ts[i].Grade > ts[j].Grade
+		}
+		if ts[i].New.Toolset != ts[j].New.Toolset {
+			return ts[i].New.Toolset < ts[j].New.Toolset
+		}
+		return ts[i].Tool < ts[j].Tool
+	})
+}
+
+// sortReached puts the tools of a dangerous class first, then by toolset
+// and tool.
+func sortReached(g *reach.Graph, xs []Reached) {
+	sort.SliceStable(xs, func(i, j int) bool {
+		gi, gj := toolGrade(g, xs[i].Answer), toolGrade(g, xs[j].Answer)
+		if gi != gj {
+			return gi > gj
+		}
+		if xs[i].Answer.Toolset != xs[j].Answer.Toolset {
+			return xs[i].Answer.Toolset < xs[j].Answer.Toolset
+		}
+		return xs[i].Tool < xs[j].Tool
+	})
+}
+
+// compareRisks lists the risk paths of the new side that the old side has
+// not, or has at a less permissive level, placed in the new side.
+func compareRisks(o, n *Side) []RiskChange {
+	old := map[string]reach.Level{}
+	for _, a := range o.Graph.Risks() {
+		for _, p := range a.Paths {
+			old[p.Key()] = max(old[p.Key()], p.Level)
+		}
+	}
+	out := []RiskChange{}
+	seen := map[string]bool{}
+	for _, a := range n.Graph.Risks() {
+		for _, p := range a.Paths {
+			if seen[p.Key()] || p.Level <= old[p.Key()] {
+				continue
+			}
+			// Paths of one key come best first (sorted by level within a
+			// grade), so the first is the one to show.
+			seen[p.Key()] = true
+			out = append(out, RiskChange{Agent: a.Agent, Old: old[p.Key()], Path: n.placePath(p), Grade: p.Grade})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Grade > out[j].Grade })
+	return out
+}
+
+// reviewerTools are the tools a reviewer may approve on a side, sorted.
+func reviewerTools(g *reach.Graph) []string {
+	seen := map[string]bool{}
+	for _, a := range g.Agents {
+		for tool, ans := range a.Answers {
+			if ans.Level == reach.Reviewer {
+				seen[tool] = true
+			}
+		}
+	}
+	out := reach.Sorted(seen)
+	if out == nil {
+		out = []string{}
+	}
+	return out
+}
+
+// compareReviewers lists what changed in the reviewers and in
+// auto-approval's limits. Each change is high when a reviewer may approve
+// some tool on the new side, info otherwise (auto-approval off, or no
+// review tool off the floor).
+func compareReviewers(o, n *Side) []ReviewerChange {
+	od, nd := o.Policy.Document(), n.Policy.Document()
+	tools := reviewerTools(n.Graph)
+	grade := reach.Info
+	if len(tools) > 0 {
+		grade = reach.High
+	}
+	out := []ReviewerChange{}
+	add := func(c ReviewerChange) {
+		c.Tools, c.Grade = tools, grade
+		out = append(out, c)
+	}
+	if a, b := strings.Join(od.AutoApproval.Reviewers, ", "), strings.Join(nd.AutoApproval.Reviewers, ", "); a != b {
+		add(ReviewerChange{Field: "reviewers", Old: a, New: b, At: n.autoKeyPlace("reviewers")})
+	}
+	if a, b := od.AutoApproval.MaxPerTurn, nd.AutoApproval.MaxPerTurn; a != b {
+		add(ReviewerChange{Field: "max_per_turn", Old: strconv.Itoa(a), New: strconv.Itoa(b), At: n.autoKeyPlace("max_per_turn")})
+	}
+	if a, b := od.AutoApproval.TimeoutSeconds, nd.AutoApproval.TimeoutSeconds; a != b {
+		add(ReviewerChange{Field: "timeout_seconds", Old: strconv.FormatFloat(a, 'g', -1, 64), New: strconv.FormatFloat(b, 'g', -1, 64),
+			At: n.autoKeyPlace("timeout_seconds")})
+	}
+	for _, name := range nd.AutoApproval.Reviewers {
+		rn := nd.Reviewers[name]
+		ro := od.Reviewers[name]
+		if rn == nil || ro == nil || !slices.Contains(od.AutoApproval.Reviewers, name) {
+			continue
+		}
+		for _, f := range []struct{ field, a, b string }{
+			{"model", ro.Model, rn.Model}, {"system_message", ro.SystemMessage, rn.SystemMessage},
+			{"thinking", ro.Thinking, rn.Thinking}, {"generation", ro.Generation, rn.Generation},
+		} {
+			if f.a == f.b {
+				continue
+			}
+			c := ReviewerChange{Reviewer: name, Field: f.field, Old: f.a, New: f.b, At: n.reviewerPlace(name, f.field)}
+			if f.field == "system_message" {
+				c.Diff = textDiff(f.a, f.b)
+			}
+			add(c)
+		}
+	}
+	return out
+}
+
+// textDiff is a unified diff of two texts, by line, without file headers.
+func textDiff(a, b string) string {
+	if !strings.HasSuffix(a, "\n") {
+		a += "\n"
+	}
+	if !strings.HasSuffix(b, "\n") {
+		b += "\n"
+	}
+	d := udiff.Unified("old", "new", a, b)
+	var lines []string
+	for _, l := range strings.SplitAfter(d, "\n") {
+		if strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ") || l == "" {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "")
+}
+
+// infoChanges are changes of order and of comments, between two configs
+// (a compiled policy keeps no comments, and its lists' order is its
+// config's): for each agent, available, delegates_to and the pair's lists
+// holding the same names in another order; the comments changed.
+func infoChanges(o, n *Side) []InfoChange {
+	out := []InfoChange{}
+	od, nd := o.Policy.Document(), n.Policy.Document()
+	reordered := func(a, b []string) bool {
+		if slices.Equal(a, b) || len(a) != len(b) {
+			return false
+		}
+		x, y := slices.Clone(a), slices.Clone(b)
+		slices.Sort(x)
+		slices.Sort(y)
+		return slices.Equal(x, y)
+	}
+	for _, name := range reach.Sorted(nd.Agents) {
+		na, oa := nd.Agents[name], od.Agents[name]
+		if oa == nil {
+			continue
+		}
+		if reordered(oa.Available.Declared, na.Available.Declared) {
+			out = append(out, InfoChange{What: "the order of " + toolsKey(name, "available"), At: n.availablePlace(name, "")})
+		}
+		if reordered(oa.DelegatesTo, na.DelegatesTo) {
+			out = append(out, InfoChange{What: "the order of " + delegatesKey(name), At: n.place(delegatesKey(name), n.delegatesSpan(name))})
+		}
+		if oa.Approval.Confirm != nil && na.Approval.Confirm != nil {
+			for _, pair := range [][2][]string{
+				{entryTexts(oa.Approval.Confirm.Entries), entryTexts(na.Approval.Confirm.Entries)},
+				{entryTexts(oa.Approval.Review.Entries), entryTexts(na.Approval.Review.Entries)},
+			} {
+				if reordered(pair[0], pair[1]) {
+					out = append(out, InfoChange{What: "the order of an approval list of " + name, At: n.listPlace(toolsKey(name, "confirm"))})
+				}
+			}
+		}
+	}
+	for _, l := range []struct {
+		a, b []string
+		key  string
+	}{
+		{entryTexts(od.DefaultTier.Confirm.Entries), entryTexts(nd.DefaultTier.Confirm.Entries), nd.DefaultTier.Confirm.Key},
+		{entryTexts(od.DefaultTier.Review.Entries), entryTexts(nd.DefaultTier.Review.Entries), nd.DefaultTier.Review.Key},
+		{entryTexts(od.Floor.List.Entries), entryTexts(nd.Floor.List.Entries), nd.Floor.List.Key},
+	} {
+		if reordered(l.a, l.b) {
+			out = append(out, InfoChange{What: "the order of " + l.key, At: n.listPlace(l.key)})
+		}
+	}
+	if o.Config != nil && n.Config != nil {
+		oc, nc := commentTexts(o.Config), commentTexts(n.Config)
+		if !slices.Equal(oc, nc) {
+			at := n.place("comments", diag.Span{})
+			for i, c := range n.Config.Comments {
+				if i >= len(oc) || oc[i] != c.Text {
+					at = n.place("comment", c.Span)
+					break
+				}
+			}
+			out = append(out, InfoChange{What: "comments", At: at})
+		}
+	}
+	return out
+}
+
+func commentTexts(c *config.Config) []string {
+	out := make([]string, len(c.Comments))
+	for i, x := range c.Comments {
+		out[i] = x.Text
+	}
+	return out
+}
+
+// gradeWord is a grade as a report shows it beside a change.
+func gradeWord(g reach.Grade) string { return fmt.Sprintf("[%s]", g) }
+
+func entryTexts(es []policy.Entry) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Text
+	}
+	return out
+}
+
+// widenings are the changes that grade medium or above, each written
+// without its place, sorted: what a reviewer accepts when accepting the
+// change. Lines, columns and file names are left out so that an edit
+// elsewhere in the file does not change them.
+func (r *Report) widenings() []string {
+	var out []string
+	add := func(g reach.Grade, format string, args ...any) {
+		if g >= reach.Medium {
+			out = append(out, fmt.Sprintf(format, args...))
+		}
+	}
+	for _, a := range r.Agents {
+		for _, t := range a.Widened {
+			add(t.Grade, "tool %q %q %s %s", a.Agent, t.Tool, t.Old.Level, t.New.Level)
+		}
+	}
+	for _, e := range r.Delegation {
+		for _, x := range e.New {
+			add(e.Grade, "edge %q %q %s %q %s", e.From, e.To, e.Via, x.Tool, x.Answer.Level)
+		}
+	}
+	if a := r.AutoApproval; a != nil {
+		add(a.Grade, "auto-approval %t %q", a.New, a.Unprotected)
+	}
+	if f := r.Floor; f != nil {
+		add(f.Grade, "floor %q", f.Unprotected)
+	}
+	for _, c := range r.Risks {
+		add(c.Grade, "risk %q %q %q %s", c.Agent, c.Path.Toolset, c.Path.Classes, c.Path.Level)
+	}
+	for _, c := range r.Reviewers {
+		add(c.Grade, "reviewer %q %s %q", c.Reviewer, c.Field, c.New)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// setDigest sets the report's digest: the SHA-256 of its widenings, one a
+// line; empty when nothing grades medium or above.
+func (r *Report) setDigest() {
+	w := r.widenings()
+	if len(w) == 0 {
+		return
+	}
+	sum := sha256.Sum256([]byte(strings.Join(w, "\n") + "\n"))
+	r.Digest = "sha256:" + hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,252 @@
+package diff
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/kokua"
+)
+
+// RiskFormats are the formats WriteRisks takes.
+var RiskFormats = []string{"human", "markdown", "json"}
+
+// RiskReport is what kokua-compile risks writes: one side's risk paths
+// (reach.Graph.Risks), each hop placed in the config.
+type RiskReport struct {
+	File string `json:"file"`
+	// Grades counts the paths of each grade.
+	Grades GradeCount  `json:"grades"`
+	Agents []AgentRisk `json:"agents"`
+}
+
+// GradeCount counts paths or changes by grade.
+type GradeCount struct {
+	Critical int `json:"critical"`
+	High     int `json:"high"`
+	Medium   int `json:"medium"`
+	Info     int `json:"info"`
+}
+
+func (c *GradeCount) add(g reach.Grade) {
+	switch g {
+	case reach.Critical:
+		c.Critical++
+	case reach.High:
+		c.High++
+	case reach.Medium:
+		c.Medium++
+	case reach.Info:
+		c.Info++
+	}
+}
+
+// Of is the count of one grade.
+func (c GradeCount) Of(g reach.Grade) int {
+	switch g {
+	case reach.Critical:
+		return c.Critical
+	case reach.High:
+		return c.High
+	case reach.Medium:
+		return c.Medium
+	case reach.Info:
+		return c.Info
+	}
+	return 0
+}
+
+// String is the headline: the count of each grade present, most serious
+// first ("1 critical, 3 high"), or "none".
+func (c GradeCount) String() string {
+	var parts []string
+	for _, g := range reach.Grades {
+		if n := c.Of(g); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, g))
+		}
+	}
+	if parts == nil {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// AgentRisk is one agent's view, placed.
+type AgentRisk struct {
+	Agent string       `json:"agent"`
+	Runs  []string     `json:"runs"`
+	Paths []PlacedPath `json:"paths"`
+}
+
+// PlacedPath is a risk path whose every hop names its config line.
+type PlacedPath struct {
+	Class   kokua.Class   `json:"class"`
+	Lethal  bool          `json:"lethal"`
+	Toolset string        `json:"toolset"`
+	Tools   []string      `json:"tools"`
+	Classes []kokua.Class `json:"classes"`
+	Level   reach.Level   `json:"level"`
+	Grade   reach.Grade   `json:"grade"`
+	Hops    []PlacedHop   `json:"hops"`
+}
+
+// PlacedHop is a hop and the line that makes it possible: the gating
+// entry, or the available item or delegates_to item that grants it.
+type PlacedHop struct {
+	reach.Hop
+	At Place `json:"at"`
+}
+
+// Risks places a side's risk paths.
+func Risks(s *Side) *RiskReport {
+	r := &RiskReport{File: s.Name, Agents: []AgentRisk{}}
+	for _, a := range s.Graph.Risks() {
+		ar := AgentRisk{Agent: a.Agent, Runs: a.Runs, Paths: []PlacedPath{}}
+		for _, p := range a.Paths {
+			ar.Paths = append(ar.Paths, s.placePath(p))
+			r.Grades.add(p.Grade)
+		}
+		r.Agents = append(r.Agents, ar)
+	}
+	return r
+}
+
+func (s *Side) placePath(p reach.Path) PlacedPath {
+	pp := PlacedPath{Class: p.Class, Lethal: p.Lethal, Toolset: p.Toolset, Tools: p.Tools, Classes: p.Classes, Level: p.Level, Grade: p.Grade,
+		Hops: s.placeHops(p.Hops)}
+	if pp.Classes == nil {
+		pp.Classes = []kokua.Class{}
+	}
+	return pp
+}
+
+func (s *Side) placeHops(hops []reach.Hop) []PlacedHop {
+	out := make([]PlacedHop, len(hops))
+	for i, h := range hops {
+		out[i] = PlacedHop{Hop: h, At: s.hopPlace(h)}
+	}
+	return out
+}
+
+// hopPlace is the line behind a hop: a gated call's entry; an ungated
+// call's toolset in available (the manifest, for composed workers); a
+// delegation's delegates_to item or capabilities; a result's delegation.
+func (s *Side) hopPlace(h reach.Hop) Place {
+	switch h.Kind {
+	case reach.HopDelegates:
+		return edgePlace(s, reach.Edge{From: h.Agent, To: h.To, Via: h.Via})
+	case reach.HopReturns:
+		for _, e := range s.Graph.Edges {
+			if e.From == h.To && e.To == h.Agent {
+				return edgePlace(s, e)
+			}
+		}
+		return s.place(delegatesKey(h.To), s.delegatesSpan(h.To))
+	}
+	if h.Answer.Entry != "" {
+		return s.entryPlace(h.Answer.Key, h.Answer.Position)
+	}
+	_, at := reachedBy(s, h.Agent, h.Answer, "now")
+	return at
+}
+
+// WriteRisks writes a risk report in one of RiskFormats.
+func WriteRisks(w io.Writer, format string, r *RiskReport) error {
+	var out string
+	switch format {
+	case "human":
+		out = risksHuman(r)
+	case "markdown":
+		out = risksMarkdown(r)
+	case "json":
+		data, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return err
+		}
+		out = string(diag.PrintableJSON(data)) + "\n"
+	default:
+		return fmt.Errorf("unknown risks format %q (want human, markdown or json)", format)
+	}
+	_, err := io.WriteString(w, out)
+	return err
+}
+
+// pathTitle says what a path lets untrusted content do.
+func pathTitle(p PlacedPath) string {
+	if p.Lethal {
+		return "the lethal combination: untrusted content, private data and a way out"
+	}
+	what := map[kokua.Class]string{
+		kokua.Exec: "run code", kokua.Write: "change files", kokua.SelfModify: "change Kokua's own setup",
+		kokua.Persist: "set up what outlives the turn", kokua.Egress: "send data out",
+	}[p.Class]
+	var cs []string
+	for _, c := range p.Classes {
+		cs = append(cs, string(c))
+	}
+	return fmt.Sprintf("untrusted content can %s: %s in %s (%s)", what, strings.Join(p.Tools, ", "), p.Toolset, strings.Join(cs, ", "))
+}
+
+// hopText says one hop for people.
+func hopText(h PlacedHop) string {
+	switch h.Kind {
+	case reach.HopReads:
+		return fmt.Sprintf("%s reads %s.%s: %s", agentTitle(h.Agent), h.Answer.Toolset, h.Answer.Tool, h.Answer.Describe())
+	case reach.HopDelegates:
+		return fmt.Sprintf("%s sets %s running (%s): %s", agentTitle(h.Agent), agentTitle(h.To), h.Via, h.Answer.Describe())
+	case reach.HopReturns:
+		return fmt.Sprintf("%s returns its result to %s: runs unasked", agentTitle(h.Agent), agentTitle(h.To))
+	}
+	return fmt.Sprintf("%s calls %s.%s: %s", agentTitle(h.Agent), h.Answer.Toolset, h.Answer.Tool, h.Answer.Describe())
+}
+
+func risksHuman(r *RiskReport) string {
+	var b strings.Builder
+	p := printer(&b)
+	p("%s: risk paths: %s\n", r.File, r.Grades)
+	for _, a := range r.Agents {
+		p("\nagent %s (sets running: %s)\n", agentTitle(a.Agent), strings.Join(a.Runs, ", "))
+		if len(a.Paths) == 0 {
+			p("  no risk path\n")
+		}
+		for _, path := range a.Paths {
+			p("  %s: %s; %s\n", path.Grade, pathTitle(path), path.Level.Phrase())
+			for _, h := range path.Hops {
+				p("    %s (%s)\n", hopText(h), h.At)
+			}
+		}
+	}
+	return b.String()
+}
+
+func risksMarkdown(r *RiskReport) string {
+	var b strings.Builder
+	p := printer(&b)
+	p("### Risk paths: %s\n\n%s.\n", code(r.File), upperFirst(r.Grades.String()))
+	for _, a := range r.Agents {
+		p("\n#### Agent %s\n\nSets running: %s.\n", code(agentTitle(a.Agent)), cell(strings.Join(a.Runs, ", ")))
+		if len(a.Paths) == 0 {
+			p("\nNo risk path.\n")
+			continue
+		}
+		p("\n| grade | path | gate | hops |\n| --- | --- | --- | --- |\n")
+		for _, path := range a.Paths {
+			var hops []string
+			for _, h := range path.Hops {
+				hops = append(hops, cell(hopText(h))+" ("+at(h.At)+")")
+			}
+			p("| %s | %s | %s | %s |\n", path.Grade, cell(pathTitle(path)), cell(path.Level.Phrase()), strings.Join(hops, "<br>"))
+		}
+	}
+	return b.String()
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,434 @@
+package expect
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/internal/similar"
+	"github.com/kokua-policy/kokua-policy/kokua"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// SelectorRule is the rule ID of a selector that matches nothing.
+const SelectorRule = "test-selector"
+
+// Result is one claim checked.
+type Result struct {
+	// File and Span are the test file and the claim's [[expect]] header.
+	File string
+	Span diag.Span
+	// Name is the claim's name ("" when it has none); Title says it for
+	// reports (its name, or its selectors).
+	Name, Title string
+	Passed      bool
+	// Pairs counts the (agent, tool) pairs the claim selected.
+	Pairs int
+	// Problems are selectors that match nothing: the claim fails.
+	Problems []diag.Diagnostic
+	// Failures are the pairs whose decision is not wanted, in the order
+	// they were checked: agents in name order (with reach, each closure in
+	// its order), tools in trust order.
+	Failures []Failure
+	// Want are the decision words of the claim.
+	Want []string
+}
+
+// Failure is one pair whose decision the claim does not want.
+type Failure struct {
+	Agent    string
+	Tool     string
+	Decision policy.Decision
+	// Path is the delegation path from the claim's agent to Agent, for
+	// reach; nil otherwise.
+	Path []string
+	// Chain is what produced the decision, each step with its place in
+	// the config when one is known.
+	Chain []Step
+}
+
+// Step is one link of the chain behind a decision.
+type Step struct {
+	Text  string
+	Place diff.Place
+}
+
+// String writes the step with its place first: file:line:column: text.
+func (s Step) String() string {
+	switch {
+	case s.Place.File == "":
+		return s.Text
+	case s.Place.Line == 0:
+		return fmt.Sprintf("%s: %s", s.Place.File, s.Text)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", s.Place.File, s.Place.Line, s.Place.Column, s.Text)
+}
+
+// Run checks every claim of the test files against one side: a config
+// compiled on the fly or a compiled policy.
+func Run(side *diff.Side, files ...*File) []Result {
+	var out []Result
+	c := newChecker(side)
+	for _, f := range files {
+		for _, e := range f.Expects {
+			out = append(out, c.check(f.Name, e))
+		}
+	}
+	return out
+}
+
+// checker holds what the claims of one run share.
+type checker struct {
+	side  *diff.Side
+	p     *policy.Policy
+	d     *policy.Document
+	g     *reach.Graph
+	agent []string // declared agents, in name order
+	tools []string // every tool, qualified: core first, then trust order
+	names map[string][]string
+}
+
+func newChecker(side *diff.Side) *checker {
+	d := side.Policy.Document()
+	c := &checker{side: side, p: side.Policy, d: d, g: side.Graph, names: map[string][]string{}}
+	for name := range d.Agents {
+		c.agent = append(c.agent, name)
+	}
+	sort.Strings(c.agent)
+	for _, t := range d.CoreTools {
+		c.tools = append(c.tools, kokua.Core+"."+t)
+		c.names[kokua.Core] = append(c.names[kokua.Core], t)
+	}
+	for _, ts := range d.TrustOrder {
+		if d.Toolsets[ts] == nil {
+			continue
+		}
+		for _, t := range d.Toolsets[ts].Tools {
+			c.tools = append(c.tools, ts+"."+t.Name)
+			c.names[ts] = append(c.names[ts], t.Name)
+		}
+	}
+	return c
+}
+
+// Selectors checks the claims' selectors against a policy: a diagnostic
+// for each that matches nothing, with the closest names. The language
+// server asks it of the test file being edited.
+func Selectors(p *policy.Policy, f *File) []diag.Diagnostic {
+	c := newChecker(&diff.Side{Policy: p})
+	var ds []diag.Diagnostic
+	for _, e := range f.Expects {
+		_, _, more := c.resolve(e)
+		ds = append(ds, more...)
+	}
+	return ds
+}
+
+// resolve turns a claim's selectors into the agents (graph node names)
+// and the qualified tools they select, or the diagnostics of those that
+// match nothing.
+func (c *checker) resolve(e *Expect) (agents, tools []string, ds []diag.Diagnostic) {
+	switch a := e.Agent.Text; {
+	case a == Every:
+		agents = c.agent
+	case a == Composed:
+		if !c.d.Composed.Possible {
+			ds = append(ds, selector(e.Agent, "composed workers do not exist in this policy: no agent Kokua builds holds capabilities (compose_subagent)", nil))
+		}
+		agents = []string{reach.ComposedNode}
+		if e.HasLoaded {
+			ds = append(ds, selector(e.Agent, "composed workers hold the whole registry from the start and load nothing: leave out loaded", nil))
+		}
+	case c.d.Agents[a] != nil:
+		agents = []string{a}
+	default:
+		ds = append(ds, selector(e.Agent, fmt.Sprintf("agent %s matches no declared agent", diag.Quote(a)), append(slices.Clone(c.agent), Every, Composed)))
+	}
+	tools, more := c.toolSelector(e.Tool)
+	ds = append(ds, more...)
+	for _, l := range e.Loaded {
+		if c.d.Toolsets[l.Text] == nil {
+			ds = append(ds, selector(l, fmt.Sprintf("loaded names %s, which is no registered toolset", diag.Quote(l.Text)), c.d.TrustOrder))
+		}
+	}
+	return agents, tools, ds
+}
+
+// toolSelector resolves a tool selector: "*", a toolset, toolset.*, or
+// toolset.tool (core.<tool> for a core tool).
+func (c *checker) toolSelector(v Value) ([]string, []diag.Diagnostic) {
+	s := v.Text
+	if s == Every {
+		return c.tools, nil
+	}
+	toolsets := append([]string{kokua.Core}, c.d.TrustOrder...)
+	ts, tool, qualified := strings.Cut(s, ".")
+	if !qualified || tool == "*" {
+		names, known := c.names[ts]
+		switch {
+		case known && len(names) > 0:
+			out := make([]string, len(names))
+			for i, n := range names {
+				out[i] = ts + "." + n
+			}
+			return out, nil
+		case known || slices.Contains(toolsets, ts):
+			return nil, []diag.Diagnostic{selector(v, fmt.Sprintf("toolset %s provides no tool, so the claim would hold of nothing", diag.Quote(ts)), nil)}
+		}
+		if !qualified {
+			// A bare tool name: say which toolsets offer it.
+			var offer []string
+			for _, t := range toolsets {
+				if slices.Contains(c.names[t], s) {
+					offer = append(offer, t+"."+s)
+				}
+			}
+			if len(offer) > 0 {
+				d := selector(v, fmt.Sprintf("tool %s names no toolset; a tool is written toolset.tool", diag.Quote(s)), nil)
+				d.Suggestion = fmt.Sprintf("write %q", offer[0])
+				d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(offer))}
+				return nil, []diag.Diagnostic{d}
+			}
+		}
+		d := selector(v, fmt.Sprintf("tool %s names no registered toolset", diag.Quote(s)), nil)
+		if near := similar.Suggest(ts, toolsets); len(near) > 0 {
+			d.Suggestion = fmt.Sprintf("write %q", near[0]+strings.TrimPrefix(s, ts))
+			d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(near))}
+		}
+		return nil, []diag.Diagnostic{d}
+	}
+	names, known := c.names[ts]
+	if !known {
+		d := selector(v, fmt.Sprintf("tool %s names no registered toolset %s", diag.Quote(s), diag.Quote(ts)), nil)
+		if near := similar.Suggest(ts, toolsets); len(near) > 0 {
+			d.Suggestion = fmt.Sprintf("write %q", near[0]+"."+tool)
+			d.Notes = []string{fmt.Sprintf("Did you mean %s?", diag.Quote(near[0]))}
+		}
+		return nil, []diag.Diagnostic{d}
+	}
+	if !slices.Contains(names, tool) {
+		d := selector(v, fmt.Sprintf("toolset %s provides no tool %s", diag.Quote(ts), diag.Quote(tool)), nil)
+		if near := similar.Suggest(tool, names); len(near) > 0 {
+			d.Suggestion = fmt.Sprintf("write %q", ts+"."+near[0])
+			d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(near))}
+		}
+		return nil, []diag.Diagnostic{d}
+	}
+	return []string{s}, nil
+}
+
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = diag.Quote(n)
+	}
+	return strings.Join(q, " or ")
+}
+
+// selector is the diagnostic of a selector that matches nothing, with the
+// closest of the candidates, when one is close.
+func selector(v Value, msg string, candidates []string) diag.Diagnostic {
+	d := diag.Diagnostic{Rule: SelectorRule, Severity: diag.Error, Phase: diag.PhaseValidate, Message: msg, Span: v.Span}
+	if near := similar.Suggest(v.Text, candidates); len(near) > 0 {
+		d.Suggestion = fmt.Sprintf("write %q", near[0])
+		d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(near))}
+	}
+	return d
+}
+
+// check checks one claim.
+func (c *checker) check(file string, e *Expect) Result {
+	r := Result{File: file, Span: e.Span, Name: e.Name, Title: e.Title()}
+	for _, w := range e.Decision {
+		r.Want = append(r.Want, w.Text)
+	}
+	agents, tools, ds := c.resolve(e)
+	if len(ds) > 0 {
+		r.Problems = diag.Sort(ds)
+		return r
+	}
+	type subject struct {
+		node string
+		path []string
+	}
+	var subjects []subject
+	if e.Reach {
+		seen := map[string]bool{}
+		for _, a := range agents {
+			order, paths := c.g.Paths(a)
+			for _, n := range order {
+				if !seen[n] {
+					seen[n] = true
+					var path []string
+					if len(paths[n]) > 1 {
+						path = paths[n]
+					}
+					subjects = append(subjects, subject{n, path})
+				}
+			}
+		}
+	} else {
+		for _, a := range agents {
+			subjects = append(subjects, subject{node: a})
+		}
+	}
+	want := e.Wanted()
+	turn := policy.Turn{Unattended: e.Unattended}
+	for _, s := range subjects {
+		ask := c.asker(s.node, e)
+		// The links of a chain before the decision's own are the same for
+		// every tool of a toolset: made once per subject and toolset.
+		var path []Step
+		prefix := map[string][]Step{}
+		for _, q := range tools {
+			r.Pairs++
+			ans := ask(q, turn)
+			if want[ans.Decision] {
+				continue
+			}
+			if path == nil {
+				path = c.pathSteps(s.path)
+			}
+			ts, _, _ := strings.Cut(q, ".")
+			head, ok := prefix[ts]
+			if !ok {
+				head = append(slices.Clip(path), c.availability(s.node, ts, e)...)
+				prefix[ts] = head
+			}
+			r.Failures = append(r.Failures, Failure{Agent: s.node, Tool: q, Decision: ans.Decision, Path: s.path,
+				Chain: append(slices.Clip(head), c.decided(s.node, q, ans))})
+		}
+	}
+	r.Passed = len(r.Failures) == 0
+	return r
+}
+
+// asker returns how one agent's decisions are asked for a claim: through
+// the runtime's Decide, or a session of it. Without loaded, a tool of a
+// toolset the agent defers is asked of a session that loaded exactly that
+// toolset (its decision once loaded); with loaded, of one session that
+// loaded those toolsets, in order.
+func (c *checker) asker(node string, e *Expect) func(string, policy.Turn) policy.Answer {
+	if node == reach.ComposedNode {
+		label := c.d.Composed.LabelPrefix + "worker"
+		return func(q string, turn policy.Turn) policy.Answer { return c.p.Decide(label, q, turn) }
+	}
+	if e.HasLoaded {
+		s, err := c.p.NewSession(node)
+		if err != nil {
+			return func(q string, turn policy.Turn) policy.Answer { return c.p.Decide(node, q, turn) }
+		}
+		for _, l := range e.Loaded {
+			s.Load(l.Text)
+		}
+		return s.Decide
+	}
+	a := c.d.Agents[node]
+	sessions := map[string]*policy.Session{}
+	return func(q string, turn policy.Turn) policy.Answer {
+		ts, _, _ := strings.Cut(q, ".")
+		if !slices.Contains(a.Deferred, ts) {
+			return c.p.Decide(node, q, turn)
+		}
+		s := sessions[ts]
+		if s == nil {
+			var err error
+			if s, err = c.p.NewSession(node); err != nil {
+				return c.p.Decide(node, q, turn)
+			}
+			s.Load(ts)
+			sessions[ts] = s
+		}
+		return s.Decide(q, turn)
+	}
+}
+
+// A failure's chain says what produced its decision: the delegation path
+// (pathSteps), the agent's availability of the tool's toolset
+// (availability), and the policy's own reason (decided), each at its place
+// in the config when the side knows it.
+
+// pathSteps are the links of a delegation path: each delegates_to item,
+// or the capabilities that let an agent compose workers.
+func (c *checker) pathSteps(path []string) []Step {
+	out := []Step{}
+	for i := 1; i < len(path); i++ {
+		from, to := path[i-1], path[i]
+		if to == reach.ComposedNode {
+			out = append(out, Step{Text: fmt.Sprintf("%s holds capabilities, so it composes workers (compose_subagent)", diag.Quote(from)),
+				Place: c.side.AvailablePlace(from, kokua.Capabilities)})
+			continue
+		}
+		out = append(out, Step{Text: fmt.Sprintf("delegates_to of %s names %s", diag.Quote(from), diag.Quote(to)), Place: c.side.DelegatePlace(from, to)})
+	}
+	return out
+}
+
+// availability says how the agent holds the toolset, or that it does not.
+func (c *checker) availability(node, ts string, e *Expect) []Step {
+	var out []Step
+	switch {
+	case node == reach.ComposedNode:
+		out = append(out, Step{Text: "a composed worker holds every registered toolset but capabilities and entry-point-only ones, and always gets the default tier's pair ([assistant.tools])"})
+	case ts == kokua.Core:
+		out = append(out, Step{Text: "the tool is one of Kokua's core tools, which an agent holds by what it declares, not by available"})
+	default:
+		a := c.d.Agents[node]
+		at := c.side.AvailablePlace(node, ts)
+		switch {
+		case a.Available.All && slices.Contains(a.Available.Expanded, ts):
+			out = append(out, Step{Text: fmt.Sprintf("%s: \"all\" holds %s", at.Key, diag.Quote(ts)), Place: at})
+		case slices.Contains(a.Available.Expanded, ts):
+			out = append(out, Step{Text: fmt.Sprintf("%s lists %s", at.Key, diag.Quote(ts)), Place: at})
+		default:
+			out = append(out, Step{Text: fmt.Sprintf("%s does not list %s", at.Key, diag.Quote(ts)), Place: at})
+		}
+		if slices.Contains(a.Deferred, ts) {
+			if e.HasLoaded && !slices.ContainsFunc(e.Loaded, func(v Value) bool { return v.Text == ts }) {
+				out = append(out, Step{Text: fmt.Sprintf("%s is deferred, and the claim's loaded list does not load it", diag.Quote(ts))})
+			} else {
+				out = append(out, Step{Text: fmt.Sprintf("%s is deferred: judged as a session that loaded it", diag.Quote(ts))})
+			}
+		}
+	}
+	return out
+}
+
+// decided is the policy's own reason for the decision.
+func (c *checker) decided(node, q string, ans policy.Answer) Step {
+	ts, tool, _ := strings.Cut(q, ".")
+	r := ans.Reason
+	file := c.side.ConfigFile()
+	switch {
+	case ans.Decision == policy.Run && r.Inherited:
+		at := diff.Place{File: file, Key: "[assistant.tools]"}
+		if cfg := c.side.Config; cfg != nil && cfg.DefaultPair.Set {
+			at.Line, at.Column = cfg.DefaultPair.Span.Start.Line, cfg.DefaultPair.Span.Start.Column
+		}
+		return Step{Text: fmt.Sprintf("no entry of the inherited [assistant.tools] names %s, so the call runs", diag.Quote(ts+"."+tool)), Place: at}
+	case ans.Decision == policy.Run:
+		table := "the agent's own pair"
+		if a := c.d.Agents[node]; a != nil && a.Approval.Table != "" {
+			table = a.Approval.Table
+		}
+		at := diff.Place{File: file, Key: table}
+		if cfg := c.side.Config; cfg != nil {
+			if a := cfg.Agent(node); a != nil && a.Tools != nil {
+				at.Line, at.Column = a.Tools.Span.Start.Line, a.Tools.Span.Start.Column
+			}
+		}
+		return Step{Text: fmt.Sprintf("no entry of %s names %s, so the call runs", table, diag.Quote(ts+"."+tool)), Place: at}
+	case r.Entry != "":
+		var pos *policy.Position
+		if r.Position != (policy.Position{}) {
+			p := r.Position
+			pos = &p
+		}
+		return Step{Text: r.Summary, Place: c.side.EntryPlace(r.Key, pos)}
+	}
+	return Step{Text: r.Summary}
+}

@@ -1,0 +1,378 @@
+package expect
+
+import (
+	"bufio"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/version"
+	"github.com/kokua-policy/kokua-policy/lint"
+	"github.com/kokua-policy/kokua-policy/policy"
+)
+
+// Formats are the report formats, the default first.
+var Formats = []string{"human", "json", "junit", "sarif", "github"}
+
+// Shown is how many failing pairs of one claim a report for people
+// explains; the rest are counted.
+const Shown = 3
+
+// Report is a test run: the config (or policy) checked and the results.
+type Report struct {
+	// Config is the file the claims were checked against, as named.
+	Config  string
+	Tests   []string
+	Results []Result
+}
+
+// Failed counts the claims that do not hold.
+func (r *Report) Failed() int {
+	n := 0
+	for _, res := range r.Results {
+		if !res.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+// Write writes the report in a format of Formats.
+func Write(w io.Writer, format string, r *Report) error {
+	switch format {
+	case "human":
+		return writeHuman(w, r)
+	case "json":
+		return writeJSON(w, r)
+	case "junit":
+		return writeJUnit(w, r)
+	case "sarif":
+		return writeSARIF(w, r)
+	case "github":
+		return writeGitHub(w, r)
+	}
+	return fmt.Errorf("no report format %q", format)
+}
+
+// Line is the line of the claim's [[expect]] header.
+func (res *Result) Line() int { return res.Span.Start.Line }
+
+// at is where an annotation of the claim goes: its first selector that
+// matches nothing, or its [[expect]] header.
+func (res *Result) at() diag.Span {
+	if len(res.Problems) > 0 && !res.Problems[0].Span.IsZero() {
+		return res.Problems[0].Span
+	}
+	return res.Span
+}
+
+// want says the wanted decisions: "unavailable", "run or confirm".
+func (res *Result) want() string { return strings.Join(res.Want, " or ") }
+
+// Explain says why a claim fails, one line per fact: each selector that
+// matches nothing with its help, or the first Shown failing pairs with the
+// chain behind each decision and a count of the rest. It is "" for a claim
+// that holds.
+func (res *Result) Explain() string { return strings.Join(res.explain(), "\n") }
+
+// explain is Explain's lines, each printable.
+func (res *Result) explain() []string {
+	var out []string
+	add := func(format string, args ...any) { out = append(out, diag.Printable(fmt.Sprintf(format, args...))) }
+	for _, d := range res.Problems {
+		add("%s: %s", d.Span, d.Message)
+		for _, n := range d.Notes {
+			add("  note: %s", n)
+		}
+		if d.Suggestion != "" {
+			add("  help: %s", d.Suggestion)
+		}
+	}
+	for i, f := range res.Failures {
+		if i == Shown {
+			add("... and %d more of the %d pairs it selects fail", len(res.Failures)-Shown, res.Pairs)
+			break
+		}
+		add("%s %s: %s, want %s", f.Agent, f.Tool, f.Decision, res.want())
+		if len(f.Path) > 0 {
+			add("  reached by %s", strings.Join(f.Path, " -> "))
+		}
+		for _, s := range f.Chain {
+			add("  %s", s)
+		}
+	}
+	return out
+}
+
+// places are the config places the shown failures point at, each once,
+// in the order met: where an annotation of the config goes.
+func (res *Result) places() []Step {
+	var out []Step
+	seen := map[string]bool{}
+	for i, f := range res.Failures {
+		if i == Shown {
+			break
+		}
+		for _, s := range f.Chain {
+			if s.Place.Line == 0 {
+				continue
+			}
+			k := fmt.Sprintf("%s:%d:%d", s.Place.File, s.Place.Line, s.Place.Column)
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func writeHuman(w io.Writer, r *Report) error {
+	b := bufio.NewWriter(w)
+	for _, res := range r.Results {
+		status := "ok  "
+		if !res.Passed {
+			status = "FAIL"
+		}
+		fmt.Fprintf(b, "%s %s:%d: %s\n", status, diag.Printable(res.File), res.Line(), diag.Printable(res.Title))
+		if !res.Passed {
+			for _, line := range res.explain() {
+				fmt.Fprintf(b, "  %s\n", line)
+			}
+		}
+	}
+	n, failed := len(r.Results), r.Failed()
+	fmt.Fprintf(b, "%d %s: %d %s, %d %s\n", n, plural(n, "claim", "claims"), n-failed, plural(n-failed, "holds", "hold"), failed, plural(failed, "fails", "fail"))
+	return b.Flush()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// The JSON report, a public contract (docs/json-output.md).
+type (
+	jsonReport struct {
+		Config  string       `json:"config"`
+		Tests   []string     `json:"tests"`
+		Passed  int          `json:"passed"`
+		Failed  int          `json:"failed"`
+		Results []jsonResult `json:"results"`
+	}
+	jsonResult struct {
+		File     string        `json:"file"`
+		Line     int           `json:"line"`
+		Name     string        `json:"name"`
+		Title    string        `json:"title"`
+		Passed   bool          `json:"passed"`
+		Want     []string      `json:"want"`
+		Pairs    int           `json:"pairs"`
+		Problems []jsonProblem `json:"problems"`
+		Failures []jsonFailure `json:"failures"`
+	}
+	jsonProblem struct {
+		Line       int    `json:"line"`
+		Column     int    `json:"column"`
+		Message    string `json:"message"`
+		Suggestion string `json:"suggestion"`
+	}
+	jsonFailure struct {
+		Agent    string          `json:"agent"`
+		Tool     string          `json:"tool"`
+		Decision policy.Decision `json:"decision"`
+		Path     []string        `json:"path"`
+		Chain    []jsonStep      `json:"chain"`
+	}
+	jsonStep struct {
+		Text   string `json:"text"`
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Column int    `json:"column"`
+		Key    string `json:"key"`
+	}
+)
+
+func writeJSON(w io.Writer, r *Report) error {
+	out := jsonReport{Config: r.Config, Tests: r.Tests, Results: []jsonResult{}}
+	if out.Tests == nil {
+		out.Tests = []string{}
+	}
+	for _, res := range r.Results {
+		jr := jsonResult{File: res.File, Line: res.Line(), Name: res.Name, Title: res.Title, Passed: res.Passed, Want: res.Want, Pairs: res.Pairs,
+			Problems: []jsonProblem{}, Failures: []jsonFailure{}}
+		if res.Passed {
+			out.Passed++
+		} else {
+			out.Failed++
+		}
+		for _, d := range res.Problems {
+			jr.Problems = append(jr.Problems, jsonProblem{Line: d.Span.Start.Line, Column: d.Span.Start.Column, Message: d.Text(), Suggestion: d.Suggestion})
+		}
+		for _, f := range res.Failures {
+			jf := jsonFailure{Agent: f.Agent, Tool: f.Tool, Decision: f.Decision, Path: f.Path, Chain: []jsonStep{}}
+			if jf.Path == nil {
+				jf.Path = []string{}
+			}
+			for _, s := range f.Chain {
+				jf.Chain = append(jf.Chain, jsonStep{Text: s.Text, File: s.Place.File, Line: s.Place.Line, Column: s.Place.Column, Key: s.Place.Key})
+			}
+			jr.Failures = append(jr.Failures, jf)
+		}
+		out.Results = append(out.Results, jr)
+	}
+	data, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(diag.PrintableJSON(data), '\n'))
+	return err
+}
+
+// The JUnit XML report: one testsuite per test file, one testcase per
+// claim, a failure carrying the explanation.
+type (
+	junitSuites struct {
+		XMLName  xml.Name     `xml:"testsuites"`
+		Name     string       `xml:"name,attr"`
+		Tests    int          `xml:"tests,attr"`
+		Failures int          `xml:"failures,attr"`
+		Suites   []junitSuite `xml:"testsuite"`
+	}
+	junitSuite struct {
+		Name     string      `xml:"name,attr"`
+		Tests    int         `xml:"tests,attr"`
+		Failures int         `xml:"failures,attr"`
+		Cases    []junitCase `xml:"testcase"`
+	}
+	junitCase struct {
+		Name      string        `xml:"name,attr"`
+		Classname string        `xml:"classname,attr"`
+		File      string        `xml:"file,attr"`
+		Line      int           `xml:"line,attr"`
+		Failure   *junitFailure `xml:"failure"`
+	}
+	junitFailure struct {
+		Message string `xml:"message,attr"`
+		Type    string `xml:"type,attr"`
+		Text    string `xml:",chardata"`
+	}
+)
+
+func writeJUnit(w io.Writer, r *Report) error {
+	out := junitSuites{Name: "kokua-compile test " + diag.Printable(r.Config)}
+	index := map[string]int{}
+	for _, res := range r.Results {
+		file := diag.Printable(res.File)
+		i, ok := index[file]
+		if !ok {
+			i = len(out.Suites)
+			index[file] = i
+			out.Suites = append(out.Suites, junitSuite{Name: file})
+		}
+		s := &out.Suites[i]
+		c := junitCase{Name: fmt.Sprintf("%s (line %d)", diag.Printable(res.Title), res.Line()), Classname: file, File: file, Line: res.Line()}
+		s.Tests++
+		out.Tests++
+		if !res.Passed {
+			s.Failures++
+			out.Failures++
+			msg := fmt.Sprintf("%d of %d pairs fail", len(res.Failures), res.Pairs)
+			if len(res.Problems) > 0 {
+				msg = "a selector matches nothing"
+			}
+			c.Failure = &junitFailure{Message: msg, Type: "policy-test", Text: res.Explain()}
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	data, err := xml.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s%s\n", xml.Header, data)
+	return err
+}
+
+// TestRule is the SARIF rule of a claim that does not hold.
+const TestRule = "policy-test"
+
+func writeSARIF(w io.Writer, r *Report) error {
+	driver := sarif.NewVersionedDriver("kokua-compile test", version.Version).WithInformationURI(lint.SARIFInformationURI)
+	if v, ok := version.Semantic(version.Version); ok {
+		driver = driver.WithSemanticVersion(v)
+	}
+	rule := sarif.NewRule(TestRule).
+		WithShortDescription(sarif.NewMultiformatMessageString("A claim of a policy test file does not hold")).
+		WithHelpURI(lint.SARIFInformationURI + "/blob/main/docs/policy-tests.md").
+		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel("error"))
+	driver.Rules = []*sarif.ReportingDescriptor{rule}
+	run := sarif.NewRun(*sarif.NewTool(driver)).WithColumnKind("unicodeCodePoints")
+	run.Results = []*sarif.Result{}
+	for _, res := range r.Results {
+		if res.Passed {
+			continue
+		}
+		result := sarif.NewRuleResult(TestRule).WithRuleIndex(0).WithLevel("error").
+			WithMessage(sarif.NewTextMessage(diag.Printable(res.Title) + "\n" + res.Explain()))
+		at := res.at()
+		result.AddLocation(location(diag.Printable(at.File), at.Start.Line, at.Start.Column, "the claim"))
+		for _, s := range res.places() {
+			result.AddRelatedLocation(location(diag.Printable(s.Place.File), s.Place.Line, s.Place.Column, diag.Printable(s.Text)))
+		}
+		run.Results = append(run.Results, result)
+	}
+	report := &sarif.Report{Version: string(sarif.Version210), Schema: lint.SARIFSchemaURI, Runs: []*sarif.Run{run}}
+	data, err := json.MarshalIndent(report, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(diag.PrintableJSON(data), '\n'))
+	return err
+}
+
+func location(file string, line, column int, text string) *sarif.Location {
+	region := sarif.NewRegion().WithStartLine(line)
+	if column >= 1 {
+		region.WithStartColumn(column)
+	}
+	physical := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(lint.SARIFURI(file))).WithRegion(region)
+	return sarif.NewLocationWithPhysicalLocation(physical).WithMessage(sarif.NewTextMessage(text))
+}
+
+// writeGitHub writes a workflow command per failing claim at its line in
+// the test file, and one at each config line its explanation points at.
+func writeGitHub(w io.Writer, r *Report) error {
+	b := bufio.NewWriter(w)
+	for _, res := range r.Results {
+		if res.Passed {
+			continue
+		}
+		title := "policy test: " + diag.Printable(res.Title)
+		at := res.at()
+		b.WriteString(githubError(diag.Printable(at.File), at.Start.Line, at.Start.Column, title, res.Explain()))
+		for _, s := range res.places() {
+			b.WriteString(githubError(diag.Printable(s.Place.File), s.Place.Line, s.Place.Column, title,
+				fmt.Sprintf("%s (%s:%d fails here)", diag.Printable(s.Text), diag.Printable(res.File), res.Line())))
+		}
+	}
+	n, failed := len(r.Results), r.Failed()
+	fmt.Fprintf(b, "::notice title=kokua-compile test::%s\n", lint.GitHubEscapeData(fmt.Sprintf("%d %s: %d %s, %d %s", n, plural(n, "claim", "claims"),
+		n-failed, plural(n-failed, "holds", "hold"), failed, plural(failed, "fails", "fail"))))
+	return b.Flush()
+}
+
+func githubError(file string, line, column int, title, msg string) string {
+	props := []string{"file=" + lint.GitHubEscapeProperty(file), fmt.Sprintf("line=%d", line)}
+	if column >= 1 {
+		props = append(props, fmt.Sprintf("col=%d", column))
+	}
+	props = append(props, "title="+lint.GitHubEscapeProperty(title))
+	return "::error " + strings.Join(props, ",") + "::" + lint.GitHubEscapeData(msg) + "\n"
+}

@@ -1,0 +1,208 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/kokua"
+)
+
+// declared-pair-drops-gates: an agent declares its own pair, which
+// replaces [assistant.tools] whole (R10, R11), and so drops a gate the
+// default pair held on a tool of class exec, write or self-modify that the
+// agent can call: the tool now runs unasked. "The pair is inherited
+// whole" (tool-access.md): the user may have meant to add a gate, not to
+// drop the others. The finding is at the declared key; its fix repeats
+// the dropped entries in the same lists of the declared pair, which only
+// adds gates (safe).
+var _ = register(&Rule{
+	ID:       "declared-pair-drops-gates",
+	Severity: diag.Warning,
+	Phase:    diag.PhaseResolve,
+	Refs:     []string{"R10", "R11"},
+	Summary:  "an agent's declared pair drops a gate the default pair holds on an exec, write or self-modify tool",
+	Needs:    NeedsWorld,
+	Fixes:    SafeFixes,
+	Check: func(p *Pass) {
+		w := p.World
+		for _, a := range w.Agents {
+			if !a.Known || a.Policy == nil || a.Policy.Agent == nil || a.Tools == nil {
+				continue
+			}
+			p.dropsGates(a)
+		}
+	},
+})
+
+// dropped is one default-pair entry whose gate an agent's declared pair
+// drops, with the tools it held that now run unasked.
+type dropped struct {
+	entry, list string
+	tools       []string
+}
+
+// gatesOf are the tool names a list's entries hold: approval entries gate
+// a tool name, whichever toolset offers it.
+func gatesOf(w *model.World, l config.List) map[string]bool {
+	out := map[string]bool{}
+	for _, it := range l.Items {
+		r := w.Resolve(it.Value)
+		for _, t := range r.Tools {
+			out[t] = true
+		}
+	}
+	return out
+}
+
+func (p *Pass) dropsGates(a *model.Agent) {
+	w := p.World
+	declared := gatesOf(w, a.Policy.Confirm)
+	for t := range gatesOf(w, a.Policy.Review) {
+		declared[t] = true
+	}
+	var drops []dropped
+	var classes []string
+	for _, l := range []struct {
+		name string
+		list config.List
+	}{{"confirm", w.Default.Confirm}, {"review", w.Default.Review}} {
+		for _, it := range l.list.Items {
+			r := w.Resolve(it.Value)
+			if r.Toolset == nil || !a.Holds(r.Toolset.Name) {
+				continue
+			}
+			var tools []string
+			for _, t := range r.Tools {
+				cs := r.Toolset.ToolClasses(t)
+				gated := slices.ContainsFunc(cs, func(c kokua.Class) bool {
+					return c == kokua.Exec || c == kokua.Write || c == kokua.SelfModify
+				})
+				if gated && !declared[t] {
+					tools = append(tools, t)
+					for _, c := range cs {
+						if s := string(c); (c == kokua.Exec || c == kokua.Write || c == kokua.SelfModify) && !slices.Contains(classes, s) {
+							classes = append(classes, s)
+						}
+					}
+				}
+			}
+			if len(tools) > 0 {
+				drops = append(drops, dropped{entry: it.Value, list: l.name, tools: tools})
+			}
+		}
+	}
+	if len(drops) == 0 {
+		return
+	}
+	at := a.Tools.Confirm
+	if at.State != config.Present {
+		at = a.Tools.Review
+	}
+	span := at.Key
+	if span.IsZero() {
+		span = at.Span
+	}
+	var tools, entries []string
+	for _, d := range drops {
+		tools = append(tools, d.tools...)
+		entries = append(entries, fmt.Sprintf("%s (%s)", q(d.entry), d.list))
+	}
+	table := config.TablePath([]string{"agents", a.Name, "tools"})
+	p.Report(Finding{
+		Span: span, Key: at.Path,
+		Message: fmt.Sprintf("%s's own pair replaces %s whole, so %d %s %s no longer gated for %s and now run unasked",
+			table, kokua.DefaultTierLabel, len(tools), plural(len(tools), "tool", "tools"), plural(len(tools), "is", "are"), q(a.Name)),
+		Suggestion: fmt.Sprintf("repeat the default pair's %s in %s, or say why dropping them is meant", listed(entries, plain, "and"), table),
+		Notes: notes(fmt.Sprintf("No longer gated: %s (%s).", andList(tools), strings.Join(classes, ", ")),
+			"The pair is inherited whole: an agent that writes confirm or review writes its whole policy, and a key it leaves out is empty (tool-access.md, The pair is inherited whole).",
+			"A diff of the change grades it high (kokua-compile diff), and kokua-compile risks lists what untrusted content can reach through these tools."),
+		Fixes: p.repeatEntries(a, drops),
+	})
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// repeatEntries is the fix: the dropped entries written into the declared
+// pair's list of the same name, at the end of its array, or as a new key
+// below the other one when the pair does not write it. An entry whose
+// tools the other declared list holds is left out (it would put one tool
+// in both lists); an array over several lines is left to a person. It
+// only adds gates, so it is safe.
+func (p *Pass) repeatEntries(a *model.Agent, drops []dropped) []diag.Fix {
+	w := p.World
+	src := p.Config.Source
+	lists := map[string]config.List{"confirm": a.Tools.Confirm, "review": a.Tools.Review}
+	var edits []diag.Edit
+	for _, name := range []string{"confirm", "review"} {
+		other := "review"
+		if name == "review" {
+			other = "confirm"
+		}
+		otherTools := gatesOf(w, lists[other])
+		var add []string
+		for _, d := range drops {
+			if d.list != name || slices.Contains(add, d.entry) {
+				continue
+			}
+			if slices.ContainsFunc(w.Resolve(d.entry).Tools, func(t string) bool { return otherTools[t] }) {
+				continue
+			}
+			add = append(add, d.entry)
+		}
+		if len(add) == 0 {
+			continue
+		}
+		l := lists[name]
+		switch l.State {
+		case config.Present:
+			end := l.Span.End.Offset
+			if l.Span.Start.Line != l.Span.End.Line || end < 1 || end > len(src) || src[end-1] != ']' {
+				return nil
+			}
+			text := tomlStringsBare(add)
+			if len(l.Items) > 0 {
+				text = ", " + text
+			}
+			edits = append(edits, diag.Edit{Start: end - 1, End: end - 1, New: text})
+		case config.Absent:
+			o := lists[other]
+			if o.State != config.Present || o.Span.End.Offset > len(src) {
+				return nil
+			}
+			at := o.Span.End.Offset
+			nl := strings.IndexByte(string(src[at:]), '\n')
+			line := name + " = [" + tomlStringsBare(add) + "]\n"
+			if nl < 0 {
+				edits = append(edits, diag.Edit{Start: len(src), End: len(src), New: "\n" + line})
+			} else {
+				edits = append(edits, diag.Edit{Start: at + nl + 1, End: at + nl + 1, New: line})
+			}
+		default:
+			return nil
+		}
+	}
+	if len(edits) == 0 {
+		return nil
+	}
+	slices.SortFunc(edits, func(x, y diag.Edit) int { return x.Start - y.Start })
+	return []diag.Fix{{Title: "Repeat the default pair's dropped entries in the declared pair", Safe: true, Edits: edits}}
+}
+
+// tomlStringsBare writes strings as TOML strings separated by commas,
+// without brackets.
+func tomlStringsBare(items []string) string {
+	out := make([]string, len(items))
+	for i, s := range items {
+		out[i] = tomlString(s)
+	}
+	return strings.Join(out, ", ")
+}
