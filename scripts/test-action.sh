@@ -672,7 +672,8 @@ try:
         check(len(job.artifacts) == 1 and job.artifacts[0][0] == "kokua-policy-explorer" and "config.toml.html" in job.artifacts[0][1],
               "want the policy explorer uploaded as kokua-policy-explorer, got %r" % [a[:2] for a in job.artifacts])
         page = job.artifacts[0][2]["config.toml.html"]
-        check("Changes since %s:config.toml" % job.base in page, "the uploaded page is not compared with the base")
+        check(re.search(r"Changes since %s[0-9a-f]*:config\.toml" % job.base[:7], page) and
+              ('<tr class="widened">' in page) == (widened == "true"), "the uploaded page is not compared with the base")
         check("[Download the policy explorer](https://github.com/OWNER/REPO/actions/runs/1/artifacts/1)" in md,
               "the job summary does not link the policy explorer:\n%s" % md)
 
