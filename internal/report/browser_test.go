@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -289,8 +290,8 @@ func TestBrowserHostile(t *testing.T) {
 }
 
 // TestBrowserPhone: at a phone's width the page does not scroll sideways;
-// the matrix and the graph scroll in their own boxes. The page follows a
-// dark colour scheme.
+// the matrix and the graph scroll in their own boxes. The page follows
+// the light and the dark colour scheme.
 func TestBrowserPhone(t *testing.T) {
 	b := browser.New(t, 390, 844)
 	in := caseInput(t, "team")
@@ -298,6 +299,18 @@ func TestBrowserPhone(t *testing.T) {
 	b.Open(t, url)
 	if got := browser.Eval[[]int](t, b, `[document.documentElement.scrollWidth, window.innerWidth]`); got[0] > got[1] {
 		t.Errorf("at %d pixels wide the page is %d wide", got[1], got[0])
+	}
+	// Light and dark follow prefers-color-scheme: the page's background
+	// and a run cell's colour change with it.
+	colours := `[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector("#m td.r")).backgroundColor]`
+	for scheme, want := range map[string][]string{"light": {"rgb(255, 255, 255)", "rgb(207, 232, 247)"}, "dark": {"rgb(22, 22, 22)", "rgb(13, 58, 87)"}} {
+		if _, err := chromedp.Call(b.Ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+			t.Fatal(err)
+		}
+		if got := browser.Eval[[]string](t, b, colours); !slices.Equal(got, want) {
+			t.Errorf("%s scheme: background and run cell %v, want %v", scheme, got, want)
+		}
 	}
 	b.Clean(t)
 }
