@@ -314,3 +314,38 @@ func TestBrowserPhone(t *testing.T) {
 	}
 	b.Clean(t)
 }
+
+// TestBrowserWithoutScripts: with scripts off, the matrix is the HTML's
+// own table, one row per agent with every cell's letter, and the
+// script's table stays hidden.
+func TestBrowserWithoutScripts(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	in := caseInput(t, "team")
+	m := report.Build(in)
+	url := file(t, page(t, in))
+	if _, err := chromedp.Call(b.Ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true}); err != nil {
+		t.Fatal(err)
+	}
+	b.Do(t, chromedp.Navigate(url))
+	got := browser.Eval[[][]string](t, b, `Array.from(document.querySelectorAll("#m-static tbody tr")).map(function (tr) {
+  return Array.from(tr.cells).map(function (c, i) { return i === 0 ? c.firstChild.textContent : c.textContent; }); })`)
+	if len(got) != len(m.Rows) {
+		t.Fatalf("without scripts the matrix has %d rows, want %d", len(got), len(m.Rows))
+	}
+	for r, row := range m.Rows {
+		if got[r][0] != row.Agent || len(got[r]) != len(m.Columns)+1 {
+			t.Errorf("row %d: %q with %d cells", r, got[r][0], len(got[r])-1)
+			continue
+		}
+		for j := range m.Columns {
+			d := m.Answers[m.Cells[row.Cells[j]].Idle[0]][0]
+			if got[r][j+1] != report.Letters[d] {
+				t.Errorf("%s %s: %q, want %q", row.Agent, m.Columns[j].Name(), got[r][j+1], report.Letters[d])
+			}
+		}
+	}
+	if hidden := browser.Eval[bool](t, b, `document.getElementById("m").offsetParent === null`); !hidden {
+		t.Errorf("without scripts the script's empty matrix shows")
+	}
+	b.Clean(t, url)
+}

@@ -138,6 +138,7 @@ type data struct {
 
 type rowData struct {
 	Agent    string `json:"agent"`
+	Marks    string `json:"marks"`
 	Label    string `json:"label"`
 	Deferred []int  `json:"deferred"`
 	Cells    []int  `json:"cells"`
@@ -190,6 +191,7 @@ func Write(w io.Writer, m *Model) error {
 	loadable := map[int]bool{}
 	for ri, r := range m.Rows {
 		dt.Rows = append(dt.Rows, rowData{Agent: r.Agent, Label: r.Label, Deferred: append([]int{}, r.Deferred...), Cells: append([]int{}, r.Cells...)})
+		row := &dt.Rows[len(dt.Rows)-1]
 		for _, t := range r.Deferred {
 			loadable[t] = true
 		}
@@ -202,6 +204,7 @@ func Write(w io.Writer, m *Model) error {
 		case !r.Reachable:
 			rv.Marks = "not reachable"
 		}
+		row.Marks = rv.Marks
 		for ci, c := range r.Cells {
 			a := m.Answers[m.Cells[c].Idle[0]][0]
 			cv := cellView{Class: classes[a], Text: Letters[a]}

@@ -1,7 +1,12 @@
 "use strict";
 (function () {
   var D = JSON.parse(document.getElementById("kokua-data").textContent);
+  // The matrix: the HTML holds it for readers without scripts (in
+  // <noscript>); with scripts, it is built here from the data, the first
+  // rows at once and the rest in batches, so that the page shows before
+  // a large matrix is complete. ready resolves once every row is there.
   var table = document.getElementById("m");
+  table.hidden = false;
   var body = table.tBodies[0];
   var rows = body.rows;
   var sheet = document.styleSheets[0];
@@ -40,17 +45,52 @@
     return { decision: D.decisions[a[0]], reason: D.reasons[a[1]] };
   }
 
+  // cellLook is a cell's class and text in the simulator's state.
+  function cellLook(r, j) {
+    var d = D.answers[answer(r, j, state.loaded, state.unattended)][0];
+    var cls = D.classes[d], text = D.letters[d];
+    var mk = marks[r + "," + j];
+    if (mk === 1) { cls = (cls + " w").trim(); text += "+"; }
+    if (mk === -1) { cls = (cls + " n").trim(); text += "\u2212"; }
+    return [cls, text];
+  }
+
+  function buildRow(r) {
+    var tr = document.createElement("tr"), th = document.createElement("th"), name = document.createElement("span");
+    tr.id = "a-" + r;
+    th.scope = "row";
+    name.textContent = D.rows[r].agent;
+    th.appendChild(name);
+    if (D.rows[r].marks) {
+      var small = document.createElement("small");
+      small.textContent = "(" + D.rows[r].marks + ")";
+      th.appendChild(document.createTextNode(" "));
+      th.appendChild(small);
+    }
+    tr.appendChild(th);
+    for (var j = 0; j < D.columns.length; j++) {
+      var look = cellLook(r, j), td = document.createElement("td");
+      if (look[0]) td.className = look[0];
+      td.textContent = look[1];
+      tr.appendChild(td);
+    }
+    return tr;
+  }
+
+  var built = 0;
+  function build(n) {
+    var frag = document.createDocumentFragment();
+    for (var end = Math.min(built + n, D.rows.length); built < end; built++) frag.appendChild(buildRow(built));
+    body.appendChild(frag);
+  }
+
   function paint() {
     var any = false, k;
     for (k in state.loaded) if (state.loaded[k]) any = true;
     for (var r = 0; r < rows.length; r++) {
       var cells = rows[r].cells;
       for (var j = 0; j < D.columns.length; j++) {
-        var d = D.answers[answer(r, j, state.loaded, state.unattended)][0];
-        var cls = D.classes[d], text = D.letters[d];
-        var mk = marks[r + "," + j];
-        if (mk === 1) { cls += " w"; text += "+"; }
-        if (mk === -1) { cls += " n"; text += "\u2212"; }
+        var look = cellLook(r, j), cls = look[0], text = look[1];
         var td = cells[j + 1];
         if (td.textContent !== text) {
           var keep = td.classList.contains("sel") ? " sel" : "";
@@ -173,7 +213,7 @@
     focusCell = td; td.tabIndex = 0;
     if (move) td.focus();
   }
-  if (rows.length && rows[0].cells.length > 1) setFocus(rows[0].cells[1], false);
+
   function visible(el) { return !el.hidden && el.offsetParent !== null; }
   body.addEventListener("click", function (ev) {
     var td = ev.target.closest("td");
@@ -231,6 +271,15 @@
     });
   }
 
+  build(30);
+  if (rows.length && rows[0].cells.length > 1) setFocus(rows[0].cells[1], false);
   filter();
-  window.kokuaExplorer = { lookup: lookup, answer: answer, data: D, paint: paint };
+  var ready = new Promise(function (done) {
+    (function more() {
+      if (built >= D.rows.length) { filter(); done(true); return; }
+      build(60);
+      setTimeout(more, 0);
+    })();
+  });
+  window.kokuaExplorer = { lookup: lookup, answer: answer, data: D, paint: paint, ready: ready };
 })();

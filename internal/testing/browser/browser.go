@@ -126,13 +126,18 @@ func New(tb testing.TB, width, height int) *Browser {
 	return b
 }
 
-// Open loads a page and waits for it to load.
+// Open loads a page and waits for it to load and, on the policy
+// explorer, for its matrix to be complete (window.kokuaExplorer.ready:
+// the page builds the matrix's rows in batches after it shows).
 func (b *Browser) Open(tb testing.TB, url string) {
 	tb.Helper()
 	b.mu.Lock()
 	b.opened = append(b.opened, url)
 	b.mu.Unlock()
 	b.Do(tb, chromedp.Navigate(url))
+	if _, err := chromedp.Run(b.Ctx, chromedp.Evaluate[bool](`window.kokuaExplorer ? window.kokuaExplorer.ready : true`, chromedp.EvalAwaitPromise)); err != nil {
+		tb.Fatalf("chromium: waiting for %s: %v", url, err)
+	}
 }
 
 // Do runs actions in the tab, failing the test on an error.
