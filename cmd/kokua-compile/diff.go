@@ -106,6 +106,30 @@ func loadSide(src lint.Source, m *lint.Manifest, stderr io.Writer, nothing strin
 	return side, nil
 }
 
+// oneSide reads the one config or compiled policy of a command that takes
+// one (graph, risks) with its --manifest, after checking that --format is
+// one of formats, and loads it; nothing says what a config with errors
+// stops.
+func oneSide(c *urfave.Command, stderr io.Writer, formats []string, nothing string) (side *diff.Side, format string, err error) {
+	if c.NArg() != 1 {
+		return nil, "", usage("name exactly one config or compiled policy")
+	}
+	format = cli.String(c, "format")
+	if !slices.Contains(formats, format) {
+		return nil, "", usage("--format takes %s or %s, not %q", strings.Join(formats[:len(formats)-1], ", "), formats[len(formats)-1], format)
+	}
+	src, err := lint.ReadFile(c.Args().First())
+	if err != nil {
+		return nil, "", usage("%v", err)
+	}
+	m, err := cli.Manifest(cli.String(c, "manifest"))
+	if err != nil {
+		return nil, "", usage("%v", err)
+	}
+	side, err = loadSide(src, m, stderr, nothing)
+	return side, format, err
+}
+
 // gitShow reads a file as it is at a git revision, with git show REF:./PATH
 // (the path relative to the current folder). Its name in the report is
 // REF:PATH.

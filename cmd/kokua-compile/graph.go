@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"io"
-	"slices"
 
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
-	"github.com/kokua-policy/kokua-policy/lint"
 )
 
 // graphCommand is kokua-compile graph: the delegation graph with each
@@ -24,22 +22,7 @@ func graphCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			&urfave.StringFlag{Name: "format", Local: true, Value: "dot", Usage: "dot (Graphviz) or mermaid"},
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			if c.NArg() != 1 {
-				return usage("name exactly one config or compiled policy")
-			}
-			format := cli.String(c, "format")
-			if !slices.Contains(reach.Formats, format) {
-				return usage("--format takes dot or mermaid, not %q", format)
-			}
-			src, err := lint.ReadFile(c.Args().First())
-			if err != nil {
-				return usage("%v", err)
-			}
-			m, err := cli.Manifest(cli.String(c, "manifest"))
-			if err != nil {
-				return usage("%v", err)
-			}
-			side, err := loadSide(src, m, stderr, "no graph was drawn")
+			side, format, err := oneSide(c, stderr, reach.Formats, "no graph was drawn")
 			if err != nil {
 				return err
 			}

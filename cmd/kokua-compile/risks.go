@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"io"
-	"slices"
 
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
-	"github.com/kokua-policy/kokua-policy/lint"
 )
 
 // risksCommand is kokua-compile risks: for every agent, what it can set
@@ -24,22 +22,7 @@ func risksCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			cli.FormatFlag("format of the report: human, json or markdown"),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			if c.NArg() != 1 {
-				return usage("name exactly one config or compiled policy")
-			}
-			format := cli.String(c, "format")
-			if !slices.Contains(diff.RiskFormats, format) {
-				return usage("--format takes human, json or markdown, not %q", format)
-			}
-			src, err := lint.ReadFile(c.Args().First())
-			if err != nil {
-				return usage("%v", err)
-			}
-			m, err := cli.Manifest(cli.String(c, "manifest"))
-			if err != nil {
-				return usage("%v", err)
-			}
-			side, err := loadSide(src, m, stderr, "no risk was listed")
+			side, format, err := oneSide(c, stderr, diff.RiskFormats, "no risk was listed")
 			if err != nil {
 				return err
 			}

@@ -45,7 +45,7 @@ func TestRisks(t *testing.T) {
 	}{
 		{[]string{"risks"}, "name exactly one config or compiled policy"},
 		{[]string{"risks", cfg, cfg}, "name exactly one config or compiled policy"},
-		{[]string{"risks", "--format", "dot", cfg}, `--format takes human, json or markdown, not "dot"`},
+		{[]string{"risks", "--format", "dot", cfg}, `--format takes human, markdown or json, not "dot"`},
 		{[]string{"risks", filepath.Join(root, "nope.toml")}, "nope.toml"},
 	} {
 		code, _, stderr := clitest.Run(Main, "kokua-compile", "", c.args...).Split()

@@ -26,15 +26,22 @@ func Write(w io.Writer, format string, r *Report) error {
 	case "github":
 		out = github(r)
 	case "json":
-		data, err := json.MarshalIndent(r, "", "  ")
-		if err != nil {
-			return err
-		}
-		out = string(diag.PrintableJSON(data)) + "\n"
+		return writeJSON(w, r)
 	default:
 		return fmt.Errorf("unknown diff format %q (want human, markdown, json or github)", format)
 	}
 	_, err := io.WriteString(w, out)
+	return err
+}
+
+// writeJSON writes v as the JSON reports are written: indented, every
+// string printable (diag.PrintableJSON), one line feed at the end.
+func writeJSON(w io.Writer, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, string(diag.PrintableJSON(data))+"\n")
 	return err
 }
 

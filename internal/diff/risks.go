@@ -1,12 +1,10 @@
 package diff
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
@@ -162,11 +160,7 @@ func WriteRisks(w io.Writer, format string, r *RiskReport) error {
 	case "markdown":
 		out = risksMarkdown(r)
 	case "json":
-		data, err := json.MarshalIndent(r, "", "  ")
-		if err != nil {
-			return err
-		}
-		out = string(diag.PrintableJSON(data)) + "\n"
+		return writeJSON(w, r)
 	default:
 		return fmt.Errorf("unknown risks format %q (want human, markdown or json)", format)
 	}
