@@ -139,14 +139,7 @@ func TestDiffBase(t *testing.T) {
 	needs.Program(t, "git", "Debian's git")
 	oldFile, newFile := diffCase(t, "gate-removed")
 	repo := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, repo)
 	git("init", "-q")
 	cfg := filepath.Join(repo, "config.toml")
 	copyFile(t, oldFile, cfg)
@@ -211,6 +204,19 @@ func TestDiffDoc(t *testing.T) {
 	for _, v := range []string{"KOKUA_DIFF_BASE", "KOKUA_DIFF_CONFIGS", "KOKUA_DIFF_MANIFEST", "KOKUA_DIFF_ALLOW_WIDEN"} {
 		if !strings.Contains(text, "    "+v+": ") || !strings.Contains(string(script), "${"+v) {
 			t.Errorf("%s is not passed by docs/diff.md's action step or not read by scripts/action-diff.sh", v)
+		}
+	}
+}
+
+// gitIn runs git commands in repo, as a test user with no signing, and
+// fails the test on an error.
+func gitIn(t *testing.T, repo string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,14 +107,7 @@ func TestReportBase(t *testing.T) {
 func TestReportBaseRef(t *testing.T) {
 	needs.Program(t, "git", "Debian's git")
 	repo := t.TempDir()
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Dir = repo
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
+	git := gitIn(t, repo)
 	git("init", "-q")
 	cfg := filepath.Join(repo, "config.toml")
 	copyFile(t, reportCase(t, "base.toml"), cfg)
