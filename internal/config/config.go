@@ -405,7 +405,8 @@ func str(n *tomlpos.Node) Str {
 func list(t *tomlpos.Node, key string) List {
 	l := List{}
 	if t != nil {
-		l.Path = KeyPath(t.Path(), key)
+		var room [8]string
+		l.Path = KeyPath(t.AppendPath(room[:0]), key)
 	}
 	n := t.Get(key)
 	if n == nil {

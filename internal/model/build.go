@@ -22,14 +22,20 @@ func Build(cfg *config.Config, m *manifest.Manifest) *World {
 	// calls compose_subagent (R43, R77, A3).
 	w.Composes = len(w.Builders(kokua.Capabilities)) > 0
 	w.core()
-	w.homes()
 	return w
 }
 
-// homes records, for each tool name, the toolsets whose builds return it,
-// in trust order, and core for a core tool. Most names have one home:
-// their lists are cut from one array, each capped so that a second home
-// is appended to a copy.
+// homesOf lists the toolsets whose builds return a tool of that name, in
+// trust order, and core for a core tool. Only an entry that names no tool
+// asks (a mistake's help), so the table is made on the first question.
+func (w *World) homesOf(tool string) []string {
+	w.homesOnce.Do(w.homes)
+	return w.toolHome[tool]
+}
+
+// homes makes homesOf's table. Most names have one home: their lists are
+// cut from one array, each capped so that a second home is appended to a
+// copy.
 func (w *World) homes() {
 	n := len(w.CoreTools)
 	for _, t := range w.Toolsets {
@@ -145,7 +151,7 @@ func (w *World) agentsFromConfig() {
 	cfg := w.Config
 	w.Default = &Policy{Label: kokua.DefaultTierLabel, Confirm: cfg.DefaultPair.Confirm, Review: cfg.DefaultPair.Review}
 	for _, ca := range cfg.Agents {
-		a := &Agent{Agent: ca, Entry: ca.Name == cfg.EntryAgent.Value, avail: map[string]bool{}}
+		a := &Agent{Agent: ca, Entry: ca.Name == cfg.EntryAgent.Value}
 		w.Agents = append(w.Agents, a)
 		w.agents[a.Name] = a
 		if a.Entry {
@@ -178,6 +184,11 @@ func (w *World) availability(a *Agent) {
 		a.Known = false
 		return
 	}
+	n := len(av.Items)
+	if av.All {
+		n = len(w.Toolsets)
+	}
+	a.avail, a.Avail = make(map[string]bool, n), make([]*Toolset, 0, n)
 	add := func(t *Toolset) {
 		if t != nil && !a.avail[t.Name] {
 			a.avail[t.Name] = true
@@ -198,6 +209,9 @@ func (w *World) availability(a *Agent) {
 			}
 		}
 	}
+	if len(a.Avail) == 0 {
+		a.Avail = nil
+	}
 
 	// The entry agent holds skills through SkillAgent: every skill when it
 	// declares the skills toolset, otherwise the ones it names (R42, A18).
@@ -217,14 +231,25 @@ func (w *World) availability(a *Agent) {
 	for _, it := range a.Tools.Resident.Items {
 		resident[it.Value] = true
 	}
+	// Both lists are cut from one array: Resident from its start, Deferred
+	// after it.
+	split := make([]*Toolset, 0, len(a.Avail))
 	for _, t := range a.Avail {
-		switch {
-		case viaSkillAgent(t):
-		case !declared || resident[t.Name]:
-			a.Resident = append(a.Resident, t)
-		default:
-			a.Deferred = append(a.Deferred, t)
+		if !viaSkillAgent(t) && (!declared || resident[t.Name]) {
+			split = append(split, t)
 		}
+	}
+	if len(split) > 0 {
+		a.Resident = split[:len(split):len(split)]
+	}
+	split = split[len(split):]
+	for _, t := range a.Avail {
+		if !viaSkillAgent(t) && declared && !resident[t.Name] {
+			split = append(split, t)
+		}
+	}
+	if len(split) > 0 {
+		a.Deferred = split
 	}
 }
 

@@ -8,6 +8,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
@@ -214,10 +215,11 @@ type World struct {
 	// UndescribedMCP are the configured MCP servers with no manifest entry.
 	UndescribedMCP []*Toolset
 
-	toolsets map[string]*Toolset
-	agents   map[string]*Agent
-	toolHome map[string][]string
-	resolved map[string]Resolution
+	toolsets  map[string]*Toolset
+	agents    map[string]*Agent
+	toolHome  map[string][]string // made by homesOf, once
+	homesOnce sync.Once
+	resolved  map[string]Resolution
 	// indexes holds the "did you mean" index of each list of names
 	// Resolve suggests from, built at its first use.
 	indexes map[nameList]*similar.Index

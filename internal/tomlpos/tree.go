@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -114,7 +115,11 @@ func (n *Node) KeyOffsets() (from, to int) { return int(n.keyFrom), int(n.keyTo)
 // array's path. Each call builds the path anew, in time proportional to
 // its length: the tree shares each prefix rather than copying it, so deep
 // keys cost linear memory.
-func (n *Node) Path() []string {
+func (n *Node) Path() []string { return n.AppendPath(nil) }
+
+// AppendPath appends the node's Path to dst and returns the result, so a
+// caller with room at hand builds a path without allocating.
+func (n *Node) AppendPath(dst []string) []string {
 	depth := 0
 	for m := n; m != nil && m.up != nil; m = m.up {
 		if !m.element {
@@ -122,16 +127,17 @@ func (n *Node) Path() []string {
 		}
 	}
 	if depth == 0 {
-		return nil
+		return dst
 	}
-	path := make([]string, depth)
+	at := len(dst)
+	dst = slices.Grow(dst, depth)[:at+depth]
 	for m := n; depth > 0; m = m.up {
 		if !m.element {
 			depth--
-			path[depth] = m.name
+			dst[at+depth] = m.name
 		}
 	}
-	return path
+	return dst
 }
 
 // keyed links n below parent under a key.
