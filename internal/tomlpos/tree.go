@@ -341,9 +341,14 @@ type builder struct {
 	// allocation for many nodes keeps the garbage collector's work, and
 	// so the time to read a large file, in proportion to its size.
 	slab []Node
+	// keyNames and keyRanges are where keys cuts its lists from, a block
+	// at a time, as nodes are cut from slab.
+	keyNames  []string
+	keyRanges [][2]int
 }
 
-// slabSize is how many nodes one allocation of the slab holds.
+// slabSize is how many nodes, or key segments, one allocation of a slab
+// holds.
 const slabSize = 64
 
 // node places n, written at bytes from to to under the key at bytes key
@@ -414,7 +419,11 @@ func (b *builder) offset(r unstable.Range) (int, int) {
 // refusing a segment longer than MaxKeyBytes.
 func (b *builder) keys(it unstable.Iterator) (names []string, ranges [][2]int, err error) {
 	n := count(it)
-	names, ranges = make([]string, 0, n), make([][2]int, 0, n)
+	if len(b.keyNames) < n {
+		b.keyNames, b.keyRanges = make([]string, max(n, slabSize)), make([][2]int, max(n, slabSize))
+	}
+	names, ranges = b.keyNames[:0:n], b.keyRanges[:0:n]
+	b.keyNames, b.keyRanges = b.keyNames[n:], b.keyRanges[n:]
 	for it.Next() {
 		k := it.Node()
 		from, to := b.offset(k.Raw)
