@@ -471,6 +471,15 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *api
 	if r.ContentLength > limit {
 		return nil, tooLarge(limit)
 	}
+	if r.ContentLength >= 0 {
+		// The length is given and within the limit, and net/http reads no
+		// further than it: one buffer of that size holds the body.
+		body := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, badRequest("reading the body: %v", err)
+		}
+		return body, nil
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var tooBig *http.MaxBytesError
