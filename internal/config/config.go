@@ -213,7 +213,7 @@ func Load(file string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{File: file, Source: data, Root: root, byName: map[string]*Agent{}}
-	c.Lines = lineindex.New(file, data)
+	c.Lines = root.Lines() // the reader's own, made from the same file and bytes
 	c.Comments = tomlpos.Comments(c.Lines)
 	c.decode()
 	return c, nil

@@ -106,6 +106,10 @@ func (n *Node) Key() diag.Span {
 // covers them: for code that needs bytes, with no line:column made.
 func (n *Node) Offsets() (from, to int) { return int(n.from), int(n.to) }
 
+// Lines is the line index of the document the node was read from, which
+// converts its offsets to positions.
+func (n *Node) Lines() *lineindex.Index { return n.lines }
+
 // KeyOffsets are the bytes of the key that names this node, as Key covers
 // them; 0, 0 for the root and for array elements.
 func (n *Node) KeyOffsets() (from, to int) { return int(n.keyFrom), int(n.keyTo) }
