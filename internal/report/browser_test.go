@@ -98,14 +98,19 @@ func TestBrowserSimulatorAgreesWithRuntime(t *testing.T) {
 			b.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#sim input[value=%q]`, m.Toolsets[ts]))))
 		}
 		b.Do(t, chromedp.Click(chromedp.ID("unattended")))
-		shown := browser.Eval[[][]string](t, b, `Array.from(document.querySelectorAll("#m tbody tr")).map(function (tr) {
-  return Array.from(tr.cells).slice(1).map(function (td) { return td.textContent; }); })`)
+		shown := browser.Eval[[][]string](t, b, `window.kokuaExplorer.matrix()`)
 		for r := range m.Rows {
 			for j := range m.Columns {
 				want := runtimeAnswer(t, s.in.Policy, m, r, j, loaded, true)
 				if letter := report.Letters[slices.Index(report.Decisions, want.Decision)]; shown[r][j] != letter {
 					t.Errorf("%s: the simulator shows %s %s as %q, the runtime says %s", s.name, m.Rows[r].Agent, m.Columns[j].Name(), shown[r][j], want.Decision)
 				}
+			}
+		}
+		// The rows drawn show what the page's model says.
+		for r, cells := range drawnRows(t, b) {
+			if !slices.Equal(cells, shown[r]) {
+				t.Errorf("%s: row %s is drawn as %q, the page's model says %q", s.name, m.Rows[r].Agent, cells, shown[r])
 			}
 		}
 		status := browser.Eval[string](t, b, `document.getElementById("sim-state").textContent`)
@@ -126,7 +131,7 @@ func TestBrowserReason(t *testing.T) {
 	b.Open(t, url)
 	row := slices.IndexFunc(m.Rows, func(r report.Row) bool { return r.Agent == "assistant" })
 	col := slices.IndexFunc(m.Columns, func(c report.Column) bool { return c.Name() == "config.update_config" })
-	sel := fmt.Sprintf("#m tbody tr:nth-child(%d) td:nth-child(%d)", row+1, col+2)
+	sel := fmt.Sprintf(`#m tbody tr[data-row="%d"] td:nth-child(%d)`, row, col+2)
 	b.Do(t, chromedp.Click(chromedp.CSS(sel)))
 	text := browser.Eval[string](t, b, `document.getElementById("reason").hidden ? "" : document.getElementById("reason").innerText`)
 	want := in.Policy.Decide("assistant", "config.update_config", policy.Turn{})
@@ -167,7 +172,7 @@ func TestBrowserKeyboard(t *testing.T) {
 		t.Errorf("%d cells are in the tab order, want 1", n)
 	}
 	b.Do(t, chromedp.Focus(chromedp.CSS("#m td[tabindex='0']")), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowRight))
-	if got := browser.Eval[string](t, b, `document.activeElement.parentNode.sectionRowIndex + ":" + document.activeElement.cellIndex + ":" + document.activeElement.tabIndex`); got != "1:2:0" {
+	if got := browser.Eval[string](t, b, `document.activeElement.parentNode.getAttribute("data-row") + ":" + document.activeElement.cellIndex + ":" + document.activeElement.tabIndex`); got != "1:2:0" {
 		t.Errorf("down and right from the first cell reach %q, want row 1, cell 2, in the tab order", got)
 	}
 	unlabelled := browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("input, select, button")).filter(function (e) {
@@ -196,8 +201,15 @@ func TestBrowserFilterAndGraph(t *testing.T) {
 	m := report.Build(in)
 	url := file(t, page(t, in))
 	b.Open(t, url)
+	// visible is the rows the filters show, as the page's model has them;
+	// the page is small enough for all of them to be drawn.
 	visible := func() []string {
-		return browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("#m tbody tr")).filter(function (tr) { return !tr.hidden; }).map(function (tr) { return tr.cells[0].firstChild.textContent; })`)
+		shown := browser.Eval[[]string](t, b, `window.kokuaExplorer.shown()`)
+		drawn := browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("#m tbody tr[data-row]")).map(function (tr) { return tr.cells[0].firstChild.textContent; })`)
+		if !slices.Equal(shown, drawn) {
+			t.Errorf("the page shows rows %v but draws %v", shown, drawn)
+		}
+		return shown
 	}
 	b.Do(t, chromedp.Click(chromedp.CSS(`#graph a.node[data-row="1"]`)))
 	if got := visible(); !slices.Equal(got, []string{m.Rows[1].Agent}) {
@@ -215,7 +227,7 @@ func TestBrowserFilterAndGraph(t *testing.T) {
 		t.Errorf("filtering agents by %q shows %v, want %v", "e", got, want)
 	}
 	shownCols := func() int {
-		return browser.Eval[int](t, b, `Array.from(document.querySelectorAll("#m tbody tr:not([hidden])")[0].cells).slice(1).filter(function (td) { return td.offsetParent !== null; }).length`)
+		return browser.Eval[int](t, b, `Array.from(document.querySelectorAll("#m tbody tr[data-row]")[0].cells).slice(1).filter(function (td) { return td.offsetParent !== null; }).length`)
 	}
 	before := shownCols()
 	b.Do(t, chromedp.Click(chromedp.CSS(`#m button.collapse[data-group="1"]`)))
@@ -348,4 +360,131 @@ func TestBrowserWithoutScripts(t *testing.T) {
 		t.Errorf("without scripts the script's empty matrix shows")
 	}
 	b.Clean(t, url)
+}
+
+// drawnRows is the matrix's drawn rows, by row of the model, each its
+// cells' letters; it checks that each row's aria-rowindex is its place
+// among the rows the filters show, after the two header rows.
+func drawnRows(t *testing.T, b *browser.Browser) map[int][]string {
+	t.Helper()
+	got := browser.Eval[[][]any](t, b, `(function () {
+  var shown = window.kokuaExplorer.shown();
+  return Array.from(document.querySelectorAll("#m tbody tr[data-row]")).map(function (tr) {
+    return [Number(tr.getAttribute("data-row")), Number(tr.getAttribute("aria-rowindex")) - 3, shown.indexOf(tr.cells[0].firstChild.textContent)].concat(
+      Array.from(tr.cells).slice(1).map(function (td) { return td.textContent; })); }); })()`)
+	rows := map[int][]string{}
+	for _, row := range got {
+		r, place, want := int(row[0].(float64)), int(row[1].(float64)), int(row[2].(float64))
+		if place != want {
+			t.Errorf("row %d is drawn with aria-rowindex for place %d, its place is %d", r, place, want)
+		}
+		if _, dup := rows[r]; dup {
+			t.Errorf("row %d is drawn twice", r)
+		}
+		for _, c := range row[3:] {
+			rows[r] = append(rows[r], c.(string))
+		}
+	}
+	return rows
+}
+
+// TestBrowserLargeMatrix: on a matrix larger than its scrolling box, the
+// page draws only the rows in view and a few more; scrolled from top to
+// bottom, every row is drawn at its place with each cell as the runtime
+// decides it, idle and then unattended, and the rows at the top and the
+// bottom of the box are drawn rows, not the spacers; the keyboard reaches
+// rows that were not drawn (Control+End, an arrow past the last drawn
+// row, Page Down), scrolling them into view.
+func TestBrowserLargeMatrix(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	in := report.Input{Name: "gen", Policy: compiled(t, 300, 6)}
+	m := report.Build(in)
+	b.Open(t, file(t, page(t, in)))
+	counts := browser.Eval[[]int](t, b, `[document.querySelectorAll("#m tbody tr[data-row]").length, Number(document.getElementById("m").getAttribute("aria-rowcount"))]`)
+	if counts[0] == 0 || counts[0] >= len(m.Rows) || counts[1] != len(m.Rows)+2 {
+		t.Fatalf("%d of %d rows are drawn, aria-rowcount %d", counts[0], len(m.Rows), counts[1])
+	}
+	sweep := func(unattended bool) {
+		seen := map[int]bool{}
+		for top := 0; ; {
+			edge := browser.EvalAwait[[]any](t, b, fmt.Sprintf(`new Promise(function (done) {
+  var box = document.getElementById("matrix-scroll");
+  box.scrollIntoView({ block: "start" });
+  box.scrollTop = %d;
+  requestAnimationFrame(function () { requestAnimationFrame(function () {
+    var rect = box.getBoundingClientRect(), head = document.querySelector("#m thead tr:nth-child(2) th").getBoundingClientRect();
+    var x = rect.left + Math.min(300, rect.width - 30);
+    var at = [head.bottom + 3, rect.bottom - 20].map(function (y) {
+      var e = document.elementFromPoint(x, y), tr = e && e.closest("tr");
+      return tr && tr.hasAttribute("data-row") ? 1 : 0; });
+    done([box.scrollTop, box.scrollHeight - box.clientHeight, box.clientHeight].concat(at));
+  }); });
+})`, top))
+			for r, cells := range drawnRows(t, b) {
+				seen[r] = true
+				for j, got := range cells {
+					want := runtimeAnswer(t, in.Policy, m, r, j, nil, unattended)
+					if letter := report.Letters[slices.Index(report.Decisions, want.Decision)]; got != letter {
+						t.Errorf("unattended %v: %s %s is drawn as %q, the runtime says %s", unattended, m.Rows[r].Agent, m.Columns[j].Name(), got, want.Decision)
+					}
+				}
+			}
+			if edge[3] != 1.0 || edge[4] != 1.0 {
+				t.Errorf("scrolled to %v: the top and bottom of the box show a drawn row: %v, %v", edge[0], edge[3], edge[4])
+			}
+			if edge[0].(float64) >= edge[1].(float64) {
+				break
+			}
+			top = int(edge[0].(float64) + edge[2].(float64)/2)
+		}
+		if len(seen) != len(m.Rows) {
+			t.Errorf("scrolling from top to bottom drew %d of %d rows", len(seen), len(m.Rows))
+		}
+	}
+	sweep(false)
+	b.Do(t, chromedp.Click(chromedp.ID("unattended")))
+	sweep(true)
+
+	active := func() []int {
+		return browser.EvalAwait[[]int](t, b, `new Promise(function (done) { requestAnimationFrame(function () { requestAnimationFrame(function () {
+  var e = document.activeElement, box = document.getElementById("matrix-scroll").getBoundingClientRect(), r = e.getBoundingClientRect();
+  done([Number(e.parentNode.getAttribute("data-row")), e.cellIndex - 1, r.top >= box.top && r.bottom <= box.bottom ? 1 : 0, e.tabIndex]); }); }); })`)
+	}
+	last := len(m.Rows) - 1
+	browser.Eval[bool](t, b, `(function () { document.getElementById("matrix-scroll").scrollTop = 0; return true; })()`)
+	b.Do(t, chromedp.Focus(chromedp.CSS(`#m td[tabindex="0"]`)))
+	for _, step := range []struct {
+		name string
+		keys chromedp.Action[chromedp.Void]
+		want []int
+	}{
+		{"Control+End", chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(kb.ModifierCtrl)), []int{last, 0, 1, 0}},
+		{"arrow up", chromedp.KeyEvent(kb.ArrowUp), []int{last - 1, 0, 1, 0}},
+		{"End", chromedp.KeyEvent(kb.End), []int{last - 1, len(m.Columns) - 1, 1, 0}},
+		{"Control+Home", chromedp.KeyEvent(kb.Home, chromedp.KeyModifiers(kb.ModifierCtrl)), []int{0, len(m.Columns) - 1, 1, 0}},
+		{"Home", chromedp.KeyEvent(kb.Home), []int{0, 0, 1, 0}},
+	} {
+		b.Do(t, step.keys)
+		if got := active(); !slices.Equal(got, step.want) {
+			t.Errorf("%s: focus on row, column, in view, tab index %v, want %v", step.name, got, step.want)
+		}
+	}
+	// An arrow down from the last drawn row reaches one not drawn yet.
+	lastDrawn := browser.Eval[int](t, b, `(function () { var rows = document.querySelectorAll("#m tbody tr[data-row]"), tr = rows[rows.length - 1];
+  tr.cells[1].focus({ preventScroll: true }); return Number(tr.getAttribute("data-row")); })()`)
+	if browser.Eval[int](t, b, fmt.Sprintf(`document.querySelectorAll('#m tbody tr[data-row="%d"]').length`, lastDrawn+1)) != 0 {
+		t.Fatalf("row %d, after the last drawn, is drawn", lastDrawn+1)
+	}
+	b.Do(t, chromedp.KeyEvent(kb.ArrowDown))
+	if got := active(); !slices.Equal(got, []int{lastDrawn + 1, 0, 1, 0}) {
+		t.Errorf("arrow down from the last drawn row %d: %v", lastDrawn, got)
+	}
+	b.Do(t, chromedp.KeyEvent(kb.PageDown))
+	if got := active(); got[0] <= lastDrawn+1 || got[2] != 1 {
+		t.Errorf("Page Down from row %d: %v", lastDrawn+1, got)
+	}
+	if n := browser.Eval[int](t, b, `document.querySelectorAll("#m td[tabindex='0']").length`); n != 1 {
+		t.Errorf("%d cells are in the tab order, want 1", n)
+	}
+	b.Clean(t)
 }

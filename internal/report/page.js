@@ -2,18 +2,22 @@
 (function () {
   var D = JSON.parse(document.getElementById("kokua-data").textContent);
   // The matrix: the HTML holds it for readers without scripts (in
-  // <noscript>); with scripts, it is built here from the data, the first
-  // rows at once and the rest in batches, so that the page shows before
-  // a large matrix is complete. ready resolves once every row is there.
+  // <noscript>); with scripts, the page draws only the rows in view in
+  // its scrolling box, and a few more on either side, between two
+  // spacer rows as high as the rows not drawn, so that the scrollbars and
+  // the sticky headers behave as if every row were there. What a cell
+  // shows comes from the data and the simulator's state (the model);
+  // the drawn rows are redrawn on scrolling, resizing, filtering and each
+  // change of state.
   var table = document.getElementById("m");
   table.hidden = false;
   var body = table.tBodies[0];
-  var rows = body.rows;
+  var scroller = document.getElementById("matrix-scroll");
   var sheet = document.styleSheets[0];
-  var base = sheet.cssRules.length;
   var state = { loaded: {}, unattended: false };
   var marks = {};
   D.marks.forEach(function (m) { marks[m[0] + "," + m[1]] = m[2]; });
+  var MARGIN = 10;
 
   // answer is the answer number for row r, column j in the simulator's
   // state: the toolset's own load, then the first loaded toolset (in the
@@ -45,9 +49,11 @@
     return { decision: D.decisions[a[0]], reason: D.reasons[a[1]] };
   }
 
+  function decision(r, j) { return D.answers[answer(r, j, state.loaded, state.unattended)][0]; }
+
   // cellLook is a cell's class and text in the simulator's state.
   function cellLook(r, j) {
-    var d = D.answers[answer(r, j, state.loaded, state.unattended)][0];
+    var d = decision(r, j);
     var cls = D.classes[d], text = D.letters[d];
     var mk = marks[r + "," + j];
     if (mk === 1) { cls = (cls + " w").trim(); text += "+"; }
@@ -55,9 +61,43 @@
     return [cls, text];
   }
 
-  function buildRow(r) {
+  // The view: the rows the filters show, in order (view[p] is a row of
+  // the data, at[r] its place in the view or -1), and the hidden columns.
+  var view = [], at = [], hide = {};
+  // The drawn rows: drawn[r] is row r's element; they are the view's
+  // places from to to (not included).
+  var drawn = {}, from = 0, to = 0, rowH = 0;
+  // The cell in the tab order and the cell whose reason is open.
+  var focusR = -1, focusJ = -1, selR = -1, selJ = -1;
+
+  function pad() {
+    var tr = document.createElement("tr"), td = document.createElement("td");
+    tr.className = "pad";
+    tr.setAttribute("aria-hidden", "true");
+    td.colSpan = D.columns.length + 1;
+    tr.appendChild(td);
+    body.appendChild(tr);
+    return tr;
+  }
+  var padTop = pad(), padBottom = pad();
+  function setPad(tr, h) {
+    tr.hidden = h <= 0;
+    tr.cells[0].style.height = h + "px";
+  }
+
+  function lookInto(td, r, j) {
+    var look = cellLook(r, j), cls = look[0];
+    if (r === selR && j === selJ) cls += " sel";
+    td.className = cls.trim();
+    if (td.textContent !== look[1]) td.textContent = look[1];
+    td.tabIndex = r === focusR && j === focusJ ? 0 : -1;
+  }
+
+  function buildRow(r, p) {
     var tr = document.createElement("tr"), th = document.createElement("th"), name = document.createElement("span");
     tr.id = "a-" + r;
+    tr.setAttribute("data-row", r);
+    tr.setAttribute("aria-rowindex", p + 3);
     th.scope = "row";
     name.textContent = D.rows[r].agent;
     th.appendChild(name);
@@ -69,41 +109,129 @@
     }
     tr.appendChild(th);
     for (var j = 0; j < D.columns.length; j++) {
-      var look = cellLook(r, j), td = document.createElement("td");
-      if (look[0]) td.className = look[0];
-      td.textContent = look[1];
+      var td = document.createElement("td");
+      lookInto(td, r, j);
       tr.appendChild(td);
     }
+    drawn[r] = tr;
     return tr;
   }
 
-  var built = 0;
-  function build(n) {
+  function rowsOf(a, b) {
     var frag = document.createDocumentFragment();
-    for (var end = Math.min(built + n, D.rows.length); built < end; built++) frag.appendChild(buildRow(built));
-    body.appendChild(frag);
+    for (var p = a; p < b; p++) frag.appendChild(buildRow(view[p], p));
+    return frag;
+  }
+
+  // measure learns the height of a row, once, from the first row shown.
+  function measure() {
+    if (rowH || !view.length) return;
+    var tr = buildRow(view[0], 0);
+    body.insertBefore(tr, padBottom);
+    rowH = tr.getBoundingClientRect().height || 20;
+    body.removeChild(tr);
+    delete drawn[view[0]];
+  }
+
+  // render draws the rows in view and MARGIN on either side; with all,
+  // it draws them anew (the view changed), else it keeps those drawn.
+  function render(all) {
+    measure();
+    var head = table.tHead.offsetHeight, rh = rowH || 20;
+    // The box is as high as what it holds, up to its maximum (a part of
+    // the window's height): before rows are drawn, the window's height.
+    var top = scroller.scrollTop - head, h = Math.max(scroller.clientHeight, window.innerHeight || 600);
+    var a = Math.max(0, Math.min(view.length, Math.floor(top / rh) - MARGIN));
+    var b = Math.max(a, Math.min(view.length, Math.ceil((top + h) / rh) + MARGIN));
+    var had = focusedCell();
+    var p, r;
+    if (all || b <= from || a >= to) {
+      for (r in drawn) body.removeChild(drawn[r]);
+      drawn = {};
+      body.insertBefore(rowsOf(a, b), padBottom);
+    } else {
+      for (p = from; p < Math.min(a, to); p++) { body.removeChild(drawn[view[p]]); delete drawn[view[p]]; }
+      for (p = Math.max(b, from); p < to; p++) { body.removeChild(drawn[view[p]]); delete drawn[view[p]]; }
+      if (a < from) body.insertBefore(rowsOf(a, from), drawn[view[from]] || padBottom);
+      if (b > to) body.insertBefore(rowsOf(to, b), padBottom);
+    }
+    from = a; to = b;
+    setPad(padTop, a * rh);
+    setPad(padBottom, (view.length - b) * rh);
+    keepFocus(had);
+  }
+
+  var pending = false;
+  function later() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () { pending = false; render(false); });
+  }
+  scroller.addEventListener("scroll", later, { passive: true });
+  window.addEventListener("resize", later);
+
+  // firstShown is the first column the filters show, or -1.
+  function firstShown() {
+    for (var j = 0; j < D.columns.length; j++) if (!hide[j]) return j;
+    return -1;
+  }
+
+  function focusedCell() {
+    var e = document.activeElement;
+    return e && e.tagName === "TD" && body.contains(e) ? e : null;
+  }
+
+  // keepFocus keeps one drawn cell in the tab order: when the row of the
+  // one in it is not drawn (scrolled away or filtered out), the cell of
+  // the same column in the first row drawn takes its place, and takes the
+  // keyboard's focus if the old one had it.
+  function keepFocus(had) {
+    if (focusR >= 0 && drawn[focusR] && !hide[focusJ]) return;
+    if (from >= to) { focusR = -1; return; }
+    var r = view[from], j = focusJ >= 0 && !hide[focusJ] ? focusJ : firstShown();
+    if (j < 0) return;
+    setFocus(r, j, false);
+    if (had && !body.contains(had)) drawn[r].cells[j + 1].focus({ preventScroll: true });
+  }
+
+  function td(r, j) { return drawn[r] ? drawn[r].cells[j + 1] : null; }
+
+  function setFocus(r, j, move) {
+    var old = td(focusR, focusJ);
+    if (old) old.tabIndex = -1;
+    focusR = r; focusJ = j;
+    var cell = td(r, j);
+    if (!cell) return;
+    cell.tabIndex = 0;
+    if (move) cell.focus();
+  }
+
+  // reveal scrolls row r into the scrolling box if it is not drawn and
+  // draws it; the cell's focus() then scrolls it whole into view.
+  function reveal(r) {
+    var p = at[r];
+    if (p < 0) return false;
+    if (p < from || p >= to || !drawn[r]) {
+      var head = table.tHead.offsetHeight;
+      if (p * rowH < scroller.scrollTop) scroller.scrollTop = p * rowH;
+      else scroller.scrollTop = head + (p + 1) * rowH - scroller.clientHeight;
+      render(false);
+    }
+    return !!drawn[r];
   }
 
   function paint() {
     var any = false, k;
     for (k in state.loaded) if (state.loaded[k]) any = true;
-    for (var r = 0; r < rows.length; r++) {
-      var cells = rows[r].cells;
-      for (var j = 0; j < D.columns.length; j++) {
-        var look = cellLook(r, j), cls = look[0], text = look[1];
-        var td = cells[j + 1];
-        if (td.textContent !== text) {
-          var keep = td.classList.contains("sel") ? " sel" : "";
-          td.className = (cls + keep).trim();
-          td.textContent = text;
-        }
-      }
+    for (var r in drawn) {
+      var cells = drawn[r].cells;
+      for (var j = 0; j < D.columns.length; j++) lookInto(cells[j + 1], Number(r), j);
     }
     var names = [];
     for (k in state.loaded) if (state.loaded[k]) names.push(D.toolsets[k]);
     document.getElementById("sim-state").textContent =
       (any ? "Loaded: " + names.join(", ") : "Nothing loaded") + ", " + (state.unattended ? "unattended" : "attended") + " turn.";
-    filter();
+    if (fDecision.value !== "") filter();
   }
 
   // filters: agent and tool text, toolset, decision; collapsed toolsets.
@@ -111,12 +239,30 @@
   var fToolset = document.getElementById("f-toolset"), fDecision = document.getElementById("f-decision");
   var collapsed = {};
   var exactAgent = null;
+  // The agent column is as wide as its longest name, whichever rows are
+  // drawn: a rule of its own, set once, before the filters' rules.
+  (function () {
+    var longest = 0, who = "";
+    D.rows.forEach(function (r) {
+      var n = r.agent.length + (r.marks ? r.marks.length + 3 : 0);
+      if (n > longest) { longest = n; who = r; }
+    });
+    if (!who) return;
+    var probe = buildRow(D.rows.indexOf(who), 0);
+    delete drawn[D.rows.indexOf(who)];
+    body.insertBefore(probe, padBottom);
+    var w = Math.ceil(probe.cells[0].getBoundingClientRect().width);
+    body.removeChild(probe);
+    sheet.insertRule("#m th.corner,#m tbody th{min-width:" + w + "px}", sheet.cssRules.length);
+  })();
+  var base = sheet.cssRules.length;
   function filter() {
     var rules = [];
-    var hide = {};
+    hide = {};
     var ts = fToolset.value, tq = fTool.value.toLowerCase(), dq = fDecision.value;
+    var dn = dq === "" ? -1 : Number(dq);
     // The decision's cells: a class, or for unavailable, none of the others.
-    var dsel = dq === "" ? "" : dq === "0" ? ":not(.l):not(.r):not(.c):not(.v):not(.d)" : "." + D.classes[Number(dq)];
+    var dsel = dq === "" ? "" : dq === "0" ? ":not(.l):not(.r):not(.c):not(.v):not(.d)" : "." + D.classes[dn];
     for (var j = 0; j < D.columns.length; j++) {
       var g = D.columns[j];
       var first = j === 0 || D.columns[j - 1] !== g;
@@ -133,21 +279,27 @@
       groups[gi].hidden = shown === 0;
     }
     if (sel.length) rules.push(sel.join(",") + "{display:none}");
-    if (dsel) rules.push("#m tbody td:not(" + dsel + "){opacity:.3}");
+    if (dsel) rules.push("#m tbody tr:not(.pad) td:not(" + dsel + "){opacity:.3}");
     while (sheet.cssRules.length > base) sheet.deleteRule(base);
     rules.forEach(function (r) { sheet.insertRule(r, sheet.cssRules.length); });
-    var aq = fAgent.value.toLowerCase(), shownRows = 0;
-    for (var r = 0; r < rows.length; r++) {
+    var aq = fAgent.value.toLowerCase(), next = [];
+    at = [];
+    for (var r = 0; r < D.rows.length; r++) {
       var name = D.rows[r].agent, ok = exactAgent !== null ? name === exactAgent : name.toLowerCase().indexOf(aq) >= 0;
-      if (ok && dq) {
+      if (ok && dn >= 0) {
         ok = false;
-        for (j = 0; j < D.columns.length && !ok; j++) if (!hide[j] && rows[r].cells[j + 1].matches(dsel)) ok = true;
+        for (j = 0; j < D.columns.length && !ok; j++) if (!hide[j] && decision(r, j) === dn) ok = true;
       }
-      rows[r].hidden = !ok;
-      if (ok) shownRows++;
+      at.push(ok ? next.length : -1);
+      if (ok) next.push(r);
     }
+    var same = next.length === view.length;
+    for (var p = 0; same && p < next.length; p++) same = next[p] === view[p];
+    view = next;
+    table.setAttribute("aria-rowcount", view.length + 2);
+    render(!same);
     var shownCols = D.columns.length - Object.keys(hide).length;
-    document.getElementById("f-count").textContent = shownRows + " of " + rows.length + " agents, " + shownCols + " of " + D.columns.length + " tools shown.";
+    document.getElementById("f-count").textContent = view.length + " of " + D.rows.length + " agents, " + shownCols + " of " + D.columns.length + " tools shown.";
   }
   [fAgent, fTool].forEach(function (e) { e.addEventListener("input", function () { exactAgent = null; filter(); }); });
   [fToolset, fDecision].forEach(function (e) { e.addEventListener("change", filter); });
@@ -174,17 +326,21 @@
 
   // The reason panel.
   var panel = document.getElementById("reason"), pbody = document.getElementById("reason-body"), pline = document.getElementById("reason-line");
-  var current = null;
   function add(dt, dd) {
     var t = document.createElement("dt"), d = document.createElement("dd");
     t.textContent = dt; d.textContent = dd;
     pbody.appendChild(t); pbody.appendChild(d);
   }
-  function open(td) {
-    var r = td.parentNode.sectionRowIndex, j = td.cellIndex - 1;
-    if (j < 0) return;
-    if (current) current.classList.remove("sel");
-    current = td; td.classList.add("sel");
+  function unselect() {
+    var old = td(selR, selJ);
+    if (old) old.classList.remove("sel");
+    selR = selJ = -1;
+  }
+  function open(r, j) {
+    unselect();
+    selR = r; selJ = j;
+    var cell = td(r, j);
+    if (cell) cell.classList.add("sel");
     var a = D.answers[answer(r, j, state.loaded, state.unattended)], why = D.reasons[a[1]];
     pbody.textContent = "";
     add("Agent", D.rows[r].agent);
@@ -203,39 +359,49 @@
   }
   document.getElementById("reason-close").addEventListener("click", function () {
     panel.hidden = true;
-    if (current) { current.classList.remove("sel"); current.focus(); }
+    var r = selR, j = selJ;
+    unselect();
+    if (r >= 0 && at[r] >= 0 && !hide[j] && reveal(r)) setFocus(r, j, true);
   });
 
-  // Keyboard: one cell in the tab order, arrows move between visible cells.
-  var focusCell = null;
-  function setFocus(td, move) {
-    if (focusCell) focusCell.tabIndex = -1;
-    focusCell = td; td.tabIndex = 0;
-    if (move) td.focus();
+  // Keyboard: one cell in the tab order; the arrows, Page Up and Down,
+  // Home and End (with Control: the first and last row) move between the
+  // cells the filters show, drawing the row first when it is not drawn.
+  function place(cell) {
+    var tr = cell && cell.parentNode;
+    if (!tr || !tr.hasAttribute("data-row") || cell.cellIndex < 1) return null;
+    return [Number(tr.getAttribute("data-row")), cell.cellIndex - 1];
   }
-
-  function visible(el) { return !el.hidden && el.offsetParent !== null; }
   body.addEventListener("click", function (ev) {
-    var td = ev.target.closest("td");
-    if (!td) return;
-    setFocus(td, true);
-    open(td);
+    var c = place(ev.target.closest("td"));
+    if (!c) return;
+    setFocus(c[0], c[1], true);
+    open(c[0], c[1]);
   });
+  // page is how many rows the scrolling box shows at once.
+  function page() { return Math.max(1, Math.floor((scroller.clientHeight - table.tHead.offsetHeight) / (rowH || 20)) - 1); }
   body.addEventListener("keydown", function (ev) {
-    var td = ev.target.closest("td");
-    if (!td) return;
-    var tr = td.parentNode, i = td.cellIndex, next = null, k;
+    var c = place(ev.target.closest("td"));
+    if (!c) return;
+    var r = c[0], j = c[1], p = at[r], nr = -1, nj = j, k;
     switch (ev.key) {
-      case "ArrowRight": for (k = i + 1; k < tr.cells.length && !next; k++) if (visible(tr.cells[k])) next = tr.cells[k]; break;
-      case "ArrowLeft": for (k = i - 1; k >= 1 && !next; k--) if (visible(tr.cells[k])) next = tr.cells[k]; break;
-      case "ArrowDown": for (k = tr.sectionRowIndex + 1; k < rows.length && !next; k++) if (!rows[k].hidden) next = rows[k].cells[i]; break;
-      case "ArrowUp": for (k = tr.sectionRowIndex - 1; k >= 0 && !next; k--) if (!rows[k].hidden) next = rows[k].cells[i]; break;
-      case "Enter": case " ": open(td); ev.preventDefault(); return;
+      case "ArrowRight": nj = -1; for (k = j + 1; k < D.columns.length && nj < 0; k++) if (!hide[k]) nj = k; if (nj >= 0) nr = r; break;
+      case "ArrowLeft": nj = -1; for (k = j - 1; k >= 0 && nj < 0; k--) if (!hide[k]) nj = k; if (nj >= 0) nr = r; break;
+      case "ArrowDown": if (p >= 0 && p + 1 < view.length) nr = view[p + 1]; break;
+      case "ArrowUp": if (p > 0) nr = view[p - 1]; break;
+      case "PageDown": if (p >= 0) nr = view[Math.min(view.length - 1, p + page())]; break;
+      case "PageUp": if (p >= 0) nr = view[Math.max(0, p - page())]; break;
+      case "Home": if (ev.ctrlKey) nr = view[0]; else { nj = firstShown(); nr = r; } break;
+      case "End":
+        if (ev.ctrlKey) nr = view[view.length - 1];
+        else { nj = -1; for (k = D.columns.length - 1; k >= 0 && nj < 0; k--) if (!hide[k]) nj = k; nr = r; }
+        break;
+      case "Enter": case " ": open(r, j); ev.preventDefault(); return;
       case "Escape": panel.hidden = true; return;
       default: return;
     }
     ev.preventDefault();
-    if (next) setFocus(next, true);
+    if (nr >= 0 && reveal(nr)) setFocus(nr, nj, true);
   });
 
   // The graph: an agent's box shows only its row.
@@ -245,10 +411,11 @@
       var r = Number(a.getAttribute("data-row"));
       exactAgent = D.rows[r].agent;
       fAgent.value = exactAgent;
+      scroller.scrollTop = 0;
       filter();
       document.getElementById("matrix").scrollIntoView();
-      var td = rows[r].cells[1];
-      if (td) setFocus(td, true);
+      var j = firstShown();
+      if (j >= 0 && reveal(r)) setFocus(r, j, true);
     });
   });
 
@@ -271,15 +438,25 @@
     });
   }
 
-  build(30);
-  if (rows.length && rows[0].cells.length > 1) setFocus(rows[0].cells[1], false);
+  if (D.rows.length && D.columns.length) { focusR = 0; focusJ = 0; }
   filter();
-  var ready = new Promise(function (done) {
-    (function more() {
-      if (built >= D.rows.length) { filter(); done(true); return; }
-      build(60);
-      setTimeout(more, 0);
-    })();
-  });
-  window.kokuaExplorer = { lookup: lookup, answer: answer, data: D, paint: paint, ready: ready };
+  // Focusing a cell scrolls it out from under the sticky headers.
+  scroller.style.scrollPaddingTop = table.tHead.offsetHeight + "px";
+  scroller.style.scrollPaddingLeft = table.tHead.rows[1].cells[0].offsetWidth + "px";
+  var drawnAt = performance.now();
+
+  // For tests and tools/explorerbench: what a cell shows, from the model
+  // (whether or not it is drawn), the view, and scrolling a cell into
+  // view and drawing it.
+  function model(r, j) {
+    var look = cellLook(r, j);
+    return { text: look[1], cls: look[0], shown: at[r] >= 0 && !hide[j] };
+  }
+  window.kokuaExplorer = {
+    lookup: lookup, answer: answer, data: D, paint: paint, ready: Promise.resolve(true), drawnAt: drawnAt,
+    cell: model,
+    matrix: function () { return D.rows.map(function (_, r) { return D.columns.map(function (_, j) { return cellLook(r, j)[1]; }); }); },
+    shown: function () { return view.map(function (r) { return D.rows[r].agent; }); },
+    reveal: function (r) { return reveal(r); }
+  };
 })();
