@@ -1,5 +1,9 @@
 "use strict";
 (function () {
+  var startedAt = performance.now();
+  // The reach graph and the agents' table (large on a large policy) are
+  // left out of the first frame's layout, and put back right after it.
+  document.documentElement.classList.add("later");
   var D = JSON.parse(document.getElementById("kokua-data").textContent);
   // The matrix: the HTML holds it for readers without scripts (in
   // <noscript>); with scripts, the page draws only the rows in view in
@@ -17,7 +21,7 @@
   var state = { loaded: {}, unattended: false };
   var marks = {};
   D.marks.forEach(function (m) { marks[m[0] + "," + m[1]] = m[2]; });
-  var MARGIN = 10;
+  var MARGIN = 6;
 
   // answer is the answer number for row r, column j in the simulator's
   // state: the toolset's own load, then the first loaded toolset (in the
@@ -123,24 +127,32 @@
     return frag;
   }
 
-  // measure learns the height of a row, once, from the first row shown.
+  // The page's script asks for no layout before the first frame (a
+  // layout of the whole page is its largest cost): rows are as high as
+  // the style sheet makes them (ROW pixels), and the first drawing
+  // assumes the box at its top. Once scrolled, the page checks a drawn
+  // row's height, once, and follows it.
+  var ROW = 24, rowH = ROW, checked = false, laidOut = false;
   function measure() {
-    if (rowH || !view.length) return;
-    var tr = buildRow(view[0], 0);
-    body.insertBefore(tr, padBottom);
-    rowH = tr.getBoundingClientRect().height || 20;
-    body.removeChild(tr);
-    delete drawn[view[0]];
+    if (checked || from >= to) return;
+    checked = true;
+    var h = drawn[view[from]].getBoundingClientRect().height;
+    if (h > 0 && Math.abs(h - rowH) > 0.5) rowH = h;
   }
 
   // render draws the rows in view and MARGIN on either side; with all,
   // it draws them anew (the view changed), else it keeps those drawn.
   function render(all) {
-    measure();
-    var head = table.tHead.offsetHeight, rh = rowH || 20;
-    // The box is as high as what it holds, up to its maximum (a part of
-    // the window's height): before rows are drawn, the window's height.
-    var top = scroller.scrollTop - head, h = Math.max(scroller.clientHeight, window.innerHeight || 600);
+    var head = 0, top = 0, h = (window.innerHeight || 800) * 0.75;
+    if (laidOut) {
+      measure();
+      // The box is as high as what it holds, up to its maximum (a part
+      // of the window's height): while it holds few rows, the window's.
+      head = table.tHead.offsetHeight;
+      top = scroller.scrollTop - head;
+      h = Math.max(scroller.clientHeight, window.innerHeight || 800);
+    }
+    var rh = rowH;
     var a = Math.max(0, Math.min(view.length, Math.floor(top / rh) - MARGIN));
     var b = Math.max(a, Math.min(view.length, Math.ceil((top + h) / rh) + MARGIN));
     var had = focusedCell();
@@ -165,7 +177,7 @@
   function later() {
     if (pending) return;
     pending = true;
-    requestAnimationFrame(function () { pending = false; render(false); });
+    requestAnimationFrame(function () { pending = false; laidOut = true; render(false); });
   }
   scroller.addEventListener("scroll", later, { passive: true });
   window.addEventListener("resize", later);
@@ -211,6 +223,10 @@
   function reveal(r) {
     var p = at[r];
     if (p < 0) return false;
+    laidOut = true;
+    // Focusing a cell scrolls it out from under the sticky headers.
+    scroller.style.scrollPaddingTop = table.tHead.offsetHeight + "px";
+    scroller.style.scrollPaddingLeft = table.tHead.rows[1].cells[0].offsetWidth + "px";
     if (p < from || p >= to || !drawn[r]) {
       var head = table.tHead.offsetHeight;
       if (p * rowH < scroller.scrollTop) scroller.scrollTop = p * rowH;
@@ -239,21 +255,21 @@
   var fToolset = document.getElementById("f-toolset"), fDecision = document.getElementById("f-decision");
   var collapsed = {};
   var exactAgent = null;
-  // The agent column is as wide as its longest name, whichever rows are
-  // drawn: a rule of its own, set once, before the filters' rules.
+  // The agent column is as wide as its widest name, whichever rows are
+  // drawn: a rule of its own, set once, before the filters' rules. The
+  // names are measured in a canvas, in the row headers' fonts, which asks
+  // for no layout.
   (function () {
-    var longest = 0, who = "";
+    var ctx = document.createElement("canvas").getContext("2d"), fonts = "system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif";
+    if (!ctx) return;
+    var w = 0;
     D.rows.forEach(function (r) {
-      var n = r.agent.length + (r.marks ? r.marks.length + 3 : 0);
-      if (n > longest) { longest = n; who = r; }
+      ctx.font = "bold 13px " + fonts;
+      var x = ctx.measureText(r.agent).width;
+      if (r.marks) { ctx.font = "bold 10.8px " + fonts; x += ctx.measureText(" (" + r.marks + ")").width; }
+      if (x > w) w = x;
     });
-    if (!who) return;
-    var probe = buildRow(D.rows.indexOf(who), 0);
-    delete drawn[D.rows.indexOf(who)];
-    body.insertBefore(probe, padBottom);
-    var w = Math.ceil(probe.cells[0].getBoundingClientRect().width);
-    body.removeChild(probe);
-    sheet.insertRule("#m th.corner,#m tbody th{min-width:" + w + "px}", sheet.cssRules.length);
+    sheet.insertRule("#m th.corner{min-width:" + Math.ceil(w + 16) + "px}", sheet.cssRules.length);
   })();
   var base = sheet.cssRules.length;
   function filter() {
@@ -379,7 +395,7 @@
     open(c[0], c[1]);
   });
   // page is how many rows the scrolling box shows at once.
-  function page() { return Math.max(1, Math.floor((scroller.clientHeight - table.tHead.offsetHeight) / (rowH || 20)) - 1); }
+  function page() { return Math.max(1, Math.floor((scroller.clientHeight - table.tHead.offsetHeight) / rowH) - 1); }
   body.addEventListener("keydown", function (ev) {
     var c = place(ev.target.closest("td"));
     if (!c) return;
@@ -440,10 +456,12 @@
 
   if (D.rows.length && D.columns.length) { focusR = 0; focusJ = 0; }
   filter();
-  // Focusing a cell scrolls it out from under the sticky headers.
-  scroller.style.scrollPaddingTop = table.tHead.offsetHeight + "px";
-  scroller.style.scrollPaddingLeft = table.tHead.rows[1].cells[0].offsetWidth + "px";
   var drawnAt = performance.now();
+  requestAnimationFrame(function () {
+    laidOut = true;
+    render(false);
+    setTimeout(function () { document.documentElement.classList.remove("later"); }, 0);
+  });
 
   // For tests and tools/explorerbench: what a cell shows, from the model
   // (whether or not it is drawn), the view, and scrolling a cell into
@@ -453,7 +471,7 @@
     return { text: look[1], cls: look[0], shown: at[r] >= 0 && !hide[j] };
   }
   window.kokuaExplorer = {
-    lookup: lookup, answer: answer, data: D, paint: paint, ready: Promise.resolve(true), drawnAt: drawnAt,
+    lookup: lookup, answer: answer, data: D, paint: paint, ready: Promise.resolve(true), startedAt: startedAt, drawnAt: drawnAt,
     cell: model,
     matrix: function () { return D.rows.map(function (_, r) { return D.columns.map(function (_, j) { return cellLook(r, j)[1]; }); }); },
     shown: function () { return view.map(function (r) { return D.rows[r].agent; }); },

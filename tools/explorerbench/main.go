@@ -116,12 +116,13 @@ func measure(out string, runs int, chromium string) error {
 		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+abs)); err != nil {
 			return err
 		}
-		t, err := chromedp.Run(ctx, chromedp.Evaluate[[7]float64](benchJS, chromedp.EvalAwaitPromise))
+		t, err := chromedp.Run(ctx, chromedp.Evaluate[[9]float64](benchJS, chromedp.EvalAwaitPromise))
 		if err != nil {
 			return err
 		}
-		fmt.Printf("run %d: load event %.0f ms, first frame %.0f ms, usable %.0f ms, matrix complete %.0f ms; scroll to the bottom right %.0f ms, simulator toggle %.0f ms, repaint %.0f ms\n",
-			i+1, t[0], t[1], t[2], t[3], t[4], t[5], t[6])
+		fmt.Printf("run %d: script started %.0f ms, matrix drawn %.0f ms, ", i+1, t[7], t[8])
+		fmt.Printf("load event %.0f ms, first frame %.0f ms, usable %.0f ms, matrix complete %.0f ms; scroll to the bottom right %.0f ms, simulator toggle %.0f ms, repaint %.0f ms\n",
+			t[0], t[1], t[2], t[3], t[4], t[5], t[6])
 		loads, frames, usables, completes = append(loads, t[0]), append(frames, t[1]), append(usables, t[2]), append(completes, t[3])
 		scrolls, toggles, repaints = append(scrolls, t[4]), append(toggles, t[5]), append(repaints, t[6])
 		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
@@ -141,7 +142,8 @@ func measure(out string, runs int, chromium string) error {
 // builds (window.kokuaExplorer.ready); how long scrolling the matrix to
 // its bottom right corner and ticking the simulator's "unattended" take
 // until the next frame is drawn; and how long the simulator's repaint of
-// the matrix takes in script.
+// the matrix takes in script; then when the page's script started and
+// when it had drawn the matrix (0 for a page that does not say).
 const benchJS = `new Promise(function (done) {
   function frame(f) { requestAnimationFrame(function () { requestAnimationFrame(f); }); }
   var load = performance.getEntriesByType("navigation")[0].loadEventEnd;
@@ -165,7 +167,8 @@ const benchJS = `new Promise(function (done) {
               frame(function () {
                 var toggle = performance.now() - t1, t2 = performance.now();
                 if (X) X.paint();
-                done([load, first, usable, complete, scroll, toggle, performance.now() - t2]);
+                done([load, first, usable, complete, scroll, toggle, performance.now() - t2,
+                  X && X.startedAt || 0, X && X.drawnAt || 0]);
               });
             }, 50);
           });
