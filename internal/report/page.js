@@ -21,7 +21,7 @@
   var state = { loaded: {}, unattended: false };
   var marks = {};
   D.marks.forEach(function (m) { marks[m[0] + "," + m[1]] = m[2]; });
-  var MARGIN = 6;
+  var MARGIN = 6, CMARGIN = 4;
 
   // answer is the answer number for row r, column j in the simulator's
   // state: the toolset's own load, then the first loaded toolset (in the
@@ -66,11 +66,15 @@
   }
 
   // The view: the rows the filters show, in order (view[p] is a row of
-  // the data, at[r] its place in the view or -1), and the hidden columns.
-  var view = [], at = [], hide = {};
+  // the data, at[r] its place in the view or -1), the hidden columns,
+  // and the columns shown, in order (cols[k] is a column of the data,
+  // colAt[j] its place or -1).
+  var view = [], at = [], hide = {}, cols = [], colAt = [];
   // The drawn rows: drawn[r] is row r's element; they are the view's
-  // places from to to (not included).
-  var drawn = {}, from = 0, to = 0, rowH = 0;
+  // places from to to (not included). Each drawn row holds its header,
+  // a spacer cell spanning the columns before cfrom, the cells of the
+  // places cfrom to cto of cols, and a spacer spanning the rest.
+  var drawn = {}, from = 0, to = 0, cfrom = 0, cto = 0;
   // The cell in the tab order and the cell whose reason is open.
   var focusR = -1, focusJ = -1, selR = -1, selJ = -1;
 
@@ -78,10 +82,17 @@
     var tr = document.createElement("tr"), td = document.createElement("td");
     tr.className = "pad";
     tr.setAttribute("aria-hidden", "true");
-    td.colSpan = D.columns.length + 1;
     tr.appendChild(td);
     body.appendChild(tr);
     return tr;
+  }
+  function gap(span) {
+    var td = document.createElement("td");
+    td.className = "gap";
+    td.setAttribute("aria-hidden", "true");
+    td.hidden = span <= 0;
+    td.colSpan = Math.max(span, 1);
+    return td;
   }
   var padTop = pad(), padBottom = pad();
   function setPad(tr, h) {
@@ -95,6 +106,7 @@
     td.className = cls.trim();
     if (td.textContent !== look[1]) td.textContent = look[1];
     td.tabIndex = r === focusR && j === focusJ ? 0 : -1;
+    td.setAttribute("aria-colindex", colAt[j] + 2);
   }
 
   function buildRow(r, p) {
@@ -112,11 +124,13 @@
       th.appendChild(small);
     }
     tr.appendChild(th);
-    for (var j = 0; j < D.columns.length; j++) {
+    tr.appendChild(gap(cfrom));
+    for (var k = cfrom; k < cto; k++) {
       var td = document.createElement("td");
-      lookInto(td, r, j);
+      lookInto(td, r, cols[k]);
       tr.appendChild(td);
     }
+    tr.appendChild(gap(cols.length - cto));
     drawn[r] = tr;
     return tr;
   }
@@ -132,18 +146,20 @@
   // the style sheet makes them (ROW pixels), and the first drawing
   // assumes the box at its top. Once scrolled, the page checks a drawn
   // row's height, once, and follows it.
-  var ROW = 24, rowH = ROW, checked = false, laidOut = false;
+  // Columns are COL pixels wide, the same way.
+  var ROW = 24, rowH = ROW, COL = 26, colW = COL, checked = false, laidOut = false;
   function measure() {
-    if (checked || from >= to) return;
+    if (checked || from >= to || cfrom >= cto) return;
     checked = true;
-    var h = drawn[view[from]].getBoundingClientRect().height;
+    var h = drawn[view[from]].getBoundingClientRect().height, w = drawn[view[from]].cells[2].getBoundingClientRect().width;
     if (h > 0 && Math.abs(h - rowH) > 0.5) rowH = h;
+    if (w > 0 && Math.abs(w - colW) > 0.5) colW = w;
   }
 
   // render draws the rows in view and MARGIN on either side; with all,
   // it draws them anew (the view changed), else it keeps those drawn.
   function render(all) {
-    var head = 0, top = 0, h = (window.innerHeight || 800) * 0.75;
+    var head = 0, top = 0, h = (window.innerHeight || 800) * 0.75, left = 0, w = window.innerWidth || 1280;
     if (laidOut) {
       measure();
       // The box is as high as what it holds, up to its maximum (a part
@@ -151,25 +167,39 @@
       head = table.tHead.offsetHeight;
       top = scroller.scrollTop - head;
       h = Math.max(scroller.clientHeight, window.innerHeight || 800);
+      left = scroller.scrollLeft;
+      w = scroller.clientWidth - table.tHead.rows[1].cells[0].offsetWidth;
     }
     var rh = rowH;
     var a = Math.max(0, Math.min(view.length, Math.floor(top / rh) - MARGIN));
     var b = Math.max(a, Math.min(view.length, Math.ceil((top + h) / rh) + MARGIN));
+    var ca = Math.max(0, Math.min(cols.length, Math.floor(left / colW) - CMARGIN));
+    var cb = Math.max(ca, Math.min(cols.length, Math.ceil((left + w) / colW) + CMARGIN));
     var had = focusedCell();
     var p, r;
+    if (ca !== cfrom || cb !== cto) { cfrom = ca; cto = cb; all = true; }
+    // New rows go in before old ones go out, and the spacers are set
+    // first: the table never gets shorter on the way, which would pull
+    // the box's scroll position up (removing the focused cell can make
+    // the browser lay the page out).
+    var gone = [];
     if (all || b <= from || a >= to) {
-      for (r in drawn) body.removeChild(drawn[r]);
+      for (r in drawn) gone.push(drawn[r]);
       drawn = {};
+      setPad(padTop, a * rh);
+      setPad(padBottom, (view.length - b) * rh);
       body.insertBefore(rowsOf(a, b), padBottom);
     } else {
-      for (p = from; p < Math.min(a, to); p++) { body.removeChild(drawn[view[p]]); delete drawn[view[p]]; }
-      for (p = Math.max(b, from); p < to; p++) { body.removeChild(drawn[view[p]]); delete drawn[view[p]]; }
-      if (a < from) body.insertBefore(rowsOf(a, from), drawn[view[from]] || padBottom);
+      for (p = from; p < Math.min(a, to); p++) { gone.push(drawn[view[p]]); delete drawn[view[p]]; }
+      for (p = Math.max(b, from); p < to; p++) { gone.push(drawn[view[p]]); delete drawn[view[p]]; }
+      var first = drawn[view[Math.max(a, from)]];
+      if (a < from) body.insertBefore(rowsOf(a, from), first && first.parentNode ? first : padBottom);
       if (b > to) body.insertBefore(rowsOf(to, b), padBottom);
+      setPad(padTop, a * rh);
+      setPad(padBottom, (view.length - b) * rh);
     }
     from = a; to = b;
-    setPad(padTop, a * rh);
-    setPad(padBottom, (view.length - b) * rh);
+    gone.forEach(function (tr) { body.removeChild(tr); });
     keepFocus(had);
   }
 
@@ -182,12 +212,6 @@
   scroller.addEventListener("scroll", later, { passive: true });
   window.addEventListener("resize", later);
 
-  // firstShown is the first column the filters show, or -1.
-  function firstShown() {
-    for (var j = 0; j < D.columns.length; j++) if (!hide[j]) return j;
-    return -1;
-  }
-
   function focusedCell() {
     var e = document.activeElement;
     return e && e.tagName === "TD" && body.contains(e) ? e : null;
@@ -198,15 +222,19 @@
   // the same column in the first row drawn takes its place, and takes the
   // keyboard's focus if the old one had it.
   function keepFocus(had) {
-    if (focusR >= 0 && drawn[focusR] && !hide[focusJ]) return;
-    if (from >= to) { focusR = -1; return; }
-    var r = view[from], j = focusJ >= 0 && !hide[focusJ] ? focusJ : firstShown();
-    if (j < 0) return;
-    setFocus(r, j, false);
-    if (had && !body.contains(had)) drawn[r].cells[j + 1].focus({ preventScroll: true });
+    if (!td(focusR, focusJ)) {
+      if (from >= to || cfrom >= cto) { focusR = -1; return; }
+      var k = colAt[focusJ];
+      setFocus(view[from], k >= cfrom && k < cto ? focusJ : cols[cfrom], false);
+    }
+    if (had && !body.contains(had)) td(focusR, focusJ).focus({ preventScroll: true });
   }
 
-  function td(r, j) { return drawn[r] ? drawn[r].cells[j + 1] : null; }
+  // td is the drawn cell of row r, column j, or null.
+  function td(r, j) {
+    var k = j >= 0 ? colAt[j] : -1;
+    return drawn[r] && k >= cfrom && k < cto ? drawn[r].cells[2 + k - cfrom] : null;
+  }
 
   function setFocus(r, j, move) {
     var old = td(focusR, focusJ);
@@ -215,25 +243,23 @@
     var cell = td(r, j);
     if (!cell) return;
     cell.tabIndex = 0;
-    if (move) cell.focus();
+    if (move) cell.focus({ preventScroll: true });
   }
 
-  // reveal scrolls row r into the scrolling box if it is not drawn and
-  // draws it; the cell's focus() then scrolls it whole into view.
-  function reveal(r) {
-    var p = at[r];
-    if (p < 0) return false;
+  // reveal scrolls the scrolling box so that row r and column j show
+  // whole, below and beside the sticky headers, and draws them.
+  function reveal(r, j) {
+    var p = at[r], k = colAt[j];
+    if (p < 0 || k < 0) return false;
     laidOut = true;
-    // Focusing a cell scrolls it out from under the sticky headers.
-    scroller.style.scrollPaddingTop = table.tHead.offsetHeight + "px";
-    scroller.style.scrollPaddingLeft = table.tHead.rows[1].cells[0].offsetWidth + "px";
-    if (p < from || p >= to || !drawn[r]) {
-      var head = table.tHead.offsetHeight;
-      if (p * rowH < scroller.scrollTop) scroller.scrollTop = p * rowH;
-      else scroller.scrollTop = head + (p + 1) * rowH - scroller.clientHeight;
-      render(false);
-    }
-    return !!drawn[r];
+    var head = table.tHead.offsetHeight, side = table.tHead.rows[1].cells[0].offsetWidth;
+    var y = p * rowH, x = k * colW;
+    if (y < scroller.scrollTop) scroller.scrollTop = y;
+    else if (head + y + rowH > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = head + y + rowH - scroller.clientHeight;
+    if (x < scroller.scrollLeft) scroller.scrollLeft = x;
+    else if (side + x + colW > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = side + x + colW - scroller.clientWidth;
+    render(false);
+    return !!td(r, j);
   }
 
   function paint() {
@@ -241,7 +267,7 @@
     for (k in state.loaded) if (state.loaded[k]) any = true;
     for (var r in drawn) {
       var cells = drawn[r].cells;
-      for (var j = 0; j < D.columns.length; j++) lookInto(cells[j + 1], Number(r), j);
+      for (var c = cfrom; c < cto; c++) lookInto(cells[2 + c - cfrom], Number(r), cols[c]);
     }
     var names = [];
     for (k in state.loaded) if (state.loaded[k]) names.push(D.toolsets[k]);
@@ -284,8 +310,21 @@
       var first = j === 0 || D.columns[j - 1] !== g;
       if ((ts !== "" && String(g) !== ts) || (tq && D.tools[j].toLowerCase().indexOf(tq) < 0) || (collapsed[g] && !first)) hide[j] = true;
     }
-    var sel = [];
-    for (j in hide) sel.push("#m tr>:nth-child(" + (Number(j) + 2) + ")");
+    // The drawn rows hold only the columns shown; the header row holds
+    // them all, and hides the others.
+    var sel = [], heads = table.tHead.rows[1].cells, nextCols = [];
+    colAt = [];
+    for (j = 0; j < D.columns.length; j++) {
+      if (hide[j]) sel.push("#m thead tr:nth-child(2)>:nth-child(" + (j + 2) + ")");
+      else heads[j + 1].setAttribute("aria-colindex", nextCols.length + 2);
+      colAt.push(hide[j] ? -1 : nextCols.length);
+      if (!hide[j]) nextCols.push(j);
+    }
+    var colsSame = nextCols.length === cols.length;
+    for (j = 0; colsSame && j < cols.length; j++) colsSame = nextCols[j] === cols[j];
+    cols = nextCols;
+    table.setAttribute("aria-colcount", cols.length + 1);
+    padTop.cells[0].colSpan = padBottom.cells[0].colSpan = cols.length + 1;
     // The group headers span their columns: hide those with none shown.
     var groups = table.tHead.rows[0].cells;
     for (var gi = 1; gi < groups.length; gi++) {
@@ -295,7 +334,7 @@
       groups[gi].hidden = shown === 0;
     }
     if (sel.length) rules.push(sel.join(",") + "{display:none}");
-    if (dsel) rules.push("#m tbody tr:not(.pad) td:not(" + dsel + "){opacity:.3}");
+    if (dsel) rules.push("#m tbody tr:not(.pad) td:not(.gap):not(" + dsel + "){opacity:.3}");
     while (sheet.cssRules.length > base) sheet.deleteRule(base);
     rules.forEach(function (r) { sheet.insertRule(r, sheet.cssRules.length); });
     var aq = fAgent.value.toLowerCase(), next = [];
@@ -313,7 +352,7 @@
     for (var p = 0; same && p < next.length; p++) same = next[p] === view[p];
     view = next;
     table.setAttribute("aria-rowcount", view.length + 2);
-    render(!same);
+    render(!same || !colsSame);
     var shownCols = D.columns.length - Object.keys(hide).length;
     document.getElementById("f-count").textContent = view.length + " of " + D.rows.length + " agents, " + shownCols + " of " + D.columns.length + " tools shown.";
   }
@@ -377,7 +416,7 @@
     panel.hidden = true;
     var r = selR, j = selJ;
     unselect();
-    if (r >= 0 && at[r] >= 0 && !hide[j] && reveal(r)) setFocus(r, j, true);
+    if (r >= 0 && reveal(r, j)) setFocus(r, j, true);
   });
 
   // Keyboard: one cell in the tab order; the arrows, Page Up and Down,
@@ -385,8 +424,10 @@
   // cells the filters show, drawing the row first when it is not drawn.
   function place(cell) {
     var tr = cell && cell.parentNode;
-    if (!tr || !tr.hasAttribute("data-row") || cell.cellIndex < 1) return null;
-    return [Number(tr.getAttribute("data-row")), cell.cellIndex - 1];
+    if (!tr || !tr.hasAttribute("data-row")) return null;
+    var k = cfrom + cell.cellIndex - 2;
+    if (k < cfrom || k >= cto) return null;
+    return [Number(tr.getAttribute("data-row")), cols[k]];
   }
   body.addEventListener("click", function (ev) {
     var c = place(ev.target.closest("td"));
@@ -399,25 +440,22 @@
   body.addEventListener("keydown", function (ev) {
     var c = place(ev.target.closest("td"));
     if (!c) return;
-    var r = c[0], j = c[1], p = at[r], nr = -1, nj = j, k;
+    var r = c[0], j = c[1], p = at[r], nr = -1, nj = j, k = colAt[j];
     switch (ev.key) {
-      case "ArrowRight": nj = -1; for (k = j + 1; k < D.columns.length && nj < 0; k++) if (!hide[k]) nj = k; if (nj >= 0) nr = r; break;
-      case "ArrowLeft": nj = -1; for (k = j - 1; k >= 0 && nj < 0; k--) if (!hide[k]) nj = k; if (nj >= 0) nr = r; break;
+      case "ArrowRight": if (k + 1 < cols.length) { nj = cols[k + 1]; nr = r; } break;
+      case "ArrowLeft": if (k > 0) { nj = cols[k - 1]; nr = r; } break;
       case "ArrowDown": if (p >= 0 && p + 1 < view.length) nr = view[p + 1]; break;
       case "ArrowUp": if (p > 0) nr = view[p - 1]; break;
       case "PageDown": if (p >= 0) nr = view[Math.min(view.length - 1, p + page())]; break;
       case "PageUp": if (p >= 0) nr = view[Math.max(0, p - page())]; break;
-      case "Home": if (ev.ctrlKey) nr = view[0]; else { nj = firstShown(); nr = r; } break;
-      case "End":
-        if (ev.ctrlKey) nr = view[view.length - 1];
-        else { nj = -1; for (k = D.columns.length - 1; k >= 0 && nj < 0; k--) if (!hide[k]) nj = k; nr = r; }
-        break;
+      case "Home": if (ev.ctrlKey) nr = view[0]; else { nj = cols[0]; nr = r; } break;
+      case "End": if (ev.ctrlKey) nr = view[view.length - 1]; else { nj = cols[cols.length - 1]; nr = r; } break;
       case "Enter": case " ": open(r, j); ev.preventDefault(); return;
       case "Escape": panel.hidden = true; return;
       default: return;
     }
     ev.preventDefault();
-    if (nr >= 0 && reveal(nr)) setFocus(nr, nj, true);
+    if (nr >= 0 && reveal(nr, nj)) setFocus(nr, nj, true);
   });
 
   // The graph: an agent's box shows only its row.
@@ -430,8 +468,8 @@
       scroller.scrollTop = 0;
       filter();
       document.getElementById("matrix").scrollIntoView();
-      var j = firstShown();
-      if (j >= 0 && reveal(r)) setFocus(r, j, true);
+      scroller.scrollLeft = 0;
+      if (cols.length && reveal(r, cols[0])) setFocus(r, cols[0], true);
     });
   });
 
@@ -475,6 +513,7 @@
     cell: model,
     matrix: function () { return D.rows.map(function (_, r) { return D.columns.map(function (_, j) { return cellLook(r, j)[1]; }); }); },
     shown: function () { return view.map(function (r) { return D.rows[r].agent; }); },
-    reveal: function (r) { return reveal(r); }
+    columns: function () { return cols.slice(); },
+    reveal: function (r, j) { return reveal(r, j) ? td(r, j) : null; }
   };
 })();
