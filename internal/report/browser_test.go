@@ -523,5 +523,56 @@ func TestBrowserLargeMatrix(t *testing.T) {
 	if n := browser.Eval[int](t, b, `document.querySelectorAll("#m td[tabindex='0']").length`); n != 1 {
 		t.Errorf("%d cells are in the tab order, want 1", n)
 	}
+
+	// Filtered by agent name and by a toolset, the page shows the rows
+	// and columns the filters keep, and draws them at their places
+	// (drawnRows checks aria-rowindex) as the runtime decides them.
+	name := browser.Eval[string](t, b, `(function () { var e = document.getElementById("f-agent"); e.value = "1"; e.dispatchEvent(new Event("input"));
+  var s = document.getElementById("f-toolset"); s.selectedIndex = 2; s.dispatchEvent(new Event("change")); return s.options[2].textContent; })()`)
+	var wantRows []string
+	for _, row := range m.Rows {
+		if strings.Contains(strings.ToLower(row.Agent), "1") {
+			wantRows = append(wantRows, row.Agent)
+		}
+	}
+	var wantCols []int
+	for j, c := range m.Columns {
+		if strings.HasPrefix(c.Name(), name+".") {
+			wantCols = append(wantCols, j)
+		}
+	}
+	if got := browser.Eval[[]string](t, b, `window.kokuaExplorer.shown()`); !slices.Equal(got, wantRows) {
+		t.Errorf("filtered by %q, the page shows rows %v, want %v", "1", got, wantRows)
+	}
+	if got := browser.Eval[[]int](t, b, `window.kokuaExplorer.columns()`); !slices.Equal(got, wantCols) {
+		t.Errorf("filtered by toolset %s, the page shows columns %v, want %v", name, got, wantCols)
+	}
+	seen := map[int]bool{}
+	for top := 0; ; {
+		edge := browser.EvalAwait[[]float64](t, b, fmt.Sprintf(`new Promise(function (done) {
+  var box = document.getElementById("matrix-scroll");
+  box.scrollTop = %d;
+  requestAnimationFrame(function () { requestAnimationFrame(function () { done([box.scrollTop, box.scrollHeight - box.clientHeight, box.clientHeight]); }); });
+})`, top))
+		for r, cells := range drawnRows(t, b) {
+			seen[r] = true
+			if !slices.Contains(wantRows, m.Rows[r].Agent) {
+				t.Errorf("filtered by %q, row %s is drawn", "1", m.Rows[r].Agent)
+			}
+			for j, got := range cells {
+				want := runtimeAnswer(t, in.Policy, m, r, j, nil, true)
+				if !slices.Contains(wantCols, j) || got != report.Letters[slices.Index(report.Decisions, want.Decision)] {
+					t.Errorf("filtered: %s %s is drawn as %q, the runtime says %s", m.Rows[r].Agent, m.Columns[j].Name(), got, want.Decision)
+				}
+			}
+		}
+		if edge[0] >= edge[1] {
+			break
+		}
+		top = int(edge[0] + edge[2]/2)
+	}
+	if len(seen) != len(wantRows) {
+		t.Errorf("filtered, scrolling drew %d of %d rows", len(seen), len(wantRows))
+	}
 	b.Clean(t)
 }
