@@ -495,10 +495,17 @@
   if (D.rows.length && D.columns.length) { focusR = 0; focusJ = 0; }
   filter();
   var drawnAt = performance.now();
-  requestAnimationFrame(function () {
-    laidOut = true;
-    render(false);
-    setTimeout(function () { document.documentElement.classList.remove("later"); }, 0);
+  // After the first frame: the page's true sizes, then the graph and
+  // the agents' table back when the browser is idle (within a second);
+  // ready resolves then.
+  var ready = new Promise(function (done) {
+    requestAnimationFrame(function () {
+      laidOut = true;
+      render(false);
+      var back = function () { document.documentElement.classList.remove("later"); done(true); };
+      if (window.requestIdleCallback) window.requestIdleCallback(back, { timeout: 1000 });
+      else setTimeout(back, 100);
+    });
   });
 
   // For tests and tools/explorerbench: what a cell shows, from the model
@@ -509,7 +516,7 @@
     return { text: look[1], cls: look[0], shown: at[r] >= 0 && !hide[j] };
   }
   window.kokuaExplorer = {
-    lookup: lookup, answer: answer, data: D, paint: paint, ready: Promise.resolve(true), startedAt: startedAt, drawnAt: drawnAt,
+    lookup: lookup, answer: answer, data: D, paint: paint, ready: ready, startedAt: startedAt, drawnAt: drawnAt,
     cell: model,
     matrix: function () { return D.rows.map(function (_, r) { return D.columns.map(function (_, j) { return cellLook(r, j)[1]; }); }); },
     shown: function () { return view.map(function (r) { return D.rows[r].agent; }); },
