@@ -52,14 +52,20 @@ func TestReportInBrowserMatchesAgents(t *testing.T) {
 			raw := browser.Eval[string](t, b, `JSON.stringify({
   Entry: document.getElementById("fact-entry").textContent,
   Count: document.getElementById("fact-agents").textContent,
-  Rows: Array.from(document.querySelectorAll("#m tbody th")).map(function (th) { return th.firstChild.textContent; }),
+  Rows: window.kokuaExplorer.shown(),
   Toolsets: window.kokuaExplorer.data.columns.map(function (g) { return window.kokuaExplorer.data.toolsets[g]; }),
   Tools: Array.from(document.querySelectorAll("#m thead th.tool")).map(function (th) { return th.textContent; }),
-  Cells: Array.from(document.querySelectorAll("#m tbody tr")).map(function (tr) { return Array.from(tr.cells).slice(1).map(function (td) { return td.textContent; }); }),
+  Cells: window.kokuaExplorer.matrix(),
   Available: Object.fromEntries(Array.from(document.querySelectorAll("#agents tbody tr")).map(function (tr) { return [tr.cells[0].firstChild.textContent, tr.cells[1].textContent]; }))
 })`)
 			if err := json.Unmarshal([]byte(raw), &page); err != nil {
 				t.Fatal(err)
+			}
+			// The drawn cells show what the page's model says.
+			if bad := browser.Eval[int](t, b, `(function () { var X = window.kokuaExplorer, cols = X.columns();
+  return Array.from(document.querySelectorAll("#m tbody td[aria-colindex]")).filter(function (td) {
+    return td.textContent !== X.cell(Number(td.parentNode.getAttribute("data-row")), cols[Number(td.getAttribute("aria-colindex")) - 2]).text; }).length; })()`); bad != 0 {
+				t.Errorf("%d drawn cells differ from the page's model", bad)
 			}
 			entry := ""
 			for name, a := range listed.Agents {

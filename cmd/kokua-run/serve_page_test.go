@@ -39,8 +39,11 @@ func TestServePageInBrowser(t *testing.T) {
 	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
 	sv := startServeWith(t, serveOptions{policy: path})
 	b.Open(t, sv.url+"/")
-	cell := `Array.from(document.querySelectorAll("#m tbody tr")).find(function (tr) { return tr.cells[0].firstChild.textContent === "coder"; })
-  .cells[1 + window.kokuaExplorer.data.tools.findIndex(function (t, j) { return window.kokuaExplorer.data.toolsets[window.kokuaExplorer.data.columns[j]] === "compute" && t === "run_command"; })].textContent`
+	// The cell as the page draws it, scrolled into view.
+	cell := `(function () { var X = window.kokuaExplorer, D = X.data;
+  var r = D.rows.findIndex(function (row) { return row.agent === "coder"; });
+  var j = D.tools.findIndex(function (t, j) { return D.toolsets[D.columns[j]] === "compute" && t === "run_command"; });
+  return X.reveal(r, j).textContent; })()`
 	if got := browser.Eval[string](t, b, cell); got != "V" {
 		t.Errorf("the served page shows the coder's run_command as %q, want V (review)", got)
 	}

@@ -98,13 +98,20 @@ func TestBrowserSimulatorAgreesWithRuntime(t *testing.T) {
 			b.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#sim input[value=%q]`, m.Toolsets[ts]))))
 		}
 		b.Do(t, chromedp.Click(chromedp.ID("unattended")))
-		shown := browser.Eval[[][]string](t, b, `Array.from(document.querySelectorAll("#m tbody tr")).map(function (tr) {
-  return Array.from(tr.cells).slice(1).map(function (td) { return td.textContent; }); })`)
+		shown := browser.Eval[[][]string](t, b, `window.kokuaExplorer.matrix()`)
 		for r := range m.Rows {
 			for j := range m.Columns {
 				want := runtimeAnswer(t, s.in.Policy, m, r, j, loaded, true)
 				if letter := report.Letters[slices.Index(report.Decisions, want.Decision)]; shown[r][j] != letter {
 					t.Errorf("%s: the simulator shows %s %s as %q, the runtime says %s", s.name, m.Rows[r].Agent, m.Columns[j].Name(), shown[r][j], want.Decision)
+				}
+			}
+		}
+		// The rows drawn show what the page's model says.
+		for r, cells := range drawnRows(t, b) {
+			for j, got := range cells {
+				if got != shown[r][j] {
+					t.Errorf("%s: %s %s is drawn as %q, the page's model says %q", s.name, m.Rows[r].Agent, m.Columns[j].Name(), got, shown[r][j])
 				}
 			}
 		}
@@ -126,8 +133,8 @@ func TestBrowserReason(t *testing.T) {
 	b.Open(t, url)
 	row := slices.IndexFunc(m.Rows, func(r report.Row) bool { return r.Agent == "assistant" })
 	col := slices.IndexFunc(m.Columns, func(c report.Column) bool { return c.Name() == "config.update_config" })
-	sel := fmt.Sprintf("#m tbody tr:nth-child(%d) td:nth-child(%d)", row+1, col+2)
-	b.Do(t, chromedp.Click(chromedp.CSS(sel)))
+	browser.Eval[bool](t, b, fmt.Sprintf(`window.kokuaExplorer.reveal(%d, %d) !== null`, row, col))
+	b.Do(t, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#m tbody tr[data-row="%d"] td[aria-colindex="%d"]`, row, col+2))))
 	text := browser.Eval[string](t, b, `document.getElementById("reason").hidden ? "" : document.getElementById("reason").innerText`)
 	want := in.Policy.Decide("assistant", "config.update_config", policy.Turn{})
 	line := fmt.Sprintf("shipped.config.toml:%d:%d", want.Reason.Position.Line, want.Reason.Position.Column)
@@ -139,13 +146,13 @@ func TestBrowserReason(t *testing.T) {
 	}
 	// Keyboard: close, move right from the focused cell, open with Enter.
 	b.Do(t, chromedp.Click(chromedp.ID("reason-close")))
-	focused := browser.Eval[string](t, b, `document.activeElement.tagName + ":" + document.activeElement.cellIndex`)
-	if focused != fmt.Sprintf("TD:%d", col+1) {
+	focused := browser.Eval[string](t, b, `document.activeElement.tagName + ":" + document.activeElement.getAttribute("aria-colindex")`)
+	if focused != fmt.Sprintf("TD:%d", col+2) {
 		t.Errorf("after closing the reason, focus is on %s, want the cell", focused)
 	}
 	b.Do(t, chromedp.KeyEvent(kb.ArrowRight), chromedp.KeyEvent(kb.Enter))
-	got := browser.Eval[string](t, b, `document.activeElement.cellIndex + ":" + document.getElementById("reason").hidden + ":" + document.querySelector("#reason-body dd:nth-of-type(2)").textContent`)
-	if want := fmt.Sprintf("%d:false:%s", col+2, m.Columns[col+1].Name()); got != want {
+	got := browser.Eval[string](t, b, `document.activeElement.getAttribute("aria-colindex") + ":" + document.getElementById("reason").hidden + ":" + document.querySelector("#reason-body dd:nth-of-type(2)").textContent`)
+	if want := fmt.Sprintf("%d:false:%s", col+3, m.Columns[col+1].Name()); got != want {
 		t.Errorf("arrow right and Enter: %q, want %q", got, want)
 	}
 	b.Clean(t)
@@ -167,7 +174,7 @@ func TestBrowserKeyboard(t *testing.T) {
 		t.Errorf("%d cells are in the tab order, want 1", n)
 	}
 	b.Do(t, chromedp.Focus(chromedp.CSS("#m td[tabindex='0']")), chromedp.KeyEvent(kb.ArrowDown), chromedp.KeyEvent(kb.ArrowRight))
-	if got := browser.Eval[string](t, b, `document.activeElement.parentNode.sectionRowIndex + ":" + document.activeElement.cellIndex + ":" + document.activeElement.tabIndex`); got != "1:2:0" {
+	if got := browser.Eval[string](t, b, `document.activeElement.parentNode.getAttribute("data-row") + ":" + document.activeElement.getAttribute("aria-colindex") + ":" + document.activeElement.tabIndex`); got != "1:3:0" {
 		t.Errorf("down and right from the first cell reach %q, want row 1, cell 2, in the tab order", got)
 	}
 	unlabelled := browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("input, select, button")).filter(function (e) {
@@ -196,8 +203,15 @@ func TestBrowserFilterAndGraph(t *testing.T) {
 	m := report.Build(in)
 	url := file(t, page(t, in))
 	b.Open(t, url)
+	// visible is the rows the filters show, as the page's model has them;
+	// the page is small enough for all of them to be drawn.
 	visible := func() []string {
-		return browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("#m tbody tr")).filter(function (tr) { return !tr.hidden; }).map(function (tr) { return tr.cells[0].firstChild.textContent; })`)
+		shown := browser.Eval[[]string](t, b, `window.kokuaExplorer.shown()`)
+		drawn := browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("#m tbody tr[data-row]")).map(function (tr) { return tr.cells[0].firstChild.textContent; })`)
+		if !slices.Equal(shown, drawn) {
+			t.Errorf("the page shows rows %v but draws %v", shown, drawn)
+		}
+		return shown
 	}
 	b.Do(t, chromedp.Click(chromedp.CSS(`#graph a.node[data-row="1"]`)))
 	if got := visible(); !slices.Equal(got, []string{m.Rows[1].Agent}) {
@@ -214,8 +228,14 @@ func TestBrowserFilterAndGraph(t *testing.T) {
 	if got := visible(); !slices.Equal(got, want) {
 		t.Errorf("filtering agents by %q shows %v, want %v", "e", got, want)
 	}
+	// shownCols is how many columns the page shows, as its model has
+	// them; the header row shows as many.
 	shownCols := func() int {
-		return browser.Eval[int](t, b, `Array.from(document.querySelectorAll("#m tbody tr:not([hidden])")[0].cells).slice(1).filter(function (td) { return td.offsetParent !== null; }).length`)
+		n := browser.Eval[[]int](t, b, `[window.kokuaExplorer.columns().length, Array.from(document.querySelectorAll("#m thead th.tool")).filter(function (th) { return th.offsetParent !== null; }).length]`)
+		if n[0] != n[1] {
+			t.Errorf("the page shows %d columns, its header %d", n[0], n[1])
+		}
+		return n[0]
 	}
 	before := shownCols()
 	b.Do(t, chromedp.Click(chromedp.CSS(`#m button.collapse[data-group="1"]`)))
@@ -252,11 +272,19 @@ func TestBrowserDiff(t *testing.T) {
 	in := caseInput(t, "team-diff")
 	url := file(t, page(t, in))
 	b.Open(t, url)
-	got := browser.Eval[[]int](t, b, `[document.querySelectorAll("#m td.w").length, document.querySelectorAll("#m td.n").length,
-  document.querySelectorAll("#changes tr.widened").length, document.querySelectorAll("#changes tr.narrowed").length]`)
-	want := []int{in.Changes.WidenedCount, in.Changes.NarrowedCount, in.Changes.WidenedCount, in.Changes.NarrowedCount}
+	// The cells' marks as the page's model has them; the drawn cells
+	// show the model's letters and classes.
+	marked := `(function () { var X = window.kokuaExplorer, w = 0, n = 0;
+  X.data.rows.forEach(function (_, r) { X.data.columns.forEach(function (_, j) { var c = X.cell(r, j).cls.split(" ");
+    if (c.indexOf("w") >= 0) w++; if (c.indexOf("n") >= 0) n++; }); });
+  var bad = Array.from(document.querySelectorAll("#m tbody td[aria-colindex]")).filter(function (td) {
+    var c = X.cell(Number(td.parentNode.getAttribute("data-row")), X.columns()[Number(td.getAttribute("aria-colindex")) - 2]);
+    return td.textContent !== c.text || td.className.replace(/ ?sel/, "") !== c.cls; }).length;
+  return [w, n, bad]; })()`
+	got := append(browser.Eval[[]int](t, b, marked), browser.Eval[[]int](t, b, `[document.querySelectorAll("#changes tr.widened").length, document.querySelectorAll("#changes tr.narrowed").length]`)...)
+	want := []int{in.Changes.WidenedCount, in.Changes.NarrowedCount, 0, in.Changes.WidenedCount, in.Changes.NarrowedCount}
 	if !slices.Equal(got, want) {
-		t.Errorf("widened and narrowed cells, then rows: %v, want %v", got, want)
+		t.Errorf("widened and narrowed cells, cells drawn unlike the model, then rows: %v, want %v", got, want)
 	}
 	first := browser.Eval[string](t, b, `document.querySelector("#changes h3").textContent`)
 	if !strings.HasPrefix(first, "Widened") {
@@ -264,8 +292,8 @@ func TestBrowserDiff(t *testing.T) {
 	}
 	// A widened cell keeps its mark through the simulator.
 	b.Do(t, chromedp.Click(chromedp.ID("unattended")))
-	if n := browser.Eval[int](t, b, `document.querySelectorAll("#m td.w").length`); n != in.Changes.WidenedCount {
-		t.Errorf("after the simulator repainted, %d widened cells are marked", n)
+	if n := browser.Eval[[]int](t, b, marked); n[0] != in.Changes.WidenedCount || n[2] != 0 {
+		t.Errorf("after the simulator repainted, %d widened cells are marked, %d cells drawn unlike the model", n[0], n[2])
 	}
 	b.Clean(t)
 }
@@ -348,4 +376,203 @@ func TestBrowserWithoutScripts(t *testing.T) {
 		t.Errorf("without scripts the script's empty matrix shows")
 	}
 	b.Clean(t, url)
+}
+
+// drawnRows is the matrix's drawn rows, by row of the model, each its
+// drawn cells' letters by column of the model; it checks that each row's
+// aria-rowindex is its place among the rows the filters show, after the
+// two header rows.
+func drawnRows(t *testing.T, b *browser.Browser) map[int]map[int]string {
+	t.Helper()
+	got := browser.Eval[[][]any](t, b, `(function () {
+  var X = window.kokuaExplorer, shown = X.shown(), cols = X.columns();
+  return Array.from(document.querySelectorAll("#m tbody tr[data-row]")).map(function (tr) {
+    return [Number(tr.getAttribute("data-row")), Number(tr.getAttribute("aria-rowindex")) - 3, shown.indexOf(tr.cells[0].firstChild.textContent)].concat(
+      Array.from(tr.querySelectorAll("td[aria-colindex]")).map(function (td) { return [cols[Number(td.getAttribute("aria-colindex")) - 2], td.textContent]; })); }); })()`)
+	rows := map[int]map[int]string{}
+	for _, row := range got {
+		r, place, want := int(row[0].(float64)), int(row[1].(float64)), int(row[2].(float64))
+		if place != want {
+			t.Errorf("row %d is drawn with aria-rowindex for place %d, its place is %d", r, place, want)
+		}
+		if _, dup := rows[r]; dup {
+			t.Errorf("row %d is drawn twice", r)
+		}
+		rows[r] = map[int]string{}
+		for _, c := range row[3:] {
+			jc := c.([]any)
+			rows[r][int(jc[0].(float64))] = jc[1].(string)
+		}
+	}
+	return rows
+}
+
+// TestBrowserLargeMatrix: on a matrix larger than its scrolling box, the
+// page draws only the rows and columns in view and a few more; scrolled
+// from top to bottom and left to right, every cell is drawn at its place
+// as the runtime decides it, idle and then unattended, and the corners of
+// the box show drawn cells, not the spacers; the keyboard reaches rows
+// and columns that were not drawn (Control+End, End, an arrow past the
+// last drawn row, Page Down), scrolling them into view.
+func TestBrowserLargeMatrix(t *testing.T) {
+	b := browser.New(t, 700, 800)
+	in := report.Input{Name: "gen", Policy: compiled(t, 300, 10)}
+	m := report.Build(in)
+	b.Open(t, file(t, page(t, in)))
+	counts := browser.Eval[[]int](t, b, `[document.querySelectorAll("#m tbody tr[data-row]").length, document.querySelector("#m tbody tr[data-row]").querySelectorAll("td[aria-colindex]").length,
+  Number(document.getElementById("m").getAttribute("aria-rowcount")), Number(document.getElementById("m").getAttribute("aria-colcount"))]`)
+	if counts[0] == 0 || counts[0] >= len(m.Rows) || counts[1] == 0 || counts[1] >= len(m.Columns) || counts[2] != len(m.Rows)+2 || counts[3] != len(m.Columns)+1 {
+		t.Fatalf("%d of %d rows and %d of %d columns are drawn, aria-rowcount %d, aria-colcount %d", counts[0], len(m.Rows), counts[1], len(m.Columns), counts[2], counts[3])
+	}
+	sweep := func(unattended bool) {
+		letters := make([][]string, len(m.Rows))
+		for r := range m.Rows {
+			for j := range m.Columns {
+				want := runtimeAnswer(t, in.Policy, m, r, j, nil, unattended)
+				letters[r] = append(letters[r], report.Letters[slices.Index(report.Decisions, want.Decision)])
+			}
+		}
+		seen := map[[2]int]bool{}
+		for top := 0; ; {
+			var edge []any
+			for left := 0; ; {
+				edge = browser.EvalAwait[[]any](t, b, fmt.Sprintf(`new Promise(function (done) {
+  var box = document.getElementById("matrix-scroll");
+  box.scrollIntoView({ block: "start" });
+  box.scrollTop = %d;
+  box.scrollLeft = %d;
+  requestAnimationFrame(function () { requestAnimationFrame(function () {
+    var rect = box.getBoundingClientRect(), head = document.querySelector("#m thead tr:nth-child(2) th").getBoundingClientRect();
+    var at = [[head.right + 3, head.bottom + 3], [rect.right - 25, head.bottom + 3], [head.right + 3, rect.bottom - 25], [rect.right - 25, rect.bottom - 25]].map(function (xy) {
+      var e = document.elementFromPoint(xy[0], xy[1]);
+      return e && e.hasAttribute("aria-colindex") && e.parentNode.hasAttribute("data-row") ? 1 : 0; });
+    done([box.scrollTop, box.scrollHeight - box.clientHeight, box.clientHeight, box.scrollLeft, box.scrollWidth - box.clientWidth, box.clientWidth].concat(at));
+  }); });
+})`, top, left))
+				for r, cells := range drawnRows(t, b) {
+					for j, got := range cells {
+						seen[[2]int{r, j}] = true
+						if got != letters[r][j] {
+							t.Errorf("unattended %v: %s %s is drawn as %q, the runtime says %s", unattended, m.Rows[r].Agent, m.Columns[j].Name(), got, letters[r][j])
+						}
+					}
+				}
+				for i, corner := range edge[6:] {
+					if corner != 1.0 {
+						t.Errorf("scrolled to %v, %v: corner %d of the box shows no drawn cell", edge[0], edge[3], i)
+					}
+				}
+				if edge[3].(float64) >= edge[4].(float64) {
+					break
+				}
+				left = int(edge[3].(float64) + edge[5].(float64)/2)
+			}
+			if edge[0].(float64) >= edge[1].(float64) {
+				break
+			}
+			top = int(edge[0].(float64) + edge[2].(float64)/2)
+		}
+		if len(seen) != len(m.Rows)*len(m.Columns) {
+			t.Errorf("scrolling from top to bottom drew %d of %d cells", len(seen), len(m.Rows)*len(m.Columns))
+		}
+	}
+	sweep(false)
+	b.Do(t, chromedp.Click(chromedp.ID("unattended")))
+	sweep(true)
+
+	active := func() []int {
+		return browser.EvalAwait[[]int](t, b, `new Promise(function (done) { requestAnimationFrame(function () { requestAnimationFrame(function () {
+  var e = document.activeElement, box = document.getElementById("matrix-scroll").getBoundingClientRect(), r = e.getBoundingClientRect();
+  done([Number(e.parentNode.getAttribute("data-row")), Number(e.getAttribute("aria-colindex")) - 2,
+    r.top >= box.top && r.bottom <= box.bottom && r.left >= box.left && r.right <= box.right ? 1 : 0, e.tabIndex]); }); }); })`)
+	}
+	last := len(m.Rows) - 1
+	browser.Eval[bool](t, b, `(function () { var box = document.getElementById("matrix-scroll"); box.scrollTop = 0; box.scrollLeft = 0;
+  window.kokuaExplorer.reveal(0, 0).click(); return true; })()`)
+	for _, step := range []struct {
+		name string
+		keys chromedp.Action[chromedp.Void]
+		want []int
+	}{
+		{"Control+End", chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(kb.ModifierCtrl)), []int{last, 0, 1, 0}},
+		{"arrow up", chromedp.KeyEvent(kb.ArrowUp), []int{last - 1, 0, 1, 0}},
+		{"End", chromedp.KeyEvent(kb.End), []int{last - 1, len(m.Columns) - 1, 1, 0}},
+		{"Control+Home", chromedp.KeyEvent(kb.Home, chromedp.KeyModifiers(kb.ModifierCtrl)), []int{0, len(m.Columns) - 1, 1, 0}},
+		{"Home", chromedp.KeyEvent(kb.Home), []int{0, 0, 1, 0}},
+	} {
+		b.Do(t, step.keys)
+		if got := active(); !slices.Equal(got, step.want) {
+			t.Errorf("%s: focus on row, column, in view, tab index %v, want %v", step.name, got, step.want)
+			t.Log(browser.Eval[string](t, b, `JSON.stringify([document.activeElement.getBoundingClientRect(), document.getElementById("matrix-scroll").getBoundingClientRect(), document.getElementById("matrix-scroll").scrollLeft, document.getElementById("matrix-scroll").scrollWidth, document.getElementById("matrix-scroll").clientWidth])`))
+		}
+	}
+	// An arrow down from the last drawn row reaches one not drawn yet.
+	lastDrawn := browser.Eval[int](t, b, `(function () { var rows = document.querySelectorAll("#m tbody tr[data-row]"), tr = rows[rows.length - 1];
+  tr.querySelector("td[aria-colindex]").focus({ preventScroll: true }); return Number(tr.getAttribute("data-row")); })()`)
+	if browser.Eval[int](t, b, fmt.Sprintf(`document.querySelectorAll('#m tbody tr[data-row="%d"]').length`, lastDrawn+1)) != 0 {
+		t.Fatalf("row %d, after the last drawn, is drawn", lastDrawn+1)
+	}
+	b.Do(t, chromedp.KeyEvent(kb.ArrowDown))
+	if got := active(); !slices.Equal(got, []int{lastDrawn + 1, 0, 1, 0}) {
+		t.Errorf("arrow down from the last drawn row %d: %v", lastDrawn, got)
+	}
+	b.Do(t, chromedp.KeyEvent(kb.PageDown))
+	if got := active(); got[0] <= lastDrawn+1 || got[2] != 1 {
+		t.Errorf("Page Down from row %d: %v", lastDrawn+1, got)
+	}
+	if n := browser.Eval[int](t, b, `document.querySelectorAll("#m td[tabindex='0']").length`); n != 1 {
+		t.Errorf("%d cells are in the tab order, want 1", n)
+	}
+
+	// Filtered by agent name and by a toolset, the page shows the rows
+	// and columns the filters keep, and draws them at their places
+	// (drawnRows checks aria-rowindex) as the runtime decides them.
+	name := browser.Eval[string](t, b, `(function () { var e = document.getElementById("f-agent"); e.value = "1"; e.dispatchEvent(new Event("input"));
+  var s = document.getElementById("f-toolset"); s.selectedIndex = 2; s.dispatchEvent(new Event("change")); return s.options[2].textContent; })()`)
+	var wantRows []string
+	for _, row := range m.Rows {
+		if strings.Contains(strings.ToLower(row.Agent), "1") {
+			wantRows = append(wantRows, row.Agent)
+		}
+	}
+	var wantCols []int
+	for j, c := range m.Columns {
+		if strings.HasPrefix(c.Name(), name+".") {
+			wantCols = append(wantCols, j)
+		}
+	}
+	if got := browser.Eval[[]string](t, b, `window.kokuaExplorer.shown()`); !slices.Equal(got, wantRows) {
+		t.Errorf("filtered by %q, the page shows rows %v, want %v", "1", got, wantRows)
+	}
+	if got := browser.Eval[[]int](t, b, `window.kokuaExplorer.columns()`); !slices.Equal(got, wantCols) {
+		t.Errorf("filtered by toolset %s, the page shows columns %v, want %v", name, got, wantCols)
+	}
+	seen := map[int]bool{}
+	for top := 0; ; {
+		edge := browser.EvalAwait[[]float64](t, b, fmt.Sprintf(`new Promise(function (done) {
+  var box = document.getElementById("matrix-scroll");
+  box.scrollTop = %d;
+  requestAnimationFrame(function () { requestAnimationFrame(function () { done([box.scrollTop, box.scrollHeight - box.clientHeight, box.clientHeight]); }); });
+})`, top))
+		for r, cells := range drawnRows(t, b) {
+			seen[r] = true
+			if !slices.Contains(wantRows, m.Rows[r].Agent) {
+				t.Errorf("filtered by %q, row %s is drawn", "1", m.Rows[r].Agent)
+			}
+			for j, got := range cells {
+				want := runtimeAnswer(t, in.Policy, m, r, j, nil, true)
+				if !slices.Contains(wantCols, j) || got != report.Letters[slices.Index(report.Decisions, want.Decision)] {
+					t.Errorf("filtered: %s %s is drawn as %q, the runtime says %s", m.Rows[r].Agent, m.Columns[j].Name(), got, want.Decision)
+				}
+			}
+		}
+		if edge[0] >= edge[1] {
+			break
+		}
+		top = int(edge[0] + edge[2]/2)
+	}
+	if len(seen) != len(wantRows) {
+		t.Errorf("filtered, scrolling drew %d of %d rows", len(seen), len(wantRows))
+	}
+	b.Clean(t)
 }

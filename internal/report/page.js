@@ -1,19 +1,27 @@
 "use strict";
 (function () {
+  var startedAt = performance.now();
+  // The reach graph and the agents' table (large on a large policy) are
+  // left out of the first frame's layout, and put back right after it.
+  document.documentElement.classList.add("later");
   var D = JSON.parse(document.getElementById("kokua-data").textContent);
   // The matrix: the HTML holds it for readers without scripts (in
-  // <noscript>); with scripts, it is built here from the data, the first
-  // rows at once and the rest in batches, so that the page shows before
-  // a large matrix is complete. ready resolves once every row is there.
+  // <noscript>); with scripts, the page draws only the rows in view in
+  // its scrolling box, and a few more on either side, between two
+  // spacer rows as high as the rows not drawn, so that the scrollbars and
+  // the sticky headers behave as if every row were there. What a cell
+  // shows comes from the data and the simulator's state (the model);
+  // the drawn rows are redrawn on scrolling, resizing, filtering and each
+  // change of state.
   var table = document.getElementById("m");
   table.hidden = false;
   var body = table.tBodies[0];
-  var rows = body.rows;
+  var scroller = document.getElementById("matrix-scroll");
   var sheet = document.styleSheets[0];
-  var base = sheet.cssRules.length;
   var state = { loaded: {}, unattended: false };
   var marks = {};
   D.marks.forEach(function (m) { marks[m[0] + "," + m[1]] = m[2]; });
+  var MARGIN = 6, CMARGIN = 4;
 
   // answer is the answer number for row r, column j in the simulator's
   // state: the toolset's own load, then the first loaded toolset (in the
@@ -45,9 +53,11 @@
     return { decision: D.decisions[a[0]], reason: D.reasons[a[1]] };
   }
 
+  function decision(r, j) { return D.answers[answer(r, j, state.loaded, state.unattended)][0]; }
+
   // cellLook is a cell's class and text in the simulator's state.
   function cellLook(r, j) {
-    var d = D.answers[answer(r, j, state.loaded, state.unattended)][0];
+    var d = decision(r, j);
     var cls = D.classes[d], text = D.letters[d];
     var mk = marks[r + "," + j];
     if (mk === 1) { cls = (cls + " w").trim(); text += "+"; }
@@ -55,9 +65,55 @@
     return [cls, text];
   }
 
-  function buildRow(r) {
+  // The view: the rows the filters show, in order (view[p] is a row of
+  // the data, at[r] its place in the view or -1), the hidden columns,
+  // and the columns shown, in order (cols[k] is a column of the data,
+  // colAt[j] its place or -1).
+  var view = [], at = [], hide = {}, cols = [], colAt = [];
+  // The drawn rows: drawn[r] is row r's element; they are the view's
+  // places from to to (not included). Each drawn row holds its header,
+  // a spacer cell spanning the columns before cfrom, the cells of the
+  // places cfrom to cto of cols, and a spacer spanning the rest.
+  var drawn = {}, from = 0, to = 0, cfrom = 0, cto = 0;
+  // The cell in the tab order and the cell whose reason is open.
+  var focusR = -1, focusJ = -1, selR = -1, selJ = -1;
+
+  function pad() {
+    var tr = document.createElement("tr"), td = document.createElement("td");
+    tr.className = "pad";
+    tr.setAttribute("aria-hidden", "true");
+    tr.appendChild(td);
+    body.appendChild(tr);
+    return tr;
+  }
+  function gap(span) {
+    var td = document.createElement("td");
+    td.className = "gap";
+    td.setAttribute("aria-hidden", "true");
+    td.hidden = span <= 0;
+    td.colSpan = Math.max(span, 1);
+    return td;
+  }
+  var padTop = pad(), padBottom = pad();
+  function setPad(tr, h) {
+    tr.hidden = h <= 0;
+    tr.cells[0].style.height = h + "px";
+  }
+
+  function lookInto(td, r, j) {
+    var look = cellLook(r, j), cls = look[0];
+    if (r === selR && j === selJ) cls += " sel";
+    td.className = cls.trim();
+    if (td.textContent !== look[1]) td.textContent = look[1];
+    td.tabIndex = r === focusR && j === focusJ ? 0 : -1;
+    td.setAttribute("aria-colindex", colAt[j] + 2);
+  }
+
+  function buildRow(r, p) {
     var tr = document.createElement("tr"), th = document.createElement("th"), name = document.createElement("span");
     tr.id = "a-" + r;
+    tr.setAttribute("data-row", r);
+    tr.setAttribute("aria-rowindex", p + 3);
     th.scope = "row";
     name.textContent = D.rows[r].agent;
     th.appendChild(name);
@@ -68,42 +124,156 @@
       th.appendChild(small);
     }
     tr.appendChild(th);
-    for (var j = 0; j < D.columns.length; j++) {
-      var look = cellLook(r, j), td = document.createElement("td");
-      if (look[0]) td.className = look[0];
-      td.textContent = look[1];
+    tr.appendChild(gap(cfrom));
+    for (var k = cfrom; k < cto; k++) {
+      var td = document.createElement("td");
+      lookInto(td, r, cols[k]);
       tr.appendChild(td);
     }
+    tr.appendChild(gap(cols.length - cto));
+    drawn[r] = tr;
     return tr;
   }
 
-  var built = 0;
-  function build(n) {
+  function rowsOf(a, b) {
     var frag = document.createDocumentFragment();
-    for (var end = Math.min(built + n, D.rows.length); built < end; built++) frag.appendChild(buildRow(built));
-    body.appendChild(frag);
+    for (var p = a; p < b; p++) frag.appendChild(buildRow(view[p], p));
+    return frag;
+  }
+
+  // The page's script asks for no layout before the first frame (a
+  // layout of the whole page is its largest cost): rows are as high as
+  // the style sheet makes them (ROW pixels), and the first drawing
+  // assumes the box at its top. Once scrolled, the page checks a drawn
+  // row's height, once, and follows it.
+  // Columns are COL pixels wide, the same way.
+  var ROW = 24, rowH = ROW, COL = 26, colW = COL, checked = false, laidOut = false;
+  function measure() {
+    if (checked || from >= to || cfrom >= cto) return;
+    checked = true;
+    var h = drawn[view[from]].getBoundingClientRect().height, w = drawn[view[from]].cells[2].getBoundingClientRect().width;
+    if (h > 0 && Math.abs(h - rowH) > 0.5) rowH = h;
+    if (w > 0 && Math.abs(w - colW) > 0.5) colW = w;
+  }
+
+  // render draws the rows in view and MARGIN on either side; with all,
+  // it draws them anew (the view changed), else it keeps those drawn.
+  function render(all) {
+    var head = 0, top = 0, h = (window.innerHeight || 800) * 0.75, left = 0, w = window.innerWidth || 1280;
+    if (laidOut) {
+      measure();
+      // The box is as high as what it holds, up to its maximum (a part
+      // of the window's height): while it holds few rows, the window's.
+      head = table.tHead.offsetHeight;
+      top = scroller.scrollTop - head;
+      h = Math.max(scroller.clientHeight, window.innerHeight || 800);
+      left = scroller.scrollLeft;
+      w = scroller.clientWidth - table.tHead.rows[1].cells[0].offsetWidth;
+    }
+    var rh = rowH;
+    var a = Math.max(0, Math.min(view.length, Math.floor(top / rh) - MARGIN));
+    var b = Math.max(a, Math.min(view.length, Math.ceil((top + h) / rh) + MARGIN));
+    var ca = Math.max(0, Math.min(cols.length, Math.floor(left / colW) - CMARGIN));
+    var cb = Math.max(ca, Math.min(cols.length, Math.ceil((left + w) / colW) + CMARGIN));
+    var had = focusedCell();
+    var p, r;
+    if (ca !== cfrom || cb !== cto) { cfrom = ca; cto = cb; all = true; }
+    // New rows go in before old ones go out, and the spacers are set
+    // first: the table never gets shorter on the way, which would pull
+    // the box's scroll position up (removing the focused cell can make
+    // the browser lay the page out).
+    var gone = [];
+    if (all || b <= from || a >= to) {
+      for (r in drawn) gone.push(drawn[r]);
+      drawn = {};
+      setPad(padTop, a * rh);
+      setPad(padBottom, (view.length - b) * rh);
+      body.insertBefore(rowsOf(a, b), padBottom);
+    } else {
+      for (p = from; p < Math.min(a, to); p++) { gone.push(drawn[view[p]]); delete drawn[view[p]]; }
+      for (p = Math.max(b, from); p < to; p++) { gone.push(drawn[view[p]]); delete drawn[view[p]]; }
+      var first = drawn[view[Math.max(a, from)]];
+      if (a < from) body.insertBefore(rowsOf(a, from), first && first.parentNode ? first : padBottom);
+      if (b > to) body.insertBefore(rowsOf(to, b), padBottom);
+      setPad(padTop, a * rh);
+      setPad(padBottom, (view.length - b) * rh);
+    }
+    from = a; to = b;
+    gone.forEach(function (tr) { body.removeChild(tr); });
+    keepFocus(had);
+  }
+
+  var pending = false;
+  function later() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () { pending = false; laidOut = true; render(false); });
+  }
+  scroller.addEventListener("scroll", later, { passive: true });
+  window.addEventListener("resize", later);
+
+  function focusedCell() {
+    var e = document.activeElement;
+    return e && e.tagName === "TD" && body.contains(e) ? e : null;
+  }
+
+  // keepFocus keeps one drawn cell in the tab order: when the row of the
+  // one in it is not drawn (scrolled away or filtered out), the cell of
+  // the same column in the first row drawn takes its place, and takes the
+  // keyboard's focus if the old one had it.
+  function keepFocus(had) {
+    if (!td(focusR, focusJ)) {
+      if (from >= to || cfrom >= cto) { focusR = -1; return; }
+      var k = colAt[focusJ];
+      setFocus(view[from], k >= cfrom && k < cto ? focusJ : cols[cfrom], false);
+    }
+    if (had && !body.contains(had)) td(focusR, focusJ).focus({ preventScroll: true });
+  }
+
+  // td is the drawn cell of row r, column j, or null.
+  function td(r, j) {
+    var k = j >= 0 ? colAt[j] : -1;
+    return drawn[r] && k >= cfrom && k < cto ? drawn[r].cells[2 + k - cfrom] : null;
+  }
+
+  function setFocus(r, j, move) {
+    var old = td(focusR, focusJ);
+    if (old) old.tabIndex = -1;
+    focusR = r; focusJ = j;
+    var cell = td(r, j);
+    if (!cell) return;
+    cell.tabIndex = 0;
+    if (move) cell.focus({ preventScroll: true });
+  }
+
+  // reveal scrolls the scrolling box so that row r and column j show
+  // whole, below and beside the sticky headers, and draws them.
+  function reveal(r, j) {
+    var p = at[r], k = colAt[j];
+    if (p < 0 || k < 0) return false;
+    laidOut = true;
+    var head = table.tHead.offsetHeight, side = table.tHead.rows[1].cells[0].offsetWidth;
+    var y = p * rowH, x = k * colW;
+    if (y < scroller.scrollTop) scroller.scrollTop = y;
+    else if (head + y + rowH > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = head + y + rowH - scroller.clientHeight;
+    if (x < scroller.scrollLeft) scroller.scrollLeft = x;
+    else if (side + x + colW > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = side + x + colW - scroller.clientWidth;
+    render(false);
+    return !!td(r, j);
   }
 
   function paint() {
     var any = false, k;
     for (k in state.loaded) if (state.loaded[k]) any = true;
-    for (var r = 0; r < rows.length; r++) {
-      var cells = rows[r].cells;
-      for (var j = 0; j < D.columns.length; j++) {
-        var look = cellLook(r, j), cls = look[0], text = look[1];
-        var td = cells[j + 1];
-        if (td.textContent !== text) {
-          var keep = td.classList.contains("sel") ? " sel" : "";
-          td.className = (cls + keep).trim();
-          td.textContent = text;
-        }
-      }
+    for (var r in drawn) {
+      var cells = drawn[r].cells;
+      for (var c = cfrom; c < cto; c++) lookInto(cells[2 + c - cfrom], Number(r), cols[c]);
     }
     var names = [];
     for (k in state.loaded) if (state.loaded[k]) names.push(D.toolsets[k]);
     document.getElementById("sim-state").textContent =
       (any ? "Loaded: " + names.join(", ") : "Nothing loaded") + ", " + (state.unattended ? "unattended" : "attended") + " turn.";
-    filter();
+    if (fDecision.value !== "") filter();
   }
 
   // filters: agent and tool text, toolset, decision; collapsed toolsets.
@@ -111,19 +281,50 @@
   var fToolset = document.getElementById("f-toolset"), fDecision = document.getElementById("f-decision");
   var collapsed = {};
   var exactAgent = null;
+  // The agent column is as wide as its widest name, whichever rows are
+  // drawn: a rule of its own, set once, before the filters' rules. The
+  // names are measured in a canvas, in the row headers' fonts, which asks
+  // for no layout.
+  (function () {
+    var ctx = document.createElement("canvas").getContext("2d"), fonts = "system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif";
+    if (!ctx) return;
+    var w = 0;
+    D.rows.forEach(function (r) {
+      ctx.font = "bold 13px " + fonts;
+      var x = ctx.measureText(r.agent).width;
+      if (r.marks) { ctx.font = "bold 10.8px " + fonts; x += ctx.measureText(" (" + r.marks + ")").width; }
+      if (x > w) w = x;
+    });
+    sheet.insertRule("#m th.corner{min-width:" + Math.ceil(w + 16) + "px}", sheet.cssRules.length);
+  })();
+  var base = sheet.cssRules.length;
   function filter() {
     var rules = [];
-    var hide = {};
+    hide = {};
     var ts = fToolset.value, tq = fTool.value.toLowerCase(), dq = fDecision.value;
+    var dn = dq === "" ? -1 : Number(dq);
     // The decision's cells: a class, or for unavailable, none of the others.
-    var dsel = dq === "" ? "" : dq === "0" ? ":not(.l):not(.r):not(.c):not(.v):not(.d)" : "." + D.classes[Number(dq)];
+    var dsel = dq === "" ? "" : dq === "0" ? ":not(.l):not(.r):not(.c):not(.v):not(.d)" : "." + D.classes[dn];
     for (var j = 0; j < D.columns.length; j++) {
       var g = D.columns[j];
       var first = j === 0 || D.columns[j - 1] !== g;
       if ((ts !== "" && String(g) !== ts) || (tq && D.tools[j].toLowerCase().indexOf(tq) < 0) || (collapsed[g] && !first)) hide[j] = true;
     }
-    var sel = [];
-    for (j in hide) sel.push("#m tr>:nth-child(" + (Number(j) + 2) + ")");
+    // The drawn rows hold only the columns shown; the header row holds
+    // them all, and hides the others.
+    var sel = [], heads = table.tHead.rows[1].cells, nextCols = [];
+    colAt = [];
+    for (j = 0; j < D.columns.length; j++) {
+      if (hide[j]) sel.push("#m thead tr:nth-child(2)>:nth-child(" + (j + 2) + ")");
+      else heads[j + 1].setAttribute("aria-colindex", nextCols.length + 2);
+      colAt.push(hide[j] ? -1 : nextCols.length);
+      if (!hide[j]) nextCols.push(j);
+    }
+    var colsSame = nextCols.length === cols.length;
+    for (j = 0; colsSame && j < cols.length; j++) colsSame = nextCols[j] === cols[j];
+    cols = nextCols;
+    table.setAttribute("aria-colcount", cols.length + 1);
+    padTop.cells[0].colSpan = padBottom.cells[0].colSpan = cols.length + 1;
     // The group headers span their columns: hide those with none shown.
     var groups = table.tHead.rows[0].cells;
     for (var gi = 1; gi < groups.length; gi++) {
@@ -133,21 +334,27 @@
       groups[gi].hidden = shown === 0;
     }
     if (sel.length) rules.push(sel.join(",") + "{display:none}");
-    if (dsel) rules.push("#m tbody td:not(" + dsel + "){opacity:.3}");
+    if (dsel) rules.push("#m tbody tr:not(.pad) td:not(.gap):not(" + dsel + "){opacity:.3}");
     while (sheet.cssRules.length > base) sheet.deleteRule(base);
     rules.forEach(function (r) { sheet.insertRule(r, sheet.cssRules.length); });
-    var aq = fAgent.value.toLowerCase(), shownRows = 0;
-    for (var r = 0; r < rows.length; r++) {
+    var aq = fAgent.value.toLowerCase(), next = [];
+    at = [];
+    for (var r = 0; r < D.rows.length; r++) {
       var name = D.rows[r].agent, ok = exactAgent !== null ? name === exactAgent : name.toLowerCase().indexOf(aq) >= 0;
-      if (ok && dq) {
+      if (ok && dn >= 0) {
         ok = false;
-        for (j = 0; j < D.columns.length && !ok; j++) if (!hide[j] && rows[r].cells[j + 1].matches(dsel)) ok = true;
+        for (j = 0; j < D.columns.length && !ok; j++) if (!hide[j] && decision(r, j) === dn) ok = true;
       }
-      rows[r].hidden = !ok;
-      if (ok) shownRows++;
+      at.push(ok ? next.length : -1);
+      if (ok) next.push(r);
     }
+    var same = next.length === view.length;
+    for (var p = 0; same && p < next.length; p++) same = next[p] === view[p];
+    view = next;
+    table.setAttribute("aria-rowcount", view.length + 2);
+    render(!same || !colsSame);
     var shownCols = D.columns.length - Object.keys(hide).length;
-    document.getElementById("f-count").textContent = shownRows + " of " + rows.length + " agents, " + shownCols + " of " + D.columns.length + " tools shown.";
+    document.getElementById("f-count").textContent = view.length + " of " + D.rows.length + " agents, " + shownCols + " of " + D.columns.length + " tools shown.";
   }
   [fAgent, fTool].forEach(function (e) { e.addEventListener("input", function () { exactAgent = null; filter(); }); });
   [fToolset, fDecision].forEach(function (e) { e.addEventListener("change", filter); });
@@ -174,17 +381,21 @@
 
   // The reason panel.
   var panel = document.getElementById("reason"), pbody = document.getElementById("reason-body"), pline = document.getElementById("reason-line");
-  var current = null;
   function add(dt, dd) {
     var t = document.createElement("dt"), d = document.createElement("dd");
     t.textContent = dt; d.textContent = dd;
     pbody.appendChild(t); pbody.appendChild(d);
   }
-  function open(td) {
-    var r = td.parentNode.sectionRowIndex, j = td.cellIndex - 1;
-    if (j < 0) return;
-    if (current) current.classList.remove("sel");
-    current = td; td.classList.add("sel");
+  function unselect() {
+    var old = td(selR, selJ);
+    if (old) old.classList.remove("sel");
+    selR = selJ = -1;
+  }
+  function open(r, j) {
+    unselect();
+    selR = r; selJ = j;
+    var cell = td(r, j);
+    if (cell) cell.classList.add("sel");
     var a = D.answers[answer(r, j, state.loaded, state.unattended)], why = D.reasons[a[1]];
     pbody.textContent = "";
     add("Agent", D.rows[r].agent);
@@ -203,39 +414,48 @@
   }
   document.getElementById("reason-close").addEventListener("click", function () {
     panel.hidden = true;
-    if (current) { current.classList.remove("sel"); current.focus(); }
+    var r = selR, j = selJ;
+    unselect();
+    if (r >= 0 && reveal(r, j)) setFocus(r, j, true);
   });
 
-  // Keyboard: one cell in the tab order, arrows move between visible cells.
-  var focusCell = null;
-  function setFocus(td, move) {
-    if (focusCell) focusCell.tabIndex = -1;
-    focusCell = td; td.tabIndex = 0;
-    if (move) td.focus();
+  // Keyboard: one cell in the tab order; the arrows, Page Up and Down,
+  // Home and End (with Control: the first and last row) move between the
+  // cells the filters show, drawing the row first when it is not drawn.
+  function place(cell) {
+    var tr = cell && cell.parentNode;
+    if (!tr || !tr.hasAttribute("data-row")) return null;
+    var k = cfrom + cell.cellIndex - 2;
+    if (k < cfrom || k >= cto) return null;
+    return [Number(tr.getAttribute("data-row")), cols[k]];
   }
-
-  function visible(el) { return !el.hidden && el.offsetParent !== null; }
   body.addEventListener("click", function (ev) {
-    var td = ev.target.closest("td");
-    if (!td) return;
-    setFocus(td, true);
-    open(td);
+    var c = place(ev.target.closest("td"));
+    if (!c) return;
+    setFocus(c[0], c[1], true);
+    open(c[0], c[1]);
   });
+  // page is how many rows the scrolling box shows at once.
+  function page() { return Math.max(1, Math.floor((scroller.clientHeight - table.tHead.offsetHeight) / rowH) - 1); }
   body.addEventListener("keydown", function (ev) {
-    var td = ev.target.closest("td");
-    if (!td) return;
-    var tr = td.parentNode, i = td.cellIndex, next = null, k;
+    var c = place(ev.target.closest("td"));
+    if (!c) return;
+    var r = c[0], j = c[1], p = at[r], nr = -1, nj = j, k = colAt[j];
     switch (ev.key) {
-      case "ArrowRight": for (k = i + 1; k < tr.cells.length && !next; k++) if (visible(tr.cells[k])) next = tr.cells[k]; break;
-      case "ArrowLeft": for (k = i - 1; k >= 1 && !next; k--) if (visible(tr.cells[k])) next = tr.cells[k]; break;
-      case "ArrowDown": for (k = tr.sectionRowIndex + 1; k < rows.length && !next; k++) if (!rows[k].hidden) next = rows[k].cells[i]; break;
-      case "ArrowUp": for (k = tr.sectionRowIndex - 1; k >= 0 && !next; k--) if (!rows[k].hidden) next = rows[k].cells[i]; break;
-      case "Enter": case " ": open(td); ev.preventDefault(); return;
+      case "ArrowRight": if (k + 1 < cols.length) { nj = cols[k + 1]; nr = r; } break;
+      case "ArrowLeft": if (k > 0) { nj = cols[k - 1]; nr = r; } break;
+      case "ArrowDown": if (p >= 0 && p + 1 < view.length) nr = view[p + 1]; break;
+      case "ArrowUp": if (p > 0) nr = view[p - 1]; break;
+      case "PageDown": if (p >= 0) nr = view[Math.min(view.length - 1, p + page())]; break;
+      case "PageUp": if (p >= 0) nr = view[Math.max(0, p - page())]; break;
+      case "Home": if (ev.ctrlKey) nr = view[0]; else { nj = cols[0]; nr = r; } break;
+      case "End": if (ev.ctrlKey) nr = view[view.length - 1]; else { nj = cols[cols.length - 1]; nr = r; } break;
+      case "Enter": case " ": open(r, j); ev.preventDefault(); return;
       case "Escape": panel.hidden = true; return;
       default: return;
     }
     ev.preventDefault();
-    if (next) setFocus(next, true);
+    if (nr >= 0 && reveal(nr, nj)) setFocus(nr, nj, true);
   });
 
   // The graph: an agent's box shows only its row.
@@ -245,10 +465,11 @@
       var r = Number(a.getAttribute("data-row"));
       exactAgent = D.rows[r].agent;
       fAgent.value = exactAgent;
+      scroller.scrollTop = 0;
       filter();
       document.getElementById("matrix").scrollIntoView();
-      var td = rows[r].cells[1];
-      if (td) setFocus(td, true);
+      scroller.scrollLeft = 0;
+      if (cols.length && reveal(r, cols[0])) setFocus(r, cols[0], true);
     });
   });
 
@@ -271,15 +492,35 @@
     });
   }
 
-  build(30);
-  if (rows.length && rows[0].cells.length > 1) setFocus(rows[0].cells[1], false);
+  if (D.rows.length && D.columns.length) { focusR = 0; focusJ = 0; }
   filter();
+  var drawnAt = performance.now();
+  // After the first frame: the page's true sizes, then the graph and
+  // the agents' table back when the browser is idle (within a second);
+  // ready resolves then.
   var ready = new Promise(function (done) {
-    (function more() {
-      if (built >= D.rows.length) { filter(); done(true); return; }
-      build(60);
-      setTimeout(more, 0);
-    })();
+    requestAnimationFrame(function () {
+      laidOut = true;
+      render(false);
+      var back = function () { document.documentElement.classList.remove("later"); done(true); };
+      if (window.requestIdleCallback) window.requestIdleCallback(back, { timeout: 1000 });
+      else setTimeout(back, 100);
+    });
   });
-  window.kokuaExplorer = { lookup: lookup, answer: answer, data: D, paint: paint, ready: ready };
+
+  // For tests and tools/explorerbench: what a cell shows, from the model
+  // (whether or not it is drawn), the view, and scrolling a cell into
+  // view and drawing it.
+  function model(r, j) {
+    var look = cellLook(r, j);
+    return { text: look[1], cls: look[0], shown: at[r] >= 0 && !hide[j] };
+  }
+  window.kokuaExplorer = {
+    lookup: lookup, answer: answer, data: D, paint: paint, ready: ready, startedAt: startedAt, drawnAt: drawnAt,
+    cell: model,
+    matrix: function () { return D.rows.map(function (_, r) { return D.columns.map(function (_, j) { return cellLook(r, j)[1]; }); }); },
+    shown: function () { return view.map(function (r) { return D.rows[r].agent; }); },
+    columns: function () { return cols.slice(); },
+    reveal: function (r, j) { return reveal(r, j) ? td(r, j) : null; }
+  };
 })();

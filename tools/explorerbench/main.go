@@ -4,8 +4,11 @@
 // as kokua-compile report does, and opens it in Chromium several times
 // from file://, printing the page's size, the time to build it, and, per
 // opening, when the load event ended, when the first frame after it was
-// drawn and when the page's script had built the whole matrix (from the
-// navigation's start), and how long the simulator takes to repaint it.
+// drawn, when the page was usable (a click on a cell had opened its
+// reason and the frame showing it was drawn) and when the page's script
+// had drawn the matrix (from the navigation's start), and how long
+// scrolling to the matrix's bottom right corner, ticking the simulator's
+// "unattended" and the simulator's repaint take (see benchJS).
 //
 //	go run ./tools/explorerbench [-agents 1000] [-toolsets 36] [-runs 5] [-chromium PATH] [-o report.html]
 package main
@@ -108,34 +111,72 @@ func measure(out string, runs int, chromium string) error {
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 		return err
 	}
-	var loads, frames, completes, repaints []float64
+	var loads, frames, usables, completes, scrolls, toggles, repaints []float64
 	for i := range runs {
 		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+abs)); err != nil {
 			return err
 		}
-		t, err := chromedp.Run(ctx, chromedp.Evaluate[[4]float64](`new Promise(function (done) {
-  var load = performance.getEntriesByType("navigation")[0].loadEventEnd;
-  requestAnimationFrame(function () { requestAnimationFrame(function () {
-    var frame = performance.now(), X = window.kokuaExplorer;
-    (X && X.ready ? X.ready : Promise.resolve(true)).then(function () {
-      var complete = performance.now(), t0 = performance.now();
-      if (X) X.paint();
-      done([load, frame, complete, performance.now() - t0]);
-    });
-  }); });
-})`, chromedp.EvalAwaitPromise))
+		t, err := chromedp.Run(ctx, chromedp.Evaluate[[9]float64](benchJS, chromedp.EvalAwaitPromise))
 		if err != nil {
 			return err
 		}
-		fmt.Printf("run %d: load event ended at %.0f ms, first frame at %.0f ms, matrix complete at %.0f ms, repaint %.0f ms\n", i+1, t[0], t[1], t[2], t[3])
-		loads, frames, completes, repaints = append(loads, t[0]), append(frames, t[1]), append(completes, t[2]), append(repaints, t[3])
+		fmt.Printf("run %d: script started %.0f ms, matrix drawn %.0f ms, ", i+1, t[7], t[8])
+		fmt.Printf("load event %.0f ms, first frame %.0f ms, usable %.0f ms, matrix complete %.0f ms; scroll to the bottom right %.0f ms, simulator toggle %.0f ms, repaint %.0f ms\n",
+			t[0], t[1], t[2], t[3], t[4], t[5], t[6])
+		loads, frames, usables, completes = append(loads, t[0]), append(frames, t[1]), append(usables, t[2]), append(completes, t[3])
+		scrolls, toggles, repaints = append(scrolls, t[4]), append(toggles, t[5]), append(repaints, t[6])
 		if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
 			return err
 		}
 	}
-	fmt.Printf("median: load event %.0f ms, first frame %.0f ms, matrix complete %.0f ms, repaint %.0f ms\n", median(loads), median(frames), median(completes), median(repaints))
+	fmt.Printf("median: load event %.0f ms, first frame %.0f ms, usable %.0f ms, matrix complete %.0f ms; scroll to the bottom right %.0f ms, simulator toggle %.0f ms, repaint %.0f ms\n",
+		median(loads), median(frames), median(usables), median(completes), median(scrolls), median(toggles), median(repaints))
 	return nil
 }
+
+// benchJS runs in the opened page and answers, in milliseconds: when the
+// load event ended and when the first frame after it was drawn (from the
+// navigation's start); when the page was usable, that is when a click on
+// the matrix's first cell had opened its reason and the frame showing it
+// was drawn; when the page's script had built or drawn the matrix it
+// builds (window.kokuaExplorer.ready); how long scrolling the matrix to
+// its bottom right corner and ticking the simulator's "unattended" take
+// until the next frame is drawn; and how long the simulator's repaint of
+// the matrix takes in script; then when the page's script started and
+// when it had drawn the matrix (0 for a page that does not say).
+const benchJS = `new Promise(function (done) {
+  function frame(f) { requestAnimationFrame(function () { requestAnimationFrame(f); }); }
+  var load = performance.getEntriesByType("navigation")[0].loadEventEnd;
+  frame(function () {
+    var first = performance.now(), X = window.kokuaExplorer;
+    var cell = document.querySelector("#m tbody tr[data-row] td, #m tbody tr td");
+    if (cell) cell.click();
+    frame(function () {
+      var usable = performance.now();
+      (X && X.ready ? X.ready : Promise.resolve(true)).then(function () {
+        var complete = performance.now(), box = document.getElementById("matrix-scroll");
+        setTimeout(function () {
+          var t0 = performance.now();
+          box.scrollTop = box.scrollHeight;
+          box.scrollLeft = box.scrollWidth;
+          frame(function () {
+            var scroll = performance.now() - t0;
+            setTimeout(function () {
+              var t1 = performance.now();
+              document.getElementById("unattended").click();
+              frame(function () {
+                var toggle = performance.now() - t1, t2 = performance.now();
+                if (X) X.paint();
+                done([load, first, usable, complete, scroll, toggle, performance.now() - t2,
+                  X && X.startedAt || 0, X && X.drawnAt || 0]);
+              });
+            }, 50);
+          });
+        }, 50);
+      });
+    });
+  });
+})`
 
 func median(xs []float64) float64 {
 	s := slices.Clone(xs)

@@ -80,7 +80,7 @@ func run(chromium, out string) error {
   var X = window.kokuaExplorer, D = X.data;
   var j = D.tools.findIndex(function (t, j) { return D.toolsets[D.columns[j]] === "config" && t === "update_config"; });
   document.getElementById("matrix").scrollIntoView();
-  document.querySelectorAll("#m tbody tr")[0].cells[j + 1].click();
+  X.reveal(0, j).click();
   return true; })()`, "explorer-matrix.png"},
 		{"testdata/report/team-diff", `(function () { document.getElementById("changes").scrollIntoView(); return true; })()`, "explorer-diff.png"},
 	} {

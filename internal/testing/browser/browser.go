@@ -127,8 +127,7 @@ func New(tb testing.TB, width, height int) *Browser {
 }
 
 // Open loads a page and waits for it to load and, on the policy
-// explorer, for its matrix to be complete (window.kokuaExplorer.ready:
-// the page builds the matrix's rows in batches after it shows).
+// explorer, for its matrix to be drawn (window.kokuaExplorer.ready).
 func (b *Browser) Open(tb testing.TB, url string) {
 	tb.Helper()
 	b.mu.Lock()
@@ -153,6 +152,17 @@ func (b *Browser) Do(tb testing.TB, actions ...chromedp.Action[chromedp.Void]) {
 func Eval[T any](tb testing.TB, b *Browser, expr string) T {
 	tb.Helper()
 	v, err := chromedp.Run(b.Ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		tb.Fatalf("chromium: evaluating %.80s: %v", expr, err)
+	}
+	return v
+}
+
+// EvalAwait evaluates a JavaScript expression whose value is a promise
+// and decodes what the promise resolves to, failing the test on an error.
+func EvalAwait[T any](tb testing.TB, b *Browser, expr string) T {
+	tb.Helper()
+	v, err := chromedp.Run(b.Ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		tb.Fatalf("chromium: evaluating %.80s: %v", expr, err)
 	}
