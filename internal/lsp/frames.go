@@ -263,18 +263,18 @@ func (f *frames) answer(id json.RawMessage, e *rpcError) {
 		Error   *rpcError       `json:"error"`
 	}{"2.0", id, e})
 	if err == nil {
-		_, _ = f.send(data)
+		_ = f.send(data)
 	}
 }
 
 // send writes one message's JSON as a frame.
-func (f *frames) send(data []byte) (int64, error) {
+func (f *frames) send(data []byte) error {
 	frame := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(data))
 	frame = append(frame, data...)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	n, err := f.conn.Write(frame)
-	return int64(n), err
+	_, err := f.conn.Write(frame)
+	return err
 }
 
 // marshal encodes v as JSON, leaving <, > and & as they are.

@@ -129,8 +129,7 @@ func (c *client) send(msg outgoing) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.stream.send(data)
-	return err
+	return c.stream.send(data)
 }
 
 func (c *client) call(method string, params, result any) {

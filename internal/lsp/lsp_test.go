@@ -156,7 +156,7 @@ func TestDiagnostics(t *testing.T) {
 			t.Errorf("diagnostic %d: severity %v, want %v", i, g.Severity, wantSev)
 		}
 		href := "https://github.com/kokua-policy/kokua-policy/blob/main/docs/rules/" + w.Rule + ".md"
-		if g.CodeDescription == nil || string(g.CodeDescription.Href) != href {
+		if g.CodeDescription == nil || g.CodeDescription.Href != href {
 			t.Errorf("diagnostic %d: codeDescription %v, want %s", i, g.CodeDescription, href)
 		}
 	}

@@ -200,7 +200,7 @@ func (c *conn) write(ctx context.Context, msg any) error {
 	}
 	c.writing.Lock()
 	defer c.writing.Unlock()
-	if _, err := c.stream.send(data); err != nil {
+	if err := c.stream.send(data); err != nil {
 		return fmt.Errorf("write to stream: %w", err)
 	}
 	return nil

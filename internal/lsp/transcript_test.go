@@ -69,7 +69,8 @@ func TestTranscript(t *testing.T) {
 					return
 				}
 				fmt.Fprintf(&log, "< %s\n", f)
-				body := f[strings.Index(f, "{"):]
+				_, body, _ := strings.Cut(f, `"{`)
+				body = "{" + body
 				var m struct {
 					ID     json.RawMessage `json:"id"`
 					Method string          `json:"method"`
@@ -179,7 +180,7 @@ func TestTranscript(t *testing.T) {
 		msg(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///tmp/ws3/config.toml","version":7,"text":"[agents.b]\n[agents.b.tools]\navailable = [\"\ud83e\", \"z\u0000\"]\n"}}}`)
 		msg(`{"jsonrpc":"2.0","id":32,"method":"shutdown","params":[]}`)
 		msg(`{"jsonrpc":"2.0","id":33,"method":"initialize","params":{}}`)
-		io.WriteString(ours, frame(`{"jsonrpc":"2.0","method":"exit"}`))
+		_, _ = io.WriteString(ours, frame(`{"jsonrpc":"2.0","method":"exit"}`))
 		select {
 		case err := <-done:
 			fmt.Fprintf(&log, "SERVE %v\n", err)
@@ -187,7 +188,7 @@ func TestTranscript(t *testing.T) {
 			fmt.Fprintf(&log, "SERVE did not return\n")
 		}
 		cancel()
-		ours.Close()
+		_ = ours.Close()
 	}
 	golden.Check(t, filepath.Join(golden.Root(t), "testdata", "lsp", "transcript", "want.txt"), []byte(log.String()))
 }
