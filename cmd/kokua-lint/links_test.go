@@ -31,6 +31,9 @@ func TestLinksNoNetwork(t *testing.T) {
 				t.Errorf("kokua-lint links %s: a lint run would pay for its initialisation at every start; keep the network out of cmd/kokua-lint", pkg)
 			}
 		}
+		if slices.Contains(imports, "encoding/xml") {
+			t.Errorf("%s imports encoding/xml into kokua-lint: the JUnit report is kokua-compile's (internal/expect/junit)", pkg)
+		}
 		if slices.Contains(imports, "net") && pkg != "crypto/x509" {
 			t.Errorf("%s imports package net into kokua-lint: a default (cgo) build would be linked dynamically and load libc at every start", pkg)
 		}
