@@ -30,6 +30,9 @@ func NewHolders(n int) *Holders {
 	return &Holders{holder: make(map[string]string, n)}
 }
 
+// Reset forgets every holder, keeping the room made, for the next walk.
+func (h *Holders) Reset() { clear(h.holder) }
+
 // Offer offers a tool of a toolset (Core for a core tool) and reports
 // whether the tool is kept. A tool that is not kept is a shadow, returned,
 // unless either side is a core tool: activate_skill, which every skill

@@ -27,6 +27,19 @@ func TestHolders(t *testing.T) {
 	}
 }
 
+// TestHoldersReset: after Reset, the next walk starts with no holder.
+func TestHoldersReset(t *testing.T) {
+	h := NewHolders(1)
+	h.Offer("read_file", "fs")
+	h.Reset()
+	if shadow, kept := h.Offer("read_file", "files"); !kept || shadow != (Shadow{}) {
+		t.Errorf("after Reset, Offer(read_file, files) = %+v, %v; want it kept", shadow, kept)
+	}
+	if shadow, _ := h.Offer("read_file", "fs"); shadow.By != "files" {
+		t.Errorf("after Reset, the second offer is shadowed by %q, want files", shadow.By)
+	}
+}
+
 // TestShadowAlert holds the alert to R137's example word for word.
 func TestShadowAlert(t *testing.T) {
 	got := Shadow{Tool: "read_file", Toolset: "files", By: "fs"}.Alert("researcher")

@@ -4,7 +4,8 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/sha256"
-	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -135,10 +136,36 @@ const (
 	publicPEM  = "PUBLIC KEY"
 )
 
+// The key files' ASN.1 (RFC 8410): PKCS #8's PrivateKeyInfo (RFC 5208)
+// holding the 32-byte seed as an OCTET STRING, and PKIX's
+// SubjectPublicKeyInfo (RFC 5280) holding the 32-byte key as a BIT
+// STRING, each naming the algorithm by its OID alone. They are read with
+// encoding/asn1 rather than crypto/x509, which would link package net,
+// and so the dynamic loader, into every command that reads a policy.
+var oidEd25519 = asn1.ObjectIdentifier{1, 3, 101, 112}
+
+type privateKeyInfo struct {
+	Version    int
+	Algorithm  pkix.AlgorithmIdentifier
+	PrivateKey []byte
+}
+
+type publicKeyInfo struct {
+	Algorithm pkix.AlgorithmIdentifier
+	PublicKey asn1.BitString
+}
+
 // EncodePrivateKey writes a private key as a PEM "PRIVATE KEY" block
 // holding PKCS #8.
 func EncodePrivateKey(key ed25519.PrivateKey) ([]byte, error) {
-	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if len(key) != ed25519.PrivateKeySize {
+		return nil, fmt.Errorf("a private key of %d bytes, not an Ed25519 key's %d", len(key), ed25519.PrivateKeySize)
+	}
+	seed, err := asn1.Marshal(key.Seed())
+	if err != nil {
+		return nil, err
+	}
+	der, err := asn1.Marshal(privateKeyInfo{Algorithm: pkix.AlgorithmIdentifier{Algorithm: oidEd25519}, PrivateKey: seed})
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +175,11 @@ func EncodePrivateKey(key ed25519.PrivateKey) ([]byte, error) {
 // EncodePublicKey writes a public key as a PEM "PUBLIC KEY" block holding
 // PKIX.
 func EncodePublicKey(key ed25519.PublicKey) ([]byte, error) {
-	der, err := x509.MarshalPKIXPublicKey(key)
+	if len(key) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("a public key of %d bytes, not an Ed25519 key's %d", len(key), ed25519.PublicKeySize)
+	}
+	der, err := asn1.Marshal(publicKeyInfo{Algorithm: pkix.AlgorithmIdentifier{Algorithm: oidEd25519},
+		PublicKey: asn1.BitString{Bytes: key, BitLength: 8 * len(key)}})
 	if err != nil {
 		return nil, err
 	}
@@ -161,15 +192,18 @@ func ParsePrivateKey(data []byte) (ed25519.PrivateKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := x509.ParsePKCS8PrivateKey(der)
-	if err != nil {
-		return nil, fmt.Errorf("not a PKCS #8 private key: %w", err)
+	var info privateKeyInfo
+	if rest, err := asn1.Unmarshal(der, &info); err != nil || len(rest) > 0 || info.Version != 0 {
+		return nil, errors.New("not a PKCS #8 private key")
 	}
-	key, ok := k.(ed25519.PrivateKey)
-	if !ok {
-		return nil, fmt.Errorf("a %T, not an Ed25519 private key", k)
+	if err := ed25519Algorithm(info.Algorithm); err != nil {
+		return nil, fmt.Errorf("not an Ed25519 private key: %w", err)
 	}
-	return key, nil
+	var seed []byte
+	if rest, err := asn1.Unmarshal(info.PrivateKey, &seed); err != nil || len(rest) > 0 || len(seed) != ed25519.SeedSize {
+		return nil, fmt.Errorf("not an Ed25519 private key: its key is not a %d-byte seed", ed25519.SeedSize)
+	}
+	return ed25519.NewKeyFromSeed(seed), nil
 }
 
 // ParsePublicKey reads what EncodePublicKey writes.
@@ -178,15 +212,29 @@ func ParsePublicKey(data []byte) (ed25519.PublicKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := x509.ParsePKIXPublicKey(der)
-	if err != nil {
-		return nil, fmt.Errorf("not a PKIX public key: %w", err)
+	var info publicKeyInfo
+	if rest, err := asn1.Unmarshal(der, &info); err != nil || len(rest) > 0 {
+		return nil, errors.New("not a PKIX public key")
 	}
-	key, ok := k.(ed25519.PublicKey)
-	if !ok {
-		return nil, fmt.Errorf("a %T, not an Ed25519 public key", k)
+	if err := ed25519Algorithm(info.Algorithm); err != nil {
+		return nil, fmt.Errorf("not an Ed25519 public key: %w", err)
 	}
-	return key, nil
+	if info.PublicKey.BitLength != 8*ed25519.PublicKeySize {
+		return nil, fmt.Errorf("not an Ed25519 public key: its key is not %d bytes", ed25519.PublicKeySize)
+	}
+	return ed25519.PublicKey(info.PublicKey.Bytes), nil
+}
+
+// ed25519Algorithm checks that a key's algorithm is Ed25519, which RFC
+// 8410 writes with no parameters.
+func ed25519Algorithm(a pkix.AlgorithmIdentifier) error {
+	switch {
+	case !a.Algorithm.Equal(oidEd25519):
+		return fmt.Errorf("its algorithm is OID %s, not Ed25519's %s", a.Algorithm, oidEd25519)
+	case len(a.Parameters.FullBytes) > 0:
+		return errors.New("its algorithm has parameters, which Ed25519's has not")
+	}
+	return nil
 }
 
 // maxKeyFile bounds a key file: a PEM Ed25519 key is about 120 bytes.

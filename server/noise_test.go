@@ -135,3 +135,41 @@ func rawRequest(t *testing.T, addr, request string) (int, http.Header, []byte) {
 	}
 	return resp.StatusCode, resp.Header, body
 }
+
+// TestShortBody: a request whose body ends before its Content-Length is
+// refused with a 400 that says so, whichever way the body is read (a
+// length given, or chunks).
+func TestShortBody(t *testing.T) {
+	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
+	addr := strings.TrimPrefix(serveHTTP(t, s), "http://")
+	for _, c := range []struct{ name, request string }{
+		{"Content-Length", "POST /v1/decide HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"agent\":"},
+		{"chunked", "POST /v1/decide HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n{\"agent\":\r\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			conn, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = conn.Close() }()
+			_ = conn.SetDeadline(time.Now().Add(20 * time.Second))
+			if _, err := io.WriteString(conn, c.request); err != nil {
+				t.Fatal(err)
+			}
+			// The client sends nothing more: the server reads the end of
+			// the stream where the body should go on.
+			if err := conn.(*net.TCPConn).CloseWrite(); err != nil {
+				t.Fatal(err)
+			}
+			resp, err := http.ReadResponse(bufio.NewReader(conn), &http.Request{Method: "POST"})
+			if err != nil {
+				t.Fatalf("no answer: %v", err)
+			}
+			defer func() { _ = resp.Body.Close() }()
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 400 || !strings.Contains(string(body), `"message":"reading the body: unexpected EOF"`) {
+				t.Errorf("%d %s, want 400 saying the body ended early", resp.StatusCode, body)
+			}
+		})
+	}
+}

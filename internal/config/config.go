@@ -213,7 +213,7 @@ func Load(file string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	c := &Config{File: file, Source: data, Root: root, byName: map[string]*Agent{}}
-	c.Lines = lineindex.New(file, data)
+	c.Lines = root.Lines() // the reader's own, made from the same file and bytes
 	c.Comments = tomlpos.Comments(c.Lines)
 	c.decode()
 	return c, nil
@@ -405,7 +405,8 @@ func str(n *tomlpos.Node) Str {
 func list(t *tomlpos.Node, key string) List {
 	l := List{}
 	if t != nil {
-		l.Path = KeyPath(t.Path(), key)
+		var room [8]string
+		l.Path = KeyPath(t.AppendPath(room[:0]), key)
 	}
 	n := t.Get(key)
 	if n == nil {

@@ -410,7 +410,22 @@ func visitTable(t *tomlpos.Node, fn func(Visit)) {
 // ([agents."composed:x"]). An element of an array of tables is written
 // [[mcp.server]].
 func TablePath(path []string) string {
-	return "[" + tomlpos.DottedKey(path) + "]"
+	var b strings.Builder
+	b.Grow(pathBytes(path) + 2)
+	b.WriteByte('[')
+	tomlpos.WriteDottedKey(&b, path)
+	b.WriteByte(']')
+	return b.String()
+}
+
+// pathBytes is room enough for the dotted key of a path whose segments
+// need no escapes, the common case, so that one allocation writes it.
+func pathBytes(path []string) int {
+	n := 0
+	for _, p := range path {
+		n += len(p) + 3
+	}
+	return n
 }
 
 // KeyPath spells a key inside a table: [agents.coder.tools].confirm.
@@ -418,5 +433,11 @@ func KeyPath(table []string, key string) string {
 	if len(table) == 2 && table[0] == "mcp" && table[1] == "server" {
 		return "[[mcp.server]]." + tomlpos.QuoteKey(key)
 	}
-	return TablePath(table) + "." + tomlpos.QuoteKey(key)
+	var b strings.Builder
+	b.Grow(pathBytes(table) + len(key) + 5)
+	b.WriteByte('[')
+	tomlpos.WriteDottedKey(&b, table)
+	b.WriteString("].")
+	b.WriteString(tomlpos.QuoteKey(key))
+	return b.String()
 }

@@ -12,8 +12,8 @@ import (
 // cannot be derived (an unreadable availability, an unknown name) is left
 // out, and the rules report why.
 func Build(cfg *config.Config, m *manifest.Manifest) *World {
-	w := &World{Config: cfg, Manifest: m, toolsets: map[string]*Toolset{}, agents: map[string]*Agent{},
-		Built: map[string]bool{}, toolHome: map[string][]string{}}
+	w := &World{Config: cfg, Manifest: m, agents: make(map[string]*Agent, len(cfg.Agents)),
+		Built: map[string]bool{}}
 	w.register()
 	w.agentsFromConfig()
 	w.reach()
@@ -22,35 +22,71 @@ func Build(cfg *config.Config, m *manifest.Manifest) *World {
 	// calls compose_subagent (R43, R77, A3).
 	w.Composes = len(w.Builders(kokua.Capabilities)) > 0
 	w.core()
-	for _, t := range w.Toolsets {
-		for _, tool := range t.Tools {
-			if homes := w.toolHome[tool]; len(homes) == 0 || homes[len(homes)-1] != t.Name {
-				w.toolHome[tool] = append(homes, t.Name)
-			}
-		}
-	}
-	for _, c := range w.CoreTools {
-		w.toolHome[c] = append(w.toolHome[c], kokua.Core)
-	}
 	return w
 }
 
+// homesOf lists the toolsets whose builds return a tool of that name, in
+// trust order, and core for a core tool. Only an entry that names no tool
+// asks (a mistake's help), so the table is made on the first question.
+func (w *World) homesOf(tool string) []string {
+	w.homesOnce.Do(w.homes)
+	return w.toolHome[tool]
+}
+
+// homes makes homesOf's table. Most names have one home: their lists are
+// cut from one array, each capped so that a second home is appended to a
+// copy.
+func (w *World) homes() {
+	n := len(w.CoreTools)
+	for _, t := range w.Toolsets {
+		n += len(t.Tools)
+	}
+	w.toolHome = make(map[string][]string, n)
+	one := make([]string, 0, n)
+	add := func(tool, home string, again bool) {
+		homes := w.toolHome[tool]
+		switch {
+		case len(homes) == 0:
+			one = append(one, home)
+			w.toolHome[tool] = one[len(one)-1 : len(one) : len(one)]
+		case again || homes[len(homes)-1] != home:
+			w.toolHome[tool] = append(homes, home)
+		}
+	}
+	// A build that returns a name twice gives it one home.
+	for _, t := range w.Toolsets {
+		for _, tool := range t.Tools {
+			add(tool, t.Name, false)
+		}
+	}
+	for _, c := range w.CoreTools {
+		add(c, kokua.Core, true)
+	}
+}
+
 func (w *World) register() {
-	byKind := map[string][]*Toolset{}
-	described := map[string]*manifest.Toolset{}
+	// Every toolset a provider offers, the manifest's and the config's MCP
+	// servers', made in one array that never grows, so pointers into it
+	// hold.
+	all := make([]Toolset, 0, len(w.Manifest.Toolsets)+len(w.Config.MCPServers))
+	var described map[string]*manifest.Toolset
 	for _, mt := range w.Manifest.Toolsets {
-		if mt.Kind == kokua.KindMCP {
-			if described[mt.Name] == nil {
-				described[mt.Name] = mt
-			}
+		if mt.Kind != kokua.KindMCP {
+			all = append(all, fromManifest(mt))
 			continue
 		}
-		byKind[mt.Kind] = append(byKind[mt.Kind], fromManifest(mt))
+		if described == nil {
+			described = map[string]*manifest.Toolset{}
+		}
+		if described[mt.Name] == nil {
+			described[mt.Name] = mt
+		}
 	}
-	named := map[string]bool{}
+	named := make(map[string]bool, len(w.Config.MCPServers))
 	for _, s := range w.Config.MCPServers {
-		t := &Toolset{Name: s.Name.Value, Kind: kokua.KindMCP, Provider: kokua.ProviderLabel(kokua.KindMCP),
-			Description: s.Description.Value, Span: s.Name.Span}
+		all = append(all, Toolset{Name: s.Name.Value, Kind: kokua.KindMCP, Provider: kokua.ProviderLabel(kokua.KindMCP),
+			Description: s.Description.Value, Span: s.Name.Span})
+		t := &all[len(all)-1]
 		if s.Description.State != config.Present {
 			t.Description = fmt.Sprintf("Tools from the MCP server at %s.", s.URL.Value)
 		}
@@ -60,13 +96,12 @@ func (w *World) register() {
 			t.Specs = mt.Tools
 			t.Classes, t.ClassesSet = mt.Classes, mt.ClassesSet
 			if t.Connected {
-				t.Tools = toolNames(mt.Tools)
+				t.Tools, t.builds = mt.Names(), mt
 			}
 		} else {
 			w.UndescribedMCP = append(w.UndescribedMCP, t)
 		}
 		named[t.Name] = true
-		byKind[kokua.KindMCP] = append(byKind[kokua.KindMCP], t)
 	}
 	for _, mt := range w.Manifest.Toolsets {
 		if mt.Kind == kokua.KindMCP && !named[mt.Name] {
@@ -75,57 +110,48 @@ func (w *World) register() {
 	}
 
 	// Registration order (R24) decides which of two same-named toolsets is
-	// registered; trust order (R51) is the registry's own order.
-	accepted := map[*Toolset]bool{}
+	// registered; trust order (R51) is the registry's own order. Within a
+	// kind, toolsets keep the order the manifest, then the config, gives.
+	w.Candidates = make([]Candidate, 0, len(all))
+	w.toolsets = make(map[string]*Toolset, len(all))
 	for _, kind := range kokua.RegistrationOrder {
-		for _, t := range byKind[kind] {
+		for i := range all {
+			t := &all[i]
+			if t.Kind != kind {
+				continue
+			}
 			w.Candidates = append(w.Candidates, Candidate{Name: t.Name, Kind: t.Kind, ProviderLabel: t.Provider,
 				Description: t.Description, Span: t.Span})
 			if _, reserved := kokua.Reserved[t.Name]; reserved || w.toolsets[t.Name] != nil {
 				continue
 			}
 			w.toolsets[t.Name] = t
-			accepted[t] = true
+			t.registered = true
 		}
 	}
+	w.Toolsets = make([]*Toolset, 0, len(w.toolsets))
 	for _, kind := range kokua.TrustOrder {
-		for _, t := range byKind[kind] {
-			if accepted[t] {
+		for i := range all {
+			if t := &all[i]; t.Kind == kind && t.registered {
 				t.Trust = len(w.Toolsets)
 				w.Toolsets = append(w.Toolsets, t)
 			}
 		}
 	}
-	for _, t := range w.Toolsets {
-		t.hasTool = make(map[string]bool, len(t.Tools))
-		for _, tool := range t.Tools {
-			t.hasTool[tool] = true
-		}
-	}
 }
 
-func fromManifest(mt *manifest.Toolset) *Toolset {
-	return &Toolset{Name: mt.Name, Kind: mt.Kind, Provider: mt.Provider, Description: mt.Description,
+func fromManifest(mt *manifest.Toolset) Toolset {
+	return Toolset{Name: mt.Name, Kind: mt.Kind, Provider: mt.Provider, Description: mt.Description,
 		Guidance: mt.Guidance, EntryPointOnly: mt.EntryPointOnly, Connected: true,
-		Tools: toolNames(mt.Tools), Specs: mt.Tools, Classes: mt.Classes, ClassesSet: mt.ClassesSet,
-		Workflow: mt.Workflow, Settings: mt.Settings, Span: mt.Span}
-}
-
-func toolNames(tools []*manifest.Tool) []string {
-	out := make([]string, 0, len(tools))
-	for _, t := range tools {
-		if t.Name != kokua.ActivateSkill {
-			out = append(out, t.Name)
-		}
-	}
-	return out
+		Tools: mt.Names(), Specs: mt.Tools, Classes: mt.Classes, ClassesSet: mt.ClassesSet,
+		Workflow: mt.Workflow, Settings: mt.Settings, Span: mt.Span, builds: mt}
 }
 
 func (w *World) agentsFromConfig() {
 	cfg := w.Config
 	w.Default = &Policy{Label: kokua.DefaultTierLabel, Confirm: cfg.DefaultPair.Confirm, Review: cfg.DefaultPair.Review}
 	for _, ca := range cfg.Agents {
-		a := &Agent{Agent: ca, Entry: ca.Name == cfg.EntryAgent.Value, avail: map[string]bool{}}
+		a := &Agent{Agent: ca, Entry: ca.Name == cfg.EntryAgent.Value}
 		w.Agents = append(w.Agents, a)
 		w.agents[a.Name] = a
 		if a.Entry {
@@ -158,6 +184,11 @@ func (w *World) availability(a *Agent) {
 		a.Known = false
 		return
 	}
+	n := len(av.Items)
+	if av.All {
+		n = len(w.Toolsets)
+	}
+	a.avail, a.Avail = make(map[string]bool, n), make([]*Toolset, 0, n)
 	add := func(t *Toolset) {
 		if t != nil && !a.avail[t.Name] {
 			a.avail[t.Name] = true
@@ -178,6 +209,9 @@ func (w *World) availability(a *Agent) {
 			}
 		}
 	}
+	if len(a.Avail) == 0 {
+		a.Avail = nil
+	}
 
 	// The entry agent holds skills through SkillAgent: every skill when it
 	// declares the skills toolset, otherwise the ones it names (R42, A18).
@@ -197,14 +231,25 @@ func (w *World) availability(a *Agent) {
 	for _, it := range a.Tools.Resident.Items {
 		resident[it.Value] = true
 	}
+	// Both lists are cut from one array: Resident from its start, Deferred
+	// after it.
+	split := make([]*Toolset, 0, len(a.Avail))
 	for _, t := range a.Avail {
-		switch {
-		case viaSkillAgent(t):
-		case !declared || resident[t.Name]:
-			a.Resident = append(a.Resident, t)
-		default:
-			a.Deferred = append(a.Deferred, t)
+		if !viaSkillAgent(t) && (!declared || resident[t.Name]) {
+			split = append(split, t)
 		}
+	}
+	if len(split) > 0 {
+		a.Resident = split[:len(split):len(split)]
+	}
+	split = split[len(split):]
+	for _, t := range a.Avail {
+		if !viaSkillAgent(t) && declared && !resident[t.Name] {
+			split = append(split, t)
+		}
+	}
+	if len(split) > 0 {
+		a.Deferred = split
 	}
 }
 

@@ -8,6 +8,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
@@ -46,7 +47,12 @@ type Toolset struct {
 	// Trust is the toolset's place in trust order (R51), from 0.
 	Trust int
 
-	hasTool map[string]bool
+	// builds is the manifest's entry whose tools a build returns; nil for
+	// an MCP server that is not connected or not described, whose build
+	// returns none.
+	builds *manifest.Toolset
+	// registered is true for the toolset registration keeps under its name.
+	registered bool
 }
 
 // ToolClasses are the capability classes of one of the toolset's tools:
@@ -69,7 +75,7 @@ func (t *Toolset) ToolClasses(tool string) []kokua.Class {
 }
 
 // Has reports whether a build of the toolset returns a tool of that name.
-func (t *Toolset) Has(tool string) bool { return t.hasTool[tool] }
+func (t *Toolset) Has(tool string) bool { return t.builds != nil && t.builds.Builds(tool) }
 
 // Agent is a declared agent with its derived facts.
 type Agent struct {
@@ -209,10 +215,11 @@ type World struct {
 	// UndescribedMCP are the configured MCP servers with no manifest entry.
 	UndescribedMCP []*Toolset
 
-	toolsets map[string]*Toolset
-	agents   map[string]*Agent
-	toolHome map[string][]string
-	resolved map[string]Resolution
+	toolsets  map[string]*Toolset
+	agents    map[string]*Agent
+	toolHome  map[string][]string // made by homesOf, once
+	homesOnce sync.Once
+	resolved  map[string]Resolution
 	// indexes holds the "did you mean" index of each list of names
 	// Resolve suggests from, built at its first use.
 	indexes map[nameList]*similar.Index

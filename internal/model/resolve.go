@@ -109,7 +109,7 @@ func (w *World) resolve(text string) Resolution {
 	}
 	t := w.toolsets[e.Toolset]
 	if t == nil {
-		if homes := w.toolHome[e.Toolset]; e.Whole() && len(homes) > 0 && !isStar(text) {
+		if homes := w.homesOf(e.Toolset); e.Whole() && len(homes) > 0 && !isStar(text) {
 			r.Status = BareTool
 			r.Homes = prefixed(homes, e.Toolset)
 			return r
@@ -131,7 +131,7 @@ func (w *World) resolve(text string) Resolution {
 		r.Tools = []string{e.Tool}
 	default:
 		r.Status = NoSuchTool
-		if homes := w.toolHome[e.Tool]; len(homes) > 0 {
+		if homes := w.homesOf(e.Tool); len(homes) > 0 {
 			r.Homes = prefixed(homes, e.Tool)
 		} else {
 			r.Close = w.suggest(e.Tool, nameList{tools: t}, func() []string { return t.Tools })
@@ -151,7 +151,7 @@ func (w *World) resolveCore(r Resolution) Resolution {
 		r.Tools = []string{e.Tool}
 	default:
 		r.Status = NoSuchTool
-		homes := w.toolHome[e.Tool]
+		homes := w.homesOf(e.Tool)
 		for _, h := range homes {
 			if h != kokua.Core {
 				r.Homes = append(r.Homes, h+"."+e.Tool)

@@ -23,11 +23,12 @@ var _ = register(&Rule{
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
 		w := p.World
+		holders := kokua.NewHolders(16) // one table, reset for each agent
 		for _, a := range w.Agents {
 			if !a.Known || w.UnbuiltResident(a) != nil {
 				continue
 			}
-			holders := kokua.NewHolders(16)
+			holders.Reset()
 			for _, t := range a.Resident {
 				for _, tool := range t.Tools {
 					s, kept := holders.Offer(tool, t.Name)

@@ -19,12 +19,11 @@ var _ = register(&Rule{
 	Needs:    NeedsConfig,
 	Fixes:    UnsafeFixes,
 	Check: func(p *Pass) {
+		// The names, their note and their index are made at the first
+		// unknown name, once for all.
 		var names []string
-		for _, a := range p.Config.Agents {
-			names = append(names, a.Name)
-		}
-		configured := "Configured agents: " + quoteAll(slices.Sorted(slices.Values(names))) + "."
-		var index *similar.Index // built at the first unknown name, once for all
+		var configured string
+		var index *similar.Index
 		for _, a := range p.Config.Agents {
 			for _, it := range a.DelegatesTo.Items {
 				// An agent written as something other than a table is
@@ -33,6 +32,10 @@ var _ = register(&Rule{
 					continue
 				}
 				if index == nil {
+					for _, a := range p.Config.Agents {
+						names = append(names, a.Name)
+					}
+					configured = "Configured agents: " + quoteAll(slices.Sorted(slices.Values(names))) + "."
 					index = similar.NewIndex(names)
 				}
 				matches := index.Suggest(it.Value)

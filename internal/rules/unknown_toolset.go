@@ -22,12 +22,11 @@ var _ = register(&Rule{
 	Fixes:    UnsafeFixes,
 	Check: func(p *Pass) {
 		w := p.World
-		names := make([]string, 0, len(w.Toolsets))
-		for _, t := range w.Toolsets {
-			names = append(names, t.Name)
-		}
-		var index *similar.Index // built at the first unknown name, once for all
-		available := "Available toolsets: " + listed(slices.Sorted(slices.Values(names)), plain, "") + "."
+		// The names, their note and their index are made at the first
+		// unknown name, once for all.
+		var names []string
+		var available string
+		var index *similar.Index
 		for _, a := range w.Agents {
 			if a.Tools == nil || a.Tools.Available.All {
 				continue
@@ -37,6 +36,11 @@ var _ = register(&Rule{
 					continue
 				}
 				if index == nil {
+					names = make([]string, 0, len(w.Toolsets))
+					for _, t := range w.Toolsets {
+						names = append(names, t.Name)
+					}
+					available = "Available toolsets: " + listed(slices.Sorted(slices.Values(names)), plain, "") + "."
 					index = similar.NewIndex(names)
 				}
 				matches := index.Suggest(it.Value)

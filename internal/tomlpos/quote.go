@@ -10,11 +10,25 @@ import (
 // DottedKey writes a key path as TOML spells it, quoting each segment that
 // is not a bare key.
 func DottedKey(path []string) string {
-	parts := make([]string, len(path))
-	for i, p := range path {
-		parts[i] = QuoteKey(p)
+	var b strings.Builder
+	WriteDottedKey(&b, path)
+	return b.String()
+}
+
+// WriteDottedKey writes DottedKey(path) to b, for a caller that writes
+// more around it.
+func WriteDottedKey(b *strings.Builder, path []string) {
+	n := len(path)
+	for _, p := range path {
+		n += len(p) + 2 // a quoted segment's quotes
 	}
-	return strings.Join(parts, ".")
+	b.Grow(n)
+	for i, p := range path {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(QuoteKey(p))
+	}
 }
 
 // QuoteKey writes one key segment: bare when TOML allows, else as a basic

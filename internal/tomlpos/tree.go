@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -105,6 +106,10 @@ func (n *Node) Key() diag.Span {
 // covers them: for code that needs bytes, with no line:column made.
 func (n *Node) Offsets() (from, to int) { return int(n.from), int(n.to) }
 
+// Lines is the line index of the document the node was read from, which
+// converts its offsets to positions.
+func (n *Node) Lines() *lineindex.Index { return n.lines }
+
 // KeyOffsets are the bytes of the key that names this node, as Key covers
 // them; 0, 0 for the root and for array elements.
 func (n *Node) KeyOffsets() (from, to int) { return int(n.keyFrom), int(n.keyTo) }
@@ -114,7 +119,11 @@ func (n *Node) KeyOffsets() (from, to int) { return int(n.keyFrom), int(n.keyTo)
 // array's path. Each call builds the path anew, in time proportional to
 // its length: the tree shares each prefix rather than copying it, so deep
 // keys cost linear memory.
-func (n *Node) Path() []string {
+func (n *Node) Path() []string { return n.AppendPath(nil) }
+
+// AppendPath appends the node's Path to dst and returns the result, so a
+// caller with room at hand builds a path without allocating.
+func (n *Node) AppendPath(dst []string) []string {
 	depth := 0
 	for m := n; m != nil && m.up != nil; m = m.up {
 		if !m.element {
@@ -122,16 +131,17 @@ func (n *Node) Path() []string {
 		}
 	}
 	if depth == 0 {
-		return nil
+		return dst
 	}
-	path := make([]string, depth)
+	at := len(dst)
+	dst = slices.Grow(dst, depth)[:at+depth]
 	for m := n; depth > 0; m = m.up {
 		if !m.element {
 			depth--
-			path[depth] = m.name
+			dst[at+depth] = m.name
 		}
 	}
-	return path
+	return dst
 }
 
 // keyed links n below parent under a key.
@@ -335,9 +345,14 @@ type builder struct {
 	// allocation for many nodes keeps the garbage collector's work, and
 	// so the time to read a large file, in proportion to its size.
 	slab []Node
+	// keyNames and keyRanges are where keys cuts its lists from, a block
+	// at a time, as nodes are cut from slab.
+	keyNames  []string
+	keyRanges [][2]int
 }
 
-// slabSize is how many nodes one allocation of the slab holds.
+// slabSize is how many nodes, or key segments, one allocation of a slab
+// holds.
 const slabSize = 64
 
 // node places n, written at bytes from to to under the key at bytes key
@@ -408,7 +423,11 @@ func (b *builder) offset(r unstable.Range) (int, int) {
 // refusing a segment longer than MaxKeyBytes.
 func (b *builder) keys(it unstable.Iterator) (names []string, ranges [][2]int, err error) {
 	n := count(it)
-	names, ranges = make([]string, 0, n), make([][2]int, 0, n)
+	if len(b.keyNames) < n {
+		b.keyNames, b.keyRanges = make([]string, max(n, slabSize)), make([][2]int, max(n, slabSize))
+	}
+	names, ranges = b.keyNames[:0:n], b.keyRanges[:0:n]
+	b.keyNames, b.keyRanges = b.keyNames[n:], b.keyRanges[n:]
 	for it.Next() {
 		k := it.Node()
 		from, to := b.offset(k.Raw)
