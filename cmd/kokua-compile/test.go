@@ -15,6 +15,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/expect"
+	"github.com/kokua-policy/kokua-policy/internal/expect/junit"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -98,7 +99,11 @@ func runTest(manifest, format, stdinName string, args []string, stdin io.Reader,
 		return err
 	}
 	r := &expect.Report{Config: src.Name, Tests: tests, Results: expect.Run(side, files...)}
-	if err := expect.Write(stdout, format, r); err != nil {
+	write := func() error { return expect.Write(stdout, format, r) }
+	if format == "junit" {
+		write = func() error { return junit.Write(stdout, r) }
+	}
+	if err := write(); err != nil {
 		return cli.StdoutFailed("kokua-compile", "the report", err)
 	}
 	if r.Failed() > 0 {

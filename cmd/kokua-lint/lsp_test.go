@@ -1,28 +1,94 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 )
 
-// pipes joins a reader and a writer into the client's stream.
-type pipes struct {
-	io.Reader
-	io.WriteCloser
+// lspClient is the test's end of kokua-lint lsp: it writes framed
+// messages to the command's stdin and reads the frames of its stdout.
+type lspClient struct {
+	t   *testing.T
+	in  io.Writer
+	out *bufio.Reader
+}
+
+// send writes one message, framed.
+func (c *lspClient) send(msg map[string]any) {
+	c.t.Helper()
+	msg["jsonrpc"] = "2.0"
+	body, err := json.Marshal(msg)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if _, err := fmt.Fprintf(c.in, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// lspMessage is what the server writes: an answer or a notification.
+type lspMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+	Params json.RawMessage `json:"params"`
+}
+
+// next reads the server's next message.
+func (c *lspClient) next() lspMessage {
+	c.t.Helper()
+	var length int
+	for {
+		line, err := c.out.ReadString('\n')
+		if err != nil {
+			c.t.Fatalf("reading the server's header: %v", err)
+		}
+		if line == "\r\n" {
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+			length, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(c.out, body); err != nil {
+		c.t.Fatal(err)
+	}
+	var m lspMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		c.t.Fatalf("the server wrote %q: %v", body, err)
+	}
+	return m
+}
+
+// call sends a request and returns its answer's result, skipping the
+// notifications before it.
+func (c *lspClient) call(id int, method string, params any) json.RawMessage {
+	c.t.Helper()
+	c.send(map[string]any{"id": id, "method": method, "params": params})
+	for {
+		m := c.next()
+		if m.Method == "" && string(m.ID) == strconv.Itoa(id) {
+			if m.Error != nil {
+				c.t.Fatalf("%s: %s", method, m.Error)
+			}
+			return m.Result
+		}
+	}
 }
 
 // TestLSP runs kokua-lint lsp in process on piped stdin and stdout: a
@@ -37,50 +103,52 @@ func TestLSP(t *testing.T) {
 		code <- Main([]string{"kokua-lint", "lsp", "--stdio"}, inR, outW, &stderr)
 		_ = outW.Close()
 	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(pipes{outR, inW}))
-	diags := make(chan protocol.PublishDiagnosticsParams, 16)
-	conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
-			var p protocol.PublishDiagnosticsParams
-			_ = json.Unmarshal(req.Params(), &p)
-			diags <- p
-		}
-		return reply(ctx, nil, nil)
+	// A client that waits in vain is stopped by closing the streams.
+	timer := time.AfterFunc(20*time.Second, func() {
+		_ = inW.CloseWithError(errors.New("the test timed out"))
+		_ = outR.CloseWithError(errors.New("the test timed out"))
 	})
+	defer timer.Stop()
+	c := &lspClient{t: t, in: inW, out: bufio.NewReader(outR)}
 	var init map[string]any
-	if _, err := conn.Call(ctx, protocol.MethodInitialize, map[string]any{"processId": 1, "capabilities": map[string]any{}}, &init); err != nil {
+	if err := json.Unmarshal(c.call(0, "initialize", map[string]any{"processId": 1, "capabilities": map[string]any{}}), &init); err != nil {
 		t.Fatal(err)
 	}
 	if info, _ := init["serverInfo"].(map[string]any); info["name"] != "kokua-lint" {
 		t.Errorf("serverInfo: %v", init["serverInfo"])
 	}
-	u := uri.File(filepath.Join(t.TempDir(), "config.toml"))
-	if err := conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-		URI: u, LanguageID: "toml", Version: 1, Text: withError(t)}}); err != nil {
-		t.Fatal(err)
+	u := (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(t.TempDir(), "config.toml"))}).String()
+	c.send(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
+		"uri": u, "languageId": "toml", "version": 1, "text": withError(t)}}})
+	var p struct {
+		URI         string `json:"uri"`
+		Diagnostics []struct {
+			Code  string `json:"code"`
+			Range struct {
+				Start struct {
+					Line int `json:"line"`
+				} `json:"start"`
+			} `json:"range"`
+		} `json:"diagnostics"`
 	}
-	select {
-	case p := <-diags:
-		if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "unknown-toolset" || p.Diagnostics[0].Range.Start.Line != 23 {
-			t.Errorf("want the unknown toolset on line 24: %+v", p.Diagnostics)
+	for p.URI != u {
+		if m := c.next(); m.Method == "textDocument/publishDiagnostics" {
+			if err := json.Unmarshal(m.Params, &p); err != nil {
+				t.Fatal(err)
+			}
 		}
-	case <-ctx.Done():
-		t.Fatal("no diagnostics")
 	}
-	if _, err := conn.Call(ctx, protocol.MethodShutdown, nil, nil); err != nil {
-		t.Fatal(err)
+	if len(p.Diagnostics) != 1 || p.Diagnostics[0].Code != "unknown-toolset" || p.Diagnostics[0].Range.Start.Line != 23 {
+		t.Errorf("want the unknown toolset on line 24: %+v", p.Diagnostics)
 	}
-	if err := conn.Notify(ctx, protocol.MethodExit, nil); err != nil {
-		t.Fatal(err)
-	}
+	c.call(1, "shutdown", nil)
+	c.send(map[string]any{"method": "exit"})
 	select {
-	case c := <-code:
-		if c != cli.ExitOK {
-			t.Errorf("exit status %d, want 0; stderr:\n%s", c, stderr.String())
+	case status := <-code:
+		if status != cli.ExitOK {
+			t.Errorf("exit status %d, want 0; stderr:\n%s", status, stderr.String())
 		}
-	case <-ctx.Done():
+	case <-time.After(20 * time.Second):
 		t.Fatal("kokua-lint lsp did not exit")
 	}
 }

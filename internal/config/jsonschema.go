@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
@@ -28,83 +29,95 @@ const (
 )
 
 // definitions are the named schemas keys refer to ($ref).
-var definitions = obj{
-	{"entry", obj{
-		{"description", "An approval entry (R28): <toolset> or <toolset>.* (every tool of the toolset, now and as it grows), <toolset>.<tool> (exactly that tool), core or core.<tool> (the tools no toolset provides, R36). At most one '.'; '*' only as the whole tool segment; no empty segment (R29). Bare tool names and unknown toolsets are kokua-lint's to find (R30, R31)."},
-		{"type", "string"},
-		{"pattern", `^[^.*]+(\.(\*|[^.*]+))?$`},
-	}},
-	{"toolsetName", obj{
-		{"description", `A toolset name, from the registry: Kokua's own, a plugin, a skill or an MCP server (R16). "all" is no name: write available = "all" instead of a list (R47).`},
-		{"type", "string"},
-		{"not", obj{{"pattern", "^[aA][lL][lL]$"}}},
-	}},
-	{"perAgentOnly", hidden("Not a key of [assistant.tools], which holds only the default approval pair: availability and residency are declared per agent, in [agents.<name>.tools] (R4, R109).")},
-	{"agentKeyBelowTools", hidden("A key of [agents.<name>], not of [agents.<name>.tools]: keys written after the [agents.<name>.tools] header belong to that sub-table, so write [agents.<name>]'s keys before it (R3, R108).")},
-}
+var definitions = sync.OnceValue(func() obj {
+	return obj{
+		{"entry", obj{
+			{"description", "An approval entry (R28): <toolset> or <toolset>.* (every tool of the toolset, now and as it grows), <toolset>.<tool> (exactly that tool), core or core.<tool> (the tools no toolset provides, R36). At most one '.'; '*' only as the whole tool segment; no empty segment (R29). Bare tool names and unknown toolsets are kokua-lint's to find (R30, R31)."},
+			{"type", "string"},
+			{"pattern", `^[^.*]+(\.(\*|[^.*]+))?$`},
+		}},
+		{"toolsetName", obj{
+			{"description", `A toolset name, from the registry: Kokua's own, a plugin, a skill or an MCP server (R16). "all" is no name: write available = "all" instead of a list (R47).`},
+			{"type", "string"},
+			{"not", obj{{"pattern", "^[aA][lL][lL]$"}}},
+		}},
+		{"perAgentOnly", hidden("Not a key of [assistant.tools], which holds only the default approval pair: availability and residency are declared per agent, in [agents.<name>.tools] (R4, R109).")},
+		{"agentKeyBelowTools", hidden("A key of [agents.<name>], not of [agents.<name>.tools]: keys written after the [agents.<name>.tools] header belong to that sub-table, so write [agents.<name>]'s keys before it (R3, R108).")},
+	}
+})
 
 // removedSections are the top-level sections Kokua removed (R20, R104),
 // which Schema does not list because the linter checks no keys of theirs.
-var removedSections = obj{
-	{"tools", hidden("Removed (R20, R104): the top-level [tools] section. Each agent declares its toolsets in [agents.<name>.tools].available.")},
-	{"subagents", obj{
-		{"description", "[subagents], from before agents were declared whole. Its concurrent key and its roles tables were removed (R20, R104); other keys are not checked."},
-		{"properties", obj{
-			{"concurrent", hidden("Removed (R20, R104): it is now [assistant].concurrent_tools.")},
-			{"roles", obj{
-				{"description", "Removed (R20, R104): declare each agent whole in its own [agents.<name>] table instead of [subagents.roles.<name>]."},
-				{"not", obj{{"type", "object"}, {"minProperties", 1}}}, // an empty [subagents.roles] is harmless
-				{"x-taplo", obj{{"hidden", true}}},
+var removedSections = sync.OnceValue(func() obj {
+	return obj{
+		{"tools", hidden("Removed (R20, R104): the top-level [tools] section. Each agent declares its toolsets in [agents.<name>.tools].available.")},
+		{"subagents", obj{
+			{"description", "[subagents], from before agents were declared whole. Its concurrent key and its roles tables were removed (R20, R104); other keys are not checked."},
+			{"properties", obj{
+				{"concurrent", hidden("Removed (R20, R104): it is now [assistant].concurrent_tools.")},
+				{"roles", obj{
+					{"description", "Removed (R20, R104): declare each agent whole in its own [agents.<name>] table instead of [subagents.roles.<name>]."},
+					{"not", obj{{"type", "object"}, {"minProperties", 1}}}, // an empty [subagents.roles] is harmless
+					{"x-taplo", obj{{"hidden", true}}},
+				}},
 			}},
 		}},
-	}},
-}
+	}
+})
 
-// tableChecks are what the schema of a table checks beyond its keys'
-// types, by the table's pattern.
-var tableChecks = map[string]struct {
+// tableCheck is what the schema of a table checks beyond its keys' types.
+type tableCheck struct {
 	head     obj      // after "type": checks of the table's keys as a whole
 	required []string // keys it must hold
 	tail     obj      // after "properties": checks across keys
-}{
-	"": {required: []string{"agents"}}, // R114
-	"agents": {head: obj{
-		{"minProperties", 1}, // R114
-		{"propertyNames", obj{
-			{"description", "An agent name may not contain ':' or '[': gate labels use them to tell a declared agent from a composed worker (composed:<label>) and from the default tier (R15, R112)."},
-			{"pattern", `^[^:\[]*$`},
-		}},
-	}},
-	"agents.*.tools": {tail: obj{ // R50
-		{"if", obj{
-			{"properties", obj{{"available", obj{{"const", kokua.All}}}}},
-			{"required", []string{"available"}},
-		}},
-		{"then", obj{{"required", []string{"resident"}}}},
-	}},
-	"security": {tail: obj{ // R86, R145: the floor is read only while auto-approval is on
-		{"if", obj{
-			{"properties", obj{{"auto_approval", obj{
-				{"type", "object"},
-				{"properties", obj{{"enabled", obj{{"const", true}}}}},
-				{"required", []string{"enabled"}},
-			}}}},
-			{"required", []string{"auto_approval"}},
-		}},
-		{"then", obj{{"properties", obj{{"never_auto_approve", obj{{"items", ref("entry")}}}}}}},
-	}},
-	"mcp.server": {required: []string{"url", "name"}}, // R113
 }
+
+// tableChecks are the table checks by the table's pattern. They and
+// keyChecks are built when JSONSchema first needs them, not at every
+// start of kokua-lint (issue 24).
+var tableChecks = sync.OnceValue(func() map[string]tableCheck {
+	return map[string]tableCheck{
+		"": {required: []string{"agents"}}, // R114
+		"agents": {head: obj{
+			{"minProperties", 1}, // R114
+			{"propertyNames", obj{
+				{"description", "An agent name may not contain ':' or '[': gate labels use them to tell a declared agent from a composed worker (composed:<label>) and from the default tier (R15, R112)."},
+				{"pattern", `^[^:\[]*$`},
+			}},
+		}},
+		"agents.*.tools": {tail: obj{ // R50
+			{"if", obj{
+				{"properties", obj{{"available", obj{{"const", kokua.All}}}}},
+				{"required", []string{"available"}},
+			}},
+			{"then", obj{{"required", []string{"resident"}}}},
+		}},
+		"security": {tail: obj{ // R86, R145: the floor is read only while auto-approval is on
+			{"if", obj{
+				{"properties", obj{{"auto_approval", obj{
+					{"type", "object"},
+					{"properties", obj{{"enabled", obj{{"const", true}}}}},
+					{"required", []string{"enabled"}},
+				}}}},
+				{"required", []string{"auto_approval"}},
+			}},
+			{"then", obj{{"properties", obj{{"never_auto_approve", obj{{"items", ref("entry")}}}}}}},
+		}},
+		"mcp.server": {required: []string{"url", "name"}}, // R113
+	}
+})
 
 // keyChecks are what the schema of a key checks beyond its type, by
 // "<table pattern>.<key>".
-var keyChecks = map[string]obj{
-	"mcp.server.name": { // R113, R117, R116
-		{"minLength", 1},
-		{"pattern", "^[^.*]+$"},
-		{"not", obj{{"enum", []string{kokua.Core, kokua.All}}}},
-	},
-}
+var keyChecks = sync.OnceValue(func() map[string]obj {
+	return map[string]obj{
+		"mcp.server.name": { // R113, R117, R116
+			{"minLength", 1},
+			{"pattern", "^[^.*]+$"},
+			{"not", obj{{"enum", []string{kokua.Core, kokua.All}}}},
+		},
+	}
+})
 
 // JSONSchema returns the editor schema (JSON Schema draft-07) of the
 // tool-access tables, as docs/config.schema.json holds it.
@@ -114,13 +127,13 @@ func JSONSchema() ([]byte, error) {
 		return nil, err
 	}
 	props := root.get("properties").(obj)
-	root = root.set("properties", append(props, removedSections...))
+	root = root.set("properties", append(props, removedSections()...))
 	doc := append(obj{
 		{"$schema", "http://json-schema.org/draft-07/schema#"},
 		{"title", schemaTitle},
 		{"description", schemaDoc},
 	}, root...)
-	doc = append(doc, member{"definitions", definitions})
+	doc = append(doc, member{"definitions", definitions()})
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -149,7 +162,7 @@ func tableJSON(pattern []string) (obj, error) {
 		o = append(o, member{"description", ts.Doc})
 	}
 	o = append(o, member{"type", "object"})
-	checks := tableChecks[name]
+	checks := tableChecks()[name]
 	o = append(o, checks.head...)
 	switch {
 	case ts == nil || ts.Open:
@@ -277,7 +290,7 @@ func keyJSON(pattern []string, k *KeySchema) (obj, error) {
 	default:
 		return nil, fmt.Errorf("key %s: no JSON Schema for its type", path)
 	}
-	o = append(o, keyChecks[path]...)
+	o = append(o, keyChecks()[path]...)
 	if k.Default != nil {
 		o = append(o, member{"default", k.Default})
 	}

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	udiff "github.com/aymanbagabas/go-udiff"
-	"go.lsp.dev/protocol"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
@@ -27,15 +26,15 @@ type fix struct {
 }
 
 // sourceFixAll is the kind of the "fix all safe problems" action.
-const sourceFixAll protocol.CodeActionKind = "source.fixAll"
+const sourceFixAll CodeActionKind = "source.fixAll"
 
-func (s *server) codeActions(p *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+func (s *server) codeActions(p *CodeActionParams) []CodeAction {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := []protocol.CodeAction{}
+	out := []CodeAction{}
 	d := s.current(p.TextDocument.URI)
 	if d == nil || d.linted == nil {
-		return out, nil
+		return out
 	}
 	from, to := d.text.byteOffset(p.Range.Start, s.enc), d.text.byteOffset(p.Range.End, s.enc)
 	safe := false
@@ -50,10 +49,10 @@ func (s *server) codeActions(p *protocol.CodeActionParams) ([]protocol.CodeActio
 			continue
 		}
 		for i, x := range f.Fixes {
-			out = append(out, s.action(d, f, fix{x.Title, x.Edits}, protocol.QuickFix, i == 0 && x.Safe))
+			out = append(out, s.action(d, f, fix{x.Title, x.Edits}, quickFix, i == 0 && x.Safe))
 		}
 		if f.Severity != diag.Error {
-			out = append(out, s.action(d, f, suppression(d.text, f), protocol.QuickFix, false))
+			out = append(out, s.action(d, f, suppression(d.text, f), quickFix, false))
 		}
 	}
 	if safe && wants(p.Context.Only, sourceFixAll) {
@@ -61,13 +60,13 @@ func (s *server) codeActions(p *protocol.CodeActionParams) ([]protocol.CodeActio
 			out = append(out, s.action(d, diag.Diagnostic{}, all, sourceFixAll, false))
 		}
 	}
-	return out, nil
+	return out
 }
 
 // wants reports whether a client that asked only for the kinds only
 // wants an action of kind k: a kind asks for itself and for every kind
 // below it (source asks for source.fixAll); no kinds asks for all.
-func wants(only []protocol.CodeActionKind, k protocol.CodeActionKind) bool {
+func wants(only []CodeActionKind, k CodeActionKind) bool {
 	if len(only) == 0 {
 		return true
 	}
@@ -94,17 +93,17 @@ func (s *server) fixAll(d *document) fix {
 
 // action is one code action: the fix's edits, as the editor counts
 // positions, for the finding f (none for the zero finding).
-func (s *server) action(d *document, f diag.Diagnostic, x fix, kind protocol.CodeActionKind, preferred bool) protocol.CodeAction {
-	edits := make([]protocol.TextEdit, len(x.edits))
+func (s *server) action(d *document, f diag.Diagnostic, x fix, kind CodeActionKind, preferred bool) CodeAction {
+	edits := make([]TextEdit, len(x.edits))
 	for j, e := range x.edits {
-		edits[j] = protocol.TextEdit{Range: protocol.Range{Start: d.text.protocolPos(e.Start, s.enc), End: d.text.protocolPos(e.End, s.enc)}, NewText: e.New}
+		edits[j] = TextEdit{Range: Range{Start: d.text.protocolPos(e.Start, s.enc), End: d.text.protocolPos(e.End, s.enc)}, NewText: e.New}
 	}
-	a := protocol.CodeAction{
+	a := CodeAction{
 		Title: x.title, Kind: kind, IsPreferred: preferred,
-		Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{d.uri: edits}},
+		Edit: &WorkspaceEdit{Changes: map[DocumentURI][]TextEdit{d.uri: edits}},
 	}
 	if f.Rule != "" {
-		a.Diagnostics = []protocol.Diagnostic{s.toProtocol(d, f)}
+		a.Diagnostics = []Diagnostic{s.toProtocol(d, f)}
 	}
 	return a
 }
@@ -139,17 +138,17 @@ func suppression(t text, f diag.Diagnostic) fix {
 	return fix{title: title, edits: []diag.Edit{{Start: start, End: start, New: t.s[start:indent] + "# kokua-lint: ignore[" + f.Rule + "] \n"}}}
 }
 
-func (s *server) definition(p *protocol.DefinitionParams) ([]protocol.Location, error) {
+func (s *server) definition(p *DefinitionParams) []Location {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.current(p.TextDocument.URI)
 	sp, ok := s.at(d, p.Position)
 	if !ok || sp.onKey || sp.node.Kind != tomlpos.KindString || roleOf(sp.path()) != roleAgent {
-		return []protocol.Location{}, nil
+		return []Location{}
 	}
 	a := d.linted.Config.Agent(sp.node.Str)
 	if a == nil {
-		return []protocol.Location{}, nil
+		return []Location{}
 	}
-	return []protocol.Location{{URI: d.uri, Range: d.text.protocolRange(a.Span, s.enc)}}, nil
+	return []Location{{URI: d.uri, Range: d.text.protocolRange(a.Span, s.enc)}}
 }

@@ -3,8 +3,6 @@ package lsp
 import (
 	"testing"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -21,7 +19,7 @@ import (
 func benchRound(b *testing.B, opts Options, text, anchor string) {
 	c, _ := start(b, opts, nil)
 	u := fileURI(b, "config.toml")
-	if ds := c.open(u, text); len(ds) > 0 && ds[0].Severity == protocol.DiagnosticSeverityError {
+	if ds := c.open(u, text); len(ds) > 0 && ds[0].Severity == SeverityError {
 		b.Fatalf("the config should have no error: %+v", ds)
 	}
 	at := find(b, text, anchor, len(anchor))
@@ -33,9 +31,9 @@ func benchRound(b *testing.B, opts Options, text, anchor string) {
 	for b.Loop() {
 		version++
 		if version%2 == 0 {
-			c.change(u, version, protocol.Range{Start: at, End: at}, "x")
+			c.change(u, version, Range{Start: at, End: at}, "x")
 		} else {
-			c.change(u, version, protocol.Range{Start: at, End: after}, "")
+			c.change(u, version, Range{Start: at, End: after}, "")
 		}
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"slices"
 	"strings"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
@@ -150,37 +148,37 @@ func splitKey(k string) []string {
 	return append(out, strings.TrimSpace(cur.String()))
 }
 
-func (s *server) completion(p *protocol.CompletionParams) (*protocol.CompletionList, error) {
+func (s *server) completion(p *CompletionParams) *CompletionList {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.current(p.TextDocument.URI)
-	list := &protocol.CompletionList{Items: []protocol.CompletionItem{}}
+	list := &CompletionList{Items: []CompletionItem{}}
 	if d == nil || !d.kokua {
-		return list, nil
+		return list
 	}
 	off := d.text.byteOffset(p.Position, s.enc)
 	at := placeAt(d.text.s, off)
-	replace := protocol.Range{Start: d.text.protocolPos(at.start, s.enc), End: p.Position}
+	replace := Range{Start: d.text.protocolPos(at.start, s.enc), End: p.Position}
 	if isTestFile(d.name) {
 		s.completeTests(d, at, replace, list)
-		return list, nil
+		return list
 	}
 	if at.atKey {
 		ts := config.SchemaFor(at.table)
 		if ts == nil {
-			return list, nil
+			return list
 		}
 		for _, k := range ts.Accepted() {
-			list.Items = append(list.Items, protocol.CompletionItem{
-				Label: k, Kind: protocol.CompletionItemKindProperty, Detail: ts.Key(k).Type.Want(),
-				Documentation: protocol.MarkupContent{Kind: protocol.Markdown, Value: keyDescription(append(slices.Clip(at.table), k))},
-				TextEdit:      &protocol.TextEdit{Range: replace, NewText: k},
+			list.Items = append(list.Items, CompletionItem{
+				Label: k, Kind: KindProperty, Detail: ts.Key(k).Type.Want(),
+				Documentation: &MarkupContent{Kind: markdown, Value: keyDescription(append(slices.Clip(at.table), k))},
+				TextEdit:      &TextEdit{Range: replace, NewText: k},
 			})
 		}
-		return list, nil
+		return list
 	}
 	if at.key == nil {
-		return list, nil
+		return list
 	}
 	var w *model.World
 	switch {
@@ -190,10 +188,10 @@ func (s *server) completion(p *protocol.CompletionParams) (*protocol.CompletionL
 		w = d.good.World
 	}
 	if w == nil {
-		return list, nil
+		return list
 	}
 	path := append(slices.Clip(at.table), at.key...)
-	add := func(name string, kind protocol.CompletionItemKind, detail string) {
+	add := func(name string, kind CompletionItemKind, detail string) {
 		text := tomlpos.BasicString(name)
 		if at.quote != 0 {
 			text = strings.TrimSuffix(strings.TrimPrefix(text, `"`), `"`)
@@ -201,40 +199,40 @@ func (s *server) completion(p *protocol.CompletionParams) (*protocol.CompletionL
 				return // a literal string cannot hold it
 			}
 		}
-		list.Items = append(list.Items, protocol.CompletionItem{Label: name, Kind: kind, Detail: detail,
-			FilterText: name, TextEdit: &protocol.TextEdit{Range: replace, NewText: text}})
+		list.Items = append(list.Items, CompletionItem{Label: name, Kind: kind, Detail: detail,
+			FilterText: name, TextEdit: &TextEdit{Range: replace, NewText: text}})
 	}
 	switch roleOf(path) {
 	case roleToolset:
 		if path[3] == "available" && !at.list && at.quote != '\'' {
-			add("all", protocol.CompletionItemKindValue, "every toolset the install registers, in trust order (R46); needs resident")
+			add("all", KindValue, "every toolset the install registers, in trust order (R46); needs resident")
 		}
 		for _, t := range w.Toolsets {
-			add(t.Name, protocol.CompletionItemKindModule, toolsetDetail(t))
+			add(t.Name, KindModule, toolsetDetail(t))
 		}
 	case roleEntry:
 		for _, t := range w.Toolsets {
-			add(t.Name, protocol.CompletionItemKindModule, "every tool of "+t.Name+": "+toolsetDetail(t))
+			add(t.Name, KindModule, "every tool of "+t.Name+": "+toolsetDetail(t))
 			for _, tool := range t.Tools {
-				add(t.Name+"."+tool, protocol.CompletionItemKindFunction, "a tool of "+t.Name)
+				add(t.Name+"."+tool, KindFunction, "a tool of "+t.Name)
 			}
 		}
 		for _, tool := range w.CoreTools {
-			add("core."+tool, protocol.CompletionItemKindFunction, "a core tool (R36)")
+			add("core."+tool, KindFunction, "a core tool (R36)")
 		}
 	case roleAgent:
 		for _, a := range w.Agents {
 			if len(path) == 3 && path[1] == a.Name {
 				continue // an agent does not delegate to itself
 			}
-			add(a.Name, protocol.CompletionItemKindClass, a.Description.Value)
+			add(a.Name, KindClass, a.Description.Value)
 		}
 	case roleReviewer:
 		for _, r := range w.Config.Reviews {
-			add(r.Name, protocol.CompletionItemKindClass, "[reviewers."+r.Name+"]")
+			add(r.Name, KindClass, "[reviewers."+r.Name+"]")
 		}
 	}
-	return list, nil
+	return list
 }
 
 func toolsetDetail(t *model.Toolset) string {

@@ -9,30 +9,33 @@
 //
 // No host imports this package; it lives under internal/. An editor runs
 // the server as a process (kokua-lint lsp, docs/editor.md), which is the
-// contract; the package's API is the linter's model and the protocol
-// library's types, whose versions are pinned together here (below).
+// contract; the package's API is the linter's model and the protocol's
+// messages (protocol.go).
 //
-// # The protocol library
+// # The protocol's plumbing
 //
-// The wire is go.lsp.dev/jsonrpc2 (requests, replies and notifications
-// over any io.ReadWriteCloser) and the message types are
-// go.lsp.dev/protocol. The Content-Length framing is the package's own
-// jsonrpc2.Stream (frames.go): jsonrpc2's ends the session at the first
-// frame it cannot read, and allocates whatever Content-Length it is sent;
-// this one answers or drops a malformed frame and reads on, and refuses a
-// Content-Length larger than any message about a document the server
-// lints. The other kept Go library,
-// github.com/tliron/glsp, was not chosen: it serves only the process's
-// own stdin and stdout, a TCP port or a WebSocket (its stream server is
-// unexported), which rules out the in-process tests over a pipe and a
-// Main that writes to the streams it is given; it logs through a global
-// logger of its own; and it pulls in a WebSocket stack and a terminal
-// library. go.lsp.dev/protocol v0.12.0 is built against jsonrpc2 v0.10.0,
-// whose API jsonrpc2 v1 replaced: the two are kept at those versions
-// together. Both predate LSP 3.17, so the two 3.17 fields the server uses,
-// the client's general.positionEncodings and the server's
-// positionEncoding, are read and written by small types of this package
-// around the library's.
+// The JSON-RPC layer (rpc.go), the Content-Length framing (frames.go)
+// and the message types (protocol.go) are the package's own, and link
+// nothing but the standard library's encoding/json and net/url: no
+// network stack, which kokua-lint, a command that starts once per file
+// linted, would pay for at every start (issue 24). The libraries were
+// weighed. go.lsp.dev/jsonrpc2 and go.lsp.dev/protocol, which the server
+// was first built on, pull in net, zap, and through zap net/http and
+// crypto/tls; their stream also ended the session at the first frame it
+// could not read. github.com/sourcegraph/jsonrpc2 links no network, but
+// would be bypassed at both ends: it reads a request through a map and
+// writes its params back out (twice the work on a 16 MiB document), takes
+// an id as an unsigned integer (an id of -1 comes back as 2^64-1), writes
+// a response's members in another order, and logs to the process's
+// stderr. github.com/sourcegraph/go-lsp predates LSP 3.16: no
+// codeDescription, isPreferred, markup in hover and completion, nor a
+// publishDiagnostics version. github.com/tliron/glsp serves only the
+// process's own stdin and stdout, a TCP port or a WebSocket, which rules
+// out the in-process tests over a pipe and a Main that writes to the
+// streams it is given, and pulls in a WebSocket stack. What the server
+// writes is byte for byte what it wrote on go.lsp.dev, but for the id
+// of a request whose id is "": it is answered with "", not 0
+// (TestTranscript).
 //
 // # Positions
 //

@@ -12,20 +12,18 @@ import (
 	"testing"
 	"time"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 )
 
-func (c *client) complete(u protocol.DocumentURI, p protocol.Position) []protocol.CompletionItem {
+func (c *client) complete(u DocumentURI, p Position) []CompletionItem {
 	c.t.Helper()
-	var list protocol.CompletionList
-	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: p}}, &list)
+	var list CompletionList
+	c.call(methodCompletion, CompletionParams{TextDocumentPositionParams: TextDocumentPositionParams{
+		TextDocument: TextDocumentIdentifier{URI: u}, Position: p}}, &list)
 	return list.Items
 }
 
-func labels(items []protocol.CompletionItem) []string {
+func labels(items []CompletionItem) []string {
 	var out []string
 	for _, it := range items {
 		out = append(out, it.Label)
@@ -46,7 +44,7 @@ func TestCompletion(t *testing.T) {
 
 	// Typing a new name into researcher's list: available = ["w|
 	at := find(t, text, `available = ["web"`, len(`available = [`))
-	c.change(u, 2, protocol.Range{Start: at, End: at}, `"w`)
+	c.change(u, 2, Range{Start: at, End: at}, `"w`)
 	at.Character += 2
 	items := c.complete(u, at)
 	got := labels(items)
@@ -62,7 +60,7 @@ func TestCompletion(t *testing.T) {
 	// available = | (a new agent's tools, typed at the end).
 	base := text + "\n[agents.extra]\ndelegates_to = [\"c\"]\n[agents.extra.tools]\nresident = [\"time\"]\n"
 	typed := base + "available = "
-	c.change(u, 3, protocol.Range{Start: protocol.Position{}, End: newText(text+`"w`).protocolPos(len(text)+2, UTF16)}, typed)
+	c.change(u, 3, Range{Start: Position{}, End: newText(text+`"w`).protocolPos(len(text)+2, UTF16)}, typed)
 	end := newText(typed).protocolPos(len(typed), UTF16)
 	got = labels(c.complete(u, end))
 	if !slices.Contains(got, "all") || !slices.Contains(got, "web") {
@@ -84,7 +82,7 @@ func TestCompletion(t *testing.T) {
 
 	// A key of [agents.extra.tools], at the start of a line.
 	keyed := typed + "\"all\"\nre"
-	c.change(u, 4, protocol.Range{Start: end, End: end}, "\"all\"\nre")
+	c.change(u, 4, Range{Start: end, End: end}, "\"all\"\nre")
 	got = labels(c.complete(u, newText(keyed).protocolPos(len(keyed), UTF16)))
 	sort.Strings(got)
 	if want := []string{"available", "confirm", "resident", "review"}; !slices.Equal(got, want) {
@@ -108,15 +106,15 @@ func TestCompletion(t *testing.T) {
 	}
 }
 
-func (c *client) actions(u protocol.DocumentURI, r protocol.Range) []protocol.CodeAction {
+func (c *client) actions(u DocumentURI, r Range) []CodeAction {
 	c.t.Helper()
-	var out []protocol.CodeAction
-	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Range: r}, &out)
+	var out []CodeAction
+	c.call(methodCodeAction, CodeActionParams{TextDocument: TextDocumentIdentifier{URI: u}, Range: r}, &out)
 	return out
 }
 
 // apply applies one action's edits to the text.
-func apply(t *testing.T, text string, u protocol.DocumentURI, a protocol.CodeAction) string {
+func apply(t *testing.T, text string, u DocumentURI, a CodeAction) string {
 	t.Helper()
 	edits := a.Edit.Changes[u]
 	// From the last edit to the first, so that offsets hold.
@@ -161,7 +159,7 @@ func TestCodeActions(t *testing.T) {
 			}
 			cl, _ := start(t, Options{}, nil)
 			u := fileURI(t, "config.toml")
-			var target *protocol.Diagnostic
+			var target *Diagnostic
 			ds := cl.open(u, text)
 			for i := range ds {
 				if ds[i].Code == c.rule {
@@ -171,7 +169,7 @@ func TestCodeActions(t *testing.T) {
 			if target == nil {
 				t.Fatalf("no %s finding: %+v", c.rule, ds)
 			}
-			var fix *protocol.CodeAction
+			var fix *CodeAction
 			for _, a := range cl.actions(u, target.Range) {
 				if a.Title == c.title {
 					fix = &a
@@ -180,11 +178,11 @@ func TestCodeActions(t *testing.T) {
 			if fix == nil {
 				t.Fatalf("no action %q for %s: %+v", c.title, target.Message, cl.actions(u, target.Range))
 			}
-			if fix.Kind != protocol.QuickFix || len(fix.Diagnostics) != 1 || fix.Diagnostics[0].Code != c.rule {
+			if fix.Kind != quickFix || len(fix.Diagnostics) != 1 || fix.Diagnostics[0].Code != c.rule {
 				t.Errorf("the action should be a quickfix for its finding: %+v", fix)
 			}
 			fixed := apply(t, text, u, *fix)
-			for _, d := range lintText(u.Filename(), fixed).Diagnostics {
+			for _, d := range lintText(nameOf(u), fixed).Diagnostics {
 				if d.Rule == c.rule || d.Rule == "invalid-toml" {
 					t.Errorf("after the fix, still %s: %s\n%s", d.Rule, d.Message, fixed)
 				}
@@ -202,7 +200,7 @@ func TestCodeActions(t *testing.T) {
 			}
 			var got []string
 			for _, a := range cl.actions(u, d.Range) {
-				if a.Kind != protocol.QuickFix {
+				if a.Kind != quickFix {
 					continue
 				}
 				got = append(got, fmt.Sprintf("%s preferred=%v", a.Title, a.IsPreferred))
@@ -224,8 +222,8 @@ func TestCodeActions(t *testing.T) {
 		cl, _ := start(t, Options{}, nil)
 		u := fileURI(t, "config.toml")
 		cl.open(u, text)
-		var all *protocol.CodeAction
-		for _, a := range cl.actions(u, protocol.Range{}) {
+		var all *CodeAction
+		for _, a := range cl.actions(u, Range{}) {
 			if a.Kind == sourceFixAll {
 				all = &a
 			}
@@ -234,7 +232,7 @@ func TestCodeActions(t *testing.T) {
 			t.Fatal("no source.fixAll action")
 		}
 		rules := map[string]bool{}
-		for _, d := range lintText(u.Filename(), apply(t, text, u, *all)).Diagnostics {
+		for _, d := range lintText(nameOf(u), apply(t, text, u, *all)).Diagnostics {
 			rules[d.Rule] = true
 		}
 		// The delegate's fix is unsafe, and add_mcp_server or
@@ -262,14 +260,14 @@ func TestCodeActions(t *testing.T) {
 		}
 		// Until the reason is written, it hides nothing and says so.
 		rules := map[string]bool{}
-		for _, d := range lintText(u.Filename(), with).Diagnostics {
+		for _, d := range lintText(nameOf(u), with).Diagnostics {
 			rules[d.Rule] = true
 		}
 		if !rules["suppression-invalid"] || !rules["unused-section"] {
 			t.Errorf("a suppression without a reason: %v", rules)
 		}
 		reasoned := strings.Replace(with, "ignore[unused-section] ", "ignore[unused-section] the backup agent is being set up", 1)
-		if ds := lintText(u.Filename(), reasoned).Diagnostics; len(ds) != 0 {
+		if ds := lintText(nameOf(u), reasoned).Diagnostics; len(ds) != 0 {
 			t.Errorf("with the reason written: %+v", ds)
 		}
 	})
@@ -282,10 +280,10 @@ func TestDefinition(t *testing.T) {
 	u := fileURI(t, "config.toml")
 	text := shipped(t)
 	c.open(u, text)
-	def := func(p protocol.Position) []protocol.Location {
-		var out []protocol.Location
-		c.call(protocol.MethodTextDocumentDefinition, protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-			TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: p}}, &out)
+	def := func(p Position) []Location {
+		var out []Location
+		c.call(methodDefinition, DefinitionParams{TextDocumentPositionParams: TextDocumentPositionParams{
+			TextDocument: TextDocumentIdentifier{URI: u}, Position: p}}, &out)
 		return out
 	}
 	table := find(t, text, "[agents.coder]", len("[agents."))
@@ -351,11 +349,11 @@ func TestManifestReload(t *testing.T) {
 func TestShutdownExit(t *testing.T) {
 	c, _ := start(t, Options{}, nil)
 	var res any
-	if _, err := c.conn.Call(t.Context(), "textDocument/semanticTokens/full", map[string]any{}, &res); err == nil {
+	if err := c.request("textDocument/semanticTokens/full", map[string]any{}, &res); err == nil {
 		t.Error("an unknown request was answered")
 	}
-	c.call(protocol.MethodShutdown, nil, nil)
-	c.notify(protocol.MethodExit, nil)
+	c.call(methodShutdown, nil, nil)
+	c.notify(methodExit, nil)
 	select {
 	case err := <-c.served:
 		if err != nil {
@@ -367,7 +365,7 @@ func TestShutdownExit(t *testing.T) {
 	}
 
 	c, _ = start(t, Options{}, nil)
-	c.notify(protocol.MethodExit, nil)
+	c.notify(methodExit, nil)
 	select {
 	case err := <-c.served:
 		if !errors.Is(err, ErrNoShutdown) {

@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -33,9 +31,8 @@ const maxFrame = 6*lint.MaxInputBytes + 1<<20
 // protocol's header has two lines (Content-Length and Content-Type).
 const maxHeaderLines = 32
 
-// frames is the server's jsonrpc2.Stream: the protocol's Content-Length
-// framing, read tolerantly. jsonrpc2's own stream ends the session at the
-// first frame it cannot read; this one answers a frame whose body is not
+// frames is the server's stream of messages: the protocol's
+// Content-Length framing, read tolerantly. It answers a frame whose body is not
 // a JSON-RPC message with an error (-32700 for a body that is not JSON,
 // -32600 for JSON that is not a request object) and reads on, and drops
 // a frame it cannot delimit (no usable Content-Length, a header line
@@ -72,14 +69,14 @@ func (e frameError) Error() string { return string(e) }
 
 // Read returns the next message, answering or dropping every malformed
 // frame before it. Its only errors are the stream's own (its end).
-func (f *frames) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+func (f *frames) Read(ctx context.Context) (*message, error) {
 	for {
 		if err := ctx.Err(); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		if f.lost {
 			if err := f.seek(); err != nil {
-				return nil, 0, err
+				return nil, err
 			}
 		}
 		length, err := f.header(f.lost)
@@ -91,24 +88,24 @@ func (f *frames) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 			f.lost = true
 			continue
 		case err != nil:
-			return nil, 0, err
+			return nil, err
 		case length > f.limit:
-			f.answer(nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest,
+			f.answer(nil, newError(codeInvalidRequest, fmt.Sprintf(
 				"the message's Content-Length is %d bytes, over the %d the server reads (a config of %d MiB, JSON-escaped, and 1 MiB): it is not read, and reading goes on from the next Content-Length header",
-				length, f.limit, lint.MaxInputBytes>>20))
+				length, f.limit, lint.MaxInputBytes>>20)))
 			f.lost = true
 			continue
 		}
 		body := make([]byte, length)
 		if _, err := io.ReadFull(f.in, body); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		msg, rpcErr := decodeMessage(body)
 		if rpcErr != nil {
-			f.answer(requestID(body), rpcErr)
+			f.answer(idOf(body), rpcErr)
 			continue
 		}
-		return msg, length, nil
+		return msg, nil
 	}
 }
 
@@ -218,29 +215,29 @@ func quote(s string) string {
 
 // decodeMessage reads a frame's body as a JSON-RPC message, or returns
 // the error to answer it with.
-func decodeMessage(body []byte) (jsonrpc2.Message, *jsonrpc2.Error) {
+func decodeMessage(body []byte) (*message, *rpcError) {
 	trimmed := bytes.TrimLeft(body, " \t\r\n")
 	switch {
 	case len(trimmed) == 0:
-		return nil, jsonrpc2.NewError(jsonrpc2.ParseError, "the message is empty")
+		return nil, newError(codeParseError, "the message is empty")
 	case !json.Valid(body):
-		return nil, jsonrpc2.NewError(jsonrpc2.ParseError, "the message is not JSON")
+		return nil, newError(codeParseError, "the message is not JSON")
 	case trimmed[0] != '{':
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the message is not a JSON object (a request, a notification or a response)")
+		return nil, newError(codeInvalidRequest, "the message is not a JSON object (a request, a notification or a response)")
 	}
-	msg, err := jsonrpc2.DecodeMessage(body)
+	msg, err := parseMessage(body)
 	if err != nil {
 		// The decoder's error quotes the message; the answer does not
 		// repeat the client's bytes into the log.
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the message is not a JSON-RPC 2.0 request, notification or response (a member is missing or of the wrong type, or jsonrpc is not \"2.0\")")
+		return nil, newError(codeInvalidRequest, "the message is not a JSON-RPC 2.0 request, notification or response (a member is missing or of the wrong type, or jsonrpc is not \"2.0\")")
 	}
 	return msg, nil
 }
 
-// requestID is the id of a message that could not be decoded, when it
+// idOf is the id of a message that could not be decoded, when it
 // has one of the kinds an id can be (a number or a string): the client
 // waiting for an answer to it then gets one. It is nil (null) otherwise.
-func requestID(body []byte) json.RawMessage {
+func idOf(body []byte) json.RawMessage {
 	var m struct {
 		ID json.RawMessage `json:"id"`
 	}
@@ -255,7 +252,7 @@ func requestID(body []byte) json.RawMessage {
 
 // answer writes an error response to a frame that is not a message, and
 // logs it.
-func (f *frames) answer(id json.RawMessage, e *jsonrpc2.Error) {
+func (f *frames) answer(id json.RawMessage, e *rpcError) {
 	f.log(fmt.Sprintf("answered a malformed message with error %d: %s", e.Code, e.Message))
 	if id == nil {
 		id = json.RawMessage("null")
@@ -263,32 +260,21 @@ func (f *frames) answer(id json.RawMessage, e *jsonrpc2.Error) {
 	data, err := marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
-		Error   *jsonrpc2.Error `json:"error"`
+		Error   *rpcError       `json:"error"`
 	}{"2.0", id, e})
 	if err == nil {
-		_, _ = f.send(data)
+		_ = f.send(data)
 	}
 }
 
-// Write writes one message as a frame.
-func (f *frames) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	data, err := marshal(msg)
-	if err != nil {
-		return 0, fmt.Errorf("encoding a message: %w", err)
-	}
-	return f.send(data)
-}
-
-func (f *frames) send(data []byte) (int64, error) {
+// send writes one message's JSON as a frame.
+func (f *frames) send(data []byte) error {
 	frame := fmt.Appendf(nil, "Content-Length: %d\r\n\r\n", len(data))
 	frame = append(frame, data...)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	n, err := f.conn.Write(frame)
-	return int64(n), err
+	_, err := f.conn.Write(frame)
+	return err
 }
 
 // marshal encodes v as JSON, leaving <, > and & as they are.

@@ -16,9 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
-
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -208,7 +205,7 @@ func TestMalformedFrames(t *testing.T) {
 				switch {
 				case m.Error != nil:
 					errs = append(errs, m)
-				case m.Method == protocol.MethodWindowLogMessage:
+				case m.Method == methodLogMessage:
 					logs = append(logs, m)
 				}
 			}
@@ -331,7 +328,7 @@ func FuzzFrames(f *testing.F) {
 			return
 		}
 		for _, m := range seen {
-			if m.Method == protocol.MethodWindowLogMessage && strings.HasPrefix(m.Params.Message, "dropped a frame") {
+			if m.Method == methodLogMessage && strings.HasPrefix(m.Params.Message, "dropped a frame") {
 				return
 			}
 		}
@@ -369,20 +366,20 @@ func TestDocumentOverCap(t *testing.T) {
 	if err == nil {
 		t.Fatal("kokua-lint read a file over its cap")
 	}
-	u := uri.File(path)
-	wantOne := func(what string, ds []protocol.Diagnostic) {
+	u := uriOf(path)
+	wantOne := func(what string, ds []Diagnostic) {
 		t.Helper()
-		if len(ds) != 1 || ds[0].Message != err.Error() || ds[0].Severity != protocol.DiagnosticSeverityError {
+		if len(ds) != 1 || ds[0].Message != err.Error() || ds[0].Severity != SeverityError {
 			t.Errorf("%s: want the one diagnostic %q, got %+v", what, err, ds)
 		}
 	}
 	wantOne("opened over the cap", c.open(u, over))
-	if h := c.hover(u, protocol.Position{Line: 1, Character: 1}); h != "" {
+	if h := c.hover(u, Position{Line: 1, Character: 1}); h != "" {
 		t.Errorf("a hover on a document that is not linted: %q", h)
 	}
 
-	replace := func(version int32, text string) []protocol.Diagnostic {
-		c.notify(protocol.MethodTextDocumentDidChange, map[string]any{
+	replace := func(version int32, text string) []Diagnostic {
+		c.notify(methodDidChange, map[string]any{
 			"textDocument":   map[string]any{"uri": u, "version": version},
 			"contentChanges": []any{map[string]any{"text": text}},
 		})

@@ -4,31 +4,37 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
-
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
 // The protocol tests drive a server through its JSON-RPC stream: a
-// client connection on one end of an in-memory pipe, Serve on the other,
-// every message encoded and framed as an editor's would be.
+// client on one end of an in-memory pipe, Serve on the other, every
+// message encoded and framed as an editor's would be. The client reads
+// the server's frames with the server's own reader (frames), which takes
+// nothing but well-formed messages.
 
 // client is the test's end of a session.
 type client struct {
-	t     testing.TB
-	conn  jsonrpc2.Conn
-	diags chan protocol.PublishDiagnosticsParams
-	logs  chan string
+	t      testing.TB
+	stream *frames
+	// pending holds the channel each request waits on for its answer,
+	// by id.
+	mu      sync.Mutex
+	pending map[int32]chan *message
+	seq     int32
+	diags   chan PublishDiagnosticsParams
+	logs    chan string
 	// served is what Serve returned.
 	served chan error
 	// patience is how long the client waits for an answer or for
@@ -38,36 +44,32 @@ type client struct {
 	patience time.Duration
 }
 
+// outgoing is a request or a notification of the client's.
+type outgoing struct {
+	Version string `json:"jsonrpc"`
+	ID      *int32 `json:"id,omitempty"`
+	Method  string `json:"method"`
+	Params  any    `json:"params"`
+}
+
 // start runs a server with opts and initializes it with params (the
 // parameters of initialize, merged over a plain client's).
 func start(t testing.TB, opts Options, params map[string]any) (*client, map[string]any) {
 	t.Helper()
 	ours, theirs := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	c := &client{t: t, diags: make(chan protocol.PublishDiagnosticsParams, 1024), logs: make(chan string, 1024), served: make(chan error, 1)}
+	c := &client{t: t, stream: newFrames(ours, maxFrame), pending: map[int32]chan *message{},
+		diags: make(chan PublishDiagnosticsParams, 1024), logs: make(chan string, 1024), served: make(chan error, 1)}
 	go func() { c.served <- Serve(ctx, theirs, opts) }()
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(ours))
-	c.conn.Go(ctx, func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		switch req.Method() {
-		case protocol.MethodTextDocumentPublishDiagnostics:
-			var p protocol.PublishDiagnosticsParams
-			if err := json.Unmarshal(req.Params(), &p); err != nil {
-				t.Errorf("publishDiagnostics: %v", err)
-			}
-			c.diags <- p
-		case protocol.MethodWindowLogMessage, protocol.MethodWindowShowMessage:
-			var p protocol.LogMessageParams
-			_ = json.Unmarshal(req.Params(), &p)
-			select {
-			case c.logs <- p.Message:
-			default:
-			}
-		}
-		return reply(ctx, nil, nil)
-	})
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		c.read(ctx)
+	}()
 	t.Cleanup(func() {
 		cancel()
-		_ = c.conn.Close()
+		_ = ours.Close()
+		<-read
 		if err := <-c.served; err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, ErrNoShutdown) {
 			t.Errorf("Serve: %v", err)
 		}
@@ -77,17 +79,89 @@ func start(t testing.TB, opts Options, params map[string]any) (*client, map[stri
 		init[k] = v
 	}
 	var res map[string]any
-	c.call(protocol.MethodInitialize, init, &res)
-	c.notify(protocol.MethodInitialized, map[string]any{})
+	c.call(methodInitialize, init, &res)
+	c.notify(methodInitialized, map[string]any{})
 	return c, res
+}
+
+// read takes the server's messages until the stream ends: answers go to
+// the request waiting for them, diagnostics and log lines to their
+// channels.
+func (c *client) read(ctx context.Context) {
+	for {
+		m, err := c.stream.Read(ctx)
+		if err != nil {
+			return
+		}
+		switch m.Method {
+		case "":
+			if m.ID == nil || m.ID.isString {
+				c.t.Errorf("an answer to no request of the client's: %+v", m)
+				continue
+			}
+			c.mu.Lock()
+			wait := c.pending[m.ID.number]
+			delete(c.pending, m.ID.number)
+			c.mu.Unlock()
+			if wait != nil {
+				wait <- m
+			}
+		case methodPublishDiagnostics:
+			var p PublishDiagnosticsParams
+			if err := json.Unmarshal(m.Params, &p); err != nil {
+				c.t.Errorf("publishDiagnostics: %v", err)
+			}
+			c.diags <- p
+		case methodLogMessage, methodShowMessage:
+			var p LogMessageParams
+			_ = json.Unmarshal(m.Params, &p)
+			select {
+			case c.logs <- p.Message:
+			default:
+			}
+		}
+	}
+}
+
+func (c *client) send(msg outgoing) error {
+	msg.Version = "2.0"
+	data, err := json.Marshal(msg)
+	if err != nil {
+		return err
+	}
+	return c.stream.send(data)
 }
 
 func (c *client) call(method string, params, result any) {
 	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), c.timeout())
-	defer cancel()
-	if _, err := c.conn.Call(ctx, method, params, result); err != nil {
+	if err := c.request(method, params, result); err != nil {
 		c.t.Fatalf("%s: %v", method, err)
+	}
+}
+
+// request sends a request and decodes its answer into result; an answer
+// with an error is returned as one.
+func (c *client) request(method string, params, result any) error {
+	c.mu.Lock()
+	c.seq++
+	id := c.seq
+	wait := make(chan *message, 1)
+	c.pending[id] = wait
+	c.mu.Unlock()
+	if err := c.send(outgoing{ID: &id, Method: method, Params: params}); err != nil {
+		return err
+	}
+	select {
+	case m := <-wait:
+		switch {
+		case m.Error != nil:
+			return m.Error
+		case result != nil && m.Result != nil:
+			return json.Unmarshal(*m.Result, result)
+		}
+		return nil
+	case <-time.After(c.timeout()):
+		return fmt.Errorf("no answer within %v", c.timeout())
 	}
 }
 
@@ -101,13 +175,13 @@ func (c *client) timeout() time.Duration {
 
 func (c *client) notify(method string, params any) {
 	c.t.Helper()
-	if err := c.conn.Notify(context.Background(), method, params); err != nil {
+	if err := c.send(outgoing{Method: method, Params: params}); err != nil {
 		c.t.Fatalf("%s: %v", method, err)
 	}
 }
 
 // wait returns the next diagnostics published for the document.
-func (c *client) wait(u protocol.DocumentURI) protocol.PublishDiagnosticsParams {
+func (c *client) wait(u DocumentURI) PublishDiagnosticsParams {
 	c.t.Helper()
 	timeout := time.After(c.timeout())
 	for {
@@ -123,18 +197,18 @@ func (c *client) wait(u protocol.DocumentURI) protocol.PublishDiagnosticsParams 
 }
 
 // open opens a document and returns its first diagnostics.
-func (c *client) open(u protocol.DocumentURI, text string) []protocol.Diagnostic {
+func (c *client) open(u DocumentURI, text string) []Diagnostic {
 	c.t.Helper()
-	c.notify(protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+	c.notify(methodDidOpen, DidOpenTextDocumentParams{TextDocument: TextDocumentItem{
 		URI: u, LanguageID: "toml", Version: 1, Text: text}})
 	return c.wait(u).Diagnostics
 }
 
 // change sends one incremental change and returns the diagnostics
 // published for that version.
-func (c *client) change(u protocol.DocumentURI, version int32, r protocol.Range, text string) []protocol.Diagnostic {
+func (c *client) change(u DocumentURI, version int32, r Range, text string) []Diagnostic {
 	c.t.Helper()
-	c.notify(protocol.MethodTextDocumentDidChange, map[string]any{
+	c.notify(methodDidChange, map[string]any{
 		"textDocument":   map[string]any{"uri": u, "version": version},
 		"contentChanges": []any{map[string]any{"range": r, "text": text}},
 	})
@@ -146,11 +220,11 @@ func (c *client) change(u protocol.DocumentURI, version int32, r protocol.Range,
 	}
 }
 
-func (c *client) hover(u protocol.DocumentURI, p protocol.Position) string {
+func (c *client) hover(u DocumentURI, p Position) string {
 	c.t.Helper()
-	var h *protocol.Hover
-	c.call(protocol.MethodTextDocumentHover, protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: p}}, &h)
+	var h *Hover
+	c.call(methodHover, HoverParams{TextDocumentPositionParams: TextDocumentPositionParams{
+		TextDocument: TextDocumentIdentifier{URI: u}, Position: p}}, &h)
 	if h == nil {
 		return ""
 	}
@@ -158,8 +232,13 @@ func (c *client) hover(u protocol.DocumentURI, p protocol.Position) string {
 }
 
 // fileURI is the URI of a file of that name in a fresh folder.
-func fileURI(t testing.TB, name string) protocol.DocumentURI {
-	return uri.File(filepath.Join(t.TempDir(), name))
+func fileURI(t testing.TB, name string) DocumentURI {
+	return uriOf(filepath.Join(t.TempDir(), name))
+}
+
+// uriOf is the URI of an absolute path, as editors write it.
+func uriOf(path string) DocumentURI {
+	return DocumentURI((&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String())
 }
 
 // shipped is the config Kokua ships, which lints clean.
@@ -174,7 +253,7 @@ func shipped(t testing.TB) string {
 
 // find returns the protocol position (UTF-16) of the first occurrence of
 // needle in text, plus skip bytes.
-func find(t testing.TB, s, needle string, skip int) protocol.Position {
+func find(t testing.TB, s, needle string, skip int) Position {
 	t.Helper()
 	off := strings.Index(s, needle)
 	if off < 0 {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
@@ -48,27 +46,27 @@ func roleOf(path []string) role {
 // at finds what a protocol position of the document points at, in the
 // lint of its current text; false when the text is not valid TOML or the
 // position is on nothing.
-func (s *server) at(d *document, p protocol.Position) (spot, bool) {
+func (s *server) at(d *document, p Position) (spot, bool) {
 	if d == nil || d.linted == nil || d.linted.Config == nil {
 		return spot{}, false
 	}
 	return locate(d.linted.Config.Root, d.text.byteOffset(p, s.enc))
 }
 
-func (s *server) hover(p *protocol.HoverParams) (*protocol.Hover, error) {
+func (s *server) hover(p *HoverParams) *Hover {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	d := s.current(p.TextDocument.URI)
 	sp, ok := s.at(d, p.Position)
 	if !ok {
-		return nil, nil
+		return nil
 	}
 	text, span := describe(d.linted, sp)
 	if text == "" {
-		return nil, nil
+		return nil
 	}
 	r := d.text.protocolRange(span, s.enc)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: text}, Range: &r}, nil
+	return &Hover{Contents: MarkupContent{Kind: markdown, Value: text}, Range: &r}
 }
 
 // describe writes the hover text of a spot in Markdown, and the span it

@@ -7,8 +7,6 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
@@ -27,7 +25,7 @@ func TestRangesOnOneLongLine(t *testing.T) {
 	if len(want) < 300 {
 		t.Fatalf("%d findings, want at least 300", len(want))
 	}
-	plain := func(off int, e Encoding) protocol.Position {
+	plain := func(off int, e Encoding) Position {
 		start := strings.LastIndexByte(text[:off], '\n') + 1
 		col := len(text[start:off])
 		switch e {
@@ -36,7 +34,7 @@ func TestRangesOnOneLongLine(t *testing.T) {
 		case UTF32:
 			col = utf8.RuneCountInString(text[start:off])
 		}
-		return protocol.Position{Line: uint32(strings.Count(text[:off], "\n")), Character: uint32(col)}
+		return Position{Line: uint32(strings.Count(text[:off], "\n")), Character: uint32(col)}
 	}
 	for _, e := range []Encoding{UTF16, UTF8, UTF32} {
 		c, _ := start(t, Options{}, map[string]any{"capabilities": map[string]any{"general": map[string]any{"positionEncodings": []Encoding{e}}}})
@@ -49,7 +47,7 @@ func TestRangesOnOneLongLine(t *testing.T) {
 			if w.Span.File != "config.toml" {
 				continue
 			}
-			r := protocol.Range{Start: plain(w.Span.Start.Offset, e), End: plain(w.Span.End.Offset, e)}
+			r := Range{Start: plain(w.Span.Start.Offset, e), End: plain(w.Span.End.Offset, e)}
 			if got[i].Range != r {
 				t.Fatalf("%s: diagnostic %d (%s at %v): range %v, want %v", e, i, w.Rule, w.Span, got[i].Range, r)
 			}

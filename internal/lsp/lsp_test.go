@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
@@ -100,7 +98,7 @@ func TestPositions(t *testing.T) {
 		char uint32
 	}{{UTF16, 19}, {UTF8, 22}, {UTF32, 18}} {
 		p := tx.protocolPos(off, c.enc)
-		if p != (protocol.Position{Line: 1, Character: c.char}) {
+		if p != (Position{Line: 1, Character: c.char}) {
 			t.Errorf("%s: %v, want 1:%d", c.enc, p, c.char)
 		}
 		if back := tx.byteOffset(p, c.enc); back != off {
@@ -110,17 +108,17 @@ func TestPositions(t *testing.T) {
 	// A UTF-16 column inside the surrogate pair is the character's start;
 	// a column past the end of a line is its end, before "\r\n".
 	crab := strings.Index(tx.s, "🦀")
-	if got := tx.byteOffset(protocol.Position{Line: 1, Character: 17}, UTF16); got != crab {
+	if got := tx.byteOffset(Position{Line: 1, Character: 17}, UTF16); got != crab {
 		t.Errorf("a column inside the surrogate pair: offset %d, want %d", got, crab)
 	}
-	if got := tx.byteOffset(protocol.Position{Line: 1, Character: 999}, UTF16); got != strings.Index(tx.s, "\r\n") {
+	if got := tx.byteOffset(Position{Line: 1, Character: 999}, UTF16); got != strings.Index(tx.s, "\r\n") {
 		t.Errorf("a column past the end of the line: offset %d, want the line's end", got)
 	}
-	if got := tx.byteOffset(protocol.Position{Line: 9, Character: 0}, UTF16); got != len(tx.s) {
+	if got := tx.byteOffset(Position{Line: 9, Character: 0}, UTF16); got != len(tx.s) {
 		t.Errorf("a line past the end: offset %d, want the end", got)
 	}
 	// An edit in UTF-16 units after the crab lands after it.
-	edited := tx.edit(protocol.Range{Start: protocol.Position{Line: 1, Character: 19}, End: protocol.Position{Line: 1, Character: 20}}, "y", UTF16)
+	edited := tx.edit(Range{Start: Position{Line: 1, Character: 19}, End: Position{Line: 1, Character: 20}}, "y", UTF16)
 	if !strings.Contains(edited.s, "é🦀 y\"") {
 		t.Errorf("the edit landed elsewhere: %q", edited.s)
 	}
@@ -141,7 +139,7 @@ func TestDiagnostics(t *testing.T) {
 	u := fileURI(t, "config.toml")
 	text := brokenAt(t)
 	got := c.open(u, text)
-	want := lintText(u.Filename(), text).Diagnostics
+	want := lintText(nameOf(u), text).Diagnostics
 	if len(want) < 2 || len(got) != len(want) {
 		t.Fatalf("%d diagnostics, want %d (the CLI's): %+v", len(got), len(want), got)
 	}
@@ -154,18 +152,18 @@ func TestDiagnostics(t *testing.T) {
 		if g.Range != tx.protocolRange(w.Span, UTF16) {
 			t.Errorf("diagnostic %d: range %v, want %v", i, g.Range, tx.protocolRange(w.Span, UTF16))
 		}
-		if wantSev := map[diag.Severity]protocol.DiagnosticSeverity{diag.Error: 1, diag.Warning: 2, diag.Info: 3}[w.Severity]; g.Severity != wantSev {
+		if wantSev := map[diag.Severity]DiagnosticSeverity{diag.Error: 1, diag.Warning: 2, diag.Info: 3}[w.Severity]; g.Severity != wantSev {
 			t.Errorf("diagnostic %d: severity %v, want %v", i, g.Severity, wantSev)
 		}
 		href := "https://github.com/kokua-policy/kokua-policy/blob/main/docs/rules/" + w.Rule + ".md"
-		if g.CodeDescription == nil || string(g.CodeDescription.Href) != href {
+		if g.CodeDescription == nil || g.CodeDescription.Href != href {
 			t.Errorf("diagnostic %d: codeDescription %v, want %s", i, g.CodeDescription, href)
 		}
 	}
 	// On the line of 'webz', after 'available = ["🦀", ', the crab
 	// counts two UTF-16 units: the column is the byte column less two.
 	line, col := lineOf(t, text, `"webz"`)
-	wantRange := protocol.Range{Start: protocol.Position{Line: line, Character: col - 2}, End: protocol.Position{Line: line, Character: col - 2 + 6}}
+	wantRange := Range{Start: Position{Line: line, Character: col - 2}, End: Position{Line: line, Character: col - 2 + 6}}
 	found := false
 	for _, g := range got {
 		if strings.Contains(g.Message, "'webz'") {
@@ -192,7 +190,7 @@ func TestPositionEncodingNegotiated(t *testing.T) {
 	text := brokenAt(t)
 	line, col := lineOf(t, text, `"webz"`) // col in bytes
 	for _, g := range c.open(u, text) {
-		if strings.Contains(g.Message, "'webz'") && g.Range.Start != (protocol.Position{Line: line, Character: col}) {
+		if strings.Contains(g.Message, "'webz'") && g.Range.Start != (Position{Line: line, Character: col}) {
 			t.Errorf("'webz' at %v, want %d:%d in UTF-8", g.Range.Start, line, col)
 		}
 	}
@@ -215,13 +213,13 @@ func TestIncrementalEdits(t *testing.T) {
 		t.Fatalf("the shipped config has %d diagnostics: %+v", len(got), got)
 	}
 	at := find(t, text, `"web"`, 4) // just before the closing quote
-	got := c.change(u, 2, protocol.Range{Start: at, End: at}, "b")
+	got := c.change(u, 2, Range{Start: at, End: at}, "b")
 	if len(got) != 1 || got[0].Code != "unknown-toolset" || !strings.Contains(got[0].Message, "'webb'") {
 		t.Fatalf("after typing 'webb': %+v", got)
 	}
 	end := at
 	end.Character++
-	if got := c.change(u, 3, protocol.Range{Start: at, End: end}, ""); len(got) != 0 {
+	if got := c.change(u, 3, Range{Start: at, End: end}, ""); len(got) != 0 {
 		t.Fatalf("after deleting the b: %+v", got)
 	}
 }
@@ -235,9 +233,9 @@ func TestDebounce(t *testing.T) {
 	c.open(u, text)
 	at := find(t, text, `"web"`, 4)
 	for i, ch := range "bbb" {
-		c.notify(protocol.MethodTextDocumentDidChange, map[string]any{
+		c.notify(methodDidChange, map[string]any{
 			"textDocument":   map[string]any{"uri": u, "version": 2 + i},
-			"contentChanges": []any{map[string]any{"range": protocol.Range{Start: at, End: at}, "text": string(ch)}},
+			"contentChanges": []any{map[string]any{"range": Range{Start: at, End: at}, "text": string(ch)}},
 		})
 	}
 	p := c.wait(u)
@@ -310,7 +308,7 @@ func TestHover(t *testing.T) {
 			t.Errorf("hover on compute.run_command lacks %q:\n%s", s, got)
 		}
 	}
-	res := lintText(u.Filename(), text)
+	res := lintText(nameOf(u), text)
 	var want strings.Builder
 	if err := engine.WriteAgent(&want, res.World, res.World.Agent("coder")); err != nil {
 		t.Fatal(err)

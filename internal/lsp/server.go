@@ -11,10 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
-
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/version"
@@ -59,11 +55,11 @@ func Serve(ctx context.Context, stream io.ReadWriteCloser, opts Options) error {
 }
 
 func serve(ctx context.Context, stream *frames, opts Options) error {
-	conn := jsonrpc2.NewConn(stream)
+	conn := newConn(stream)
 	s := newServer(conn, opts)
 	defer s.close()
-	stream.log = func(msg string) { s.logf(protocol.MessageTypeWarning, "%s", msg) }
-	conn.Go(ctx, s.handle)
+	stream.log = func(msg string) { s.logf(MessageWarning, "%s", msg) }
+	conn.goServe(ctx, s.handle)
 	select {
 	case <-conn.Done():
 	case <-s.exit:
@@ -90,13 +86,13 @@ func serve(ctx context.Context, stream *frames, opts Options) error {
 
 // server is the state of one session.
 type server struct {
-	conn jsonrpc2.Conn
+	conn *conn
 	opts Options
 
 	// mu guards everything below, and is held while diagnostics are
 	// published so that they reach the client in the order they were made.
 	mu       sync.Mutex
-	docs     map[protocol.DocumentURI]*document
+	docs     map[DocumentURI]*document
 	manifest *lint.Manifest
 	// manifestPath is the manifest file, watched for changes; empty for
 	// the embedded default.
@@ -113,8 +109,8 @@ type server struct {
 	exit chan struct{}
 }
 
-func newServer(conn jsonrpc2.Conn, opts Options) *server {
-	return &server{conn: conn, opts: opts, docs: map[protocol.DocumentURI]*document{}, enc: UTF16, exit: make(chan struct{})}
+func newServer(conn *conn, opts Options) *server {
+	return &server{conn: conn, opts: opts, docs: map[DocumentURI]*document{}, enc: UTF16, exit: make(chan struct{})}
 }
 
 func (s *server) close() {
@@ -129,33 +125,33 @@ func (s *server) close() {
 }
 
 // logf writes a line to the server's log and to the client's.
-func (s *server) logf(typ protocol.MessageType, format string, args ...any) {
+func (s *server) logf(typ MessageType, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	if s.opts.Log != nil {
 		fmt.Fprintln(s.opts.Log, "kokua-lint lsp: "+msg)
 	}
-	_ = s.conn.Notify(context.Background(), protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: typ, Message: msg})
+	_ = s.conn.notify(methodLogMessage, &LogMessageParams{Type: typ, Message: msg})
 }
 
 // handle answers one request or notification. It runs on the stream's
 // reading goroutine, one message at a time; linting after an edit runs
 // later, on a timer, unless Debounce is zero.
-func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-	params := req.Params()
+func (s *server) handle(ctx context.Context, reply replier, req *message) error {
+	params := req.Params
 	if refused, err := s.outOfTurn(ctx, reply, req); refused {
 		return err
 	}
-	switch req.Method() {
-	case protocol.MethodInitialize:
+	switch req.Method {
+	case methodInitialize:
 		return answer(ctx, reply, params, s.initialize)
-	case protocol.MethodInitialized:
+	case methodInitialized:
 		return reply(ctx, nil, nil)
-	case protocol.MethodShutdown:
+	case methodShutdown:
 		s.mu.Lock()
 		s.shutdown = true
 		s.mu.Unlock()
 		return reply(ctx, nil, nil)
-	case protocol.MethodExit:
+	case methodExit:
 		s.mu.Lock()
 		if !s.exited {
 			s.exited = true
@@ -163,25 +159,25 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		}
 		s.mu.Unlock()
 		return s.conn.Close()
-	case protocol.MethodTextDocumentDidOpen:
+	case methodDidOpen:
 		return notified(ctx, reply, params, s.didOpen)
-	case protocol.MethodTextDocumentDidChange:
+	case methodDidChange:
 		return notified(ctx, reply, params, s.didChange)
-	case protocol.MethodTextDocumentDidSave:
+	case methodDidSave:
 		return notified(ctx, reply, params, s.didSave)
-	case protocol.MethodTextDocumentDidClose:
+	case methodDidClose:
 		return notified(ctx, reply, params, s.didClose)
-	case protocol.MethodTextDocumentHover:
+	case methodHover:
 		return answer(ctx, reply, params, s.hover)
-	case protocol.MethodTextDocumentCompletion:
+	case methodCompletion:
 		return answer(ctx, reply, params, s.completion)
-	case protocol.MethodTextDocumentCodeAction:
+	case methodCodeAction:
 		return answer(ctx, reply, params, s.codeActions)
-	case protocol.MethodTextDocumentDefinition:
+	case methodDefinition:
 		return answer(ctx, reply, params, s.definition)
 	}
-	if _, isCall := req.(*jsonrpc2.Call); isCall {
-		return reply(ctx, nil, fmt.Errorf("%s: %w", req.Method(), jsonrpc2.ErrMethodNotFound))
+	if req.isCall() {
+		return reply(ctx, nil, errMethodNotFound)
 	}
 	return nil // a notification the server has no use for ($/cancelRequest, ...)
 }
@@ -191,27 +187,26 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 // ServerNotInitialized (-32002) and a notification is dropped; a second
 // initialize, and a request after shutdown, get InvalidRequest. exit is
 // always taken. refused says the message was answered here.
-func (s *server) outOfTurn(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (refused bool, err error) {
-	method := req.Method()
-	if method == protocol.MethodExit {
+func (s *server) outOfTurn(ctx context.Context, reply replier, req *message) (refused bool, err error) {
+	method := req.Method
+	if method == methodExit {
 		return false, nil
 	}
 	s.mu.Lock()
 	ready, down := s.initialized, s.shutdown
 	s.mu.Unlock()
-	_, isCall := req.(*jsonrpc2.Call)
-	var why *jsonrpc2.Error
+	var why *rpcError
 	switch {
-	case !ready && method != protocol.MethodInitialize:
-		why = jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, method+": the server is not initialized: send initialize first")
-	case ready && method == protocol.MethodInitialize:
-		why = jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize: the server is already initialized")
+	case !ready && method != methodInitialize:
+		why = newError(codeServerNotInitialized, method+": the server is not initialized: send initialize first")
+	case ready && method == methodInitialize:
+		why = newError(codeInvalidRequest, "initialize: the server is already initialized")
 	case down:
-		why = jsonrpc2.NewError(jsonrpc2.InvalidRequest, method+": the server is shut down: only exit is taken")
+		why = newError(codeInvalidRequest, method+": the server is shut down: only exit is taken")
 	default:
 		return false, nil
 	}
-	if !isCall {
+	if !req.isCall() {
 		return true, nil
 	}
 	return true, reply(ctx, nil, why)
@@ -219,20 +214,16 @@ func (s *server) outOfTurn(ctx context.Context, reply jsonrpc2.Replier, req json
 
 // answer decodes a request's parameters, calls fn and replies with what
 // it returns.
-func answer[P, R any](ctx context.Context, reply jsonrpc2.Replier, raw json.RawMessage, fn func(*P) (R, error)) error {
+func answer[P, R any](ctx context.Context, reply replier, raw json.RawMessage, fn func(*P) R) error {
 	var p P
 	if err := decode(raw, &p); err != nil {
 		return reply(ctx, nil, err)
 	}
-	r, err := fn(&p)
-	if err != nil {
-		return reply(ctx, nil, err)
-	}
-	return reply(ctx, r, nil)
+	return reply(ctx, fn(&p), nil)
 }
 
 // notified decodes a notification's parameters and calls fn.
-func notified[P any](ctx context.Context, reply jsonrpc2.Replier, raw json.RawMessage, fn func(*P)) error {
+func notified[P any](ctx context.Context, reply replier, raw json.RawMessage, fn func(*P)) error {
 	var p P
 	if err := decode(raw, &p); err != nil {
 		return reply(ctx, nil, err)
@@ -241,20 +232,21 @@ func notified[P any](ctx context.Context, reply jsonrpc2.Replier, raw json.RawMe
 	return reply(ctx, nil, nil)
 }
 
-func decode(raw json.RawMessage, v any) error {
+// decode reads a message's parameters; a request whose parameters are
+// not what the method takes is answered with InvalidParams.
+func decode(raw json.RawMessage, v any) *rpcError {
 	if len(raw) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("%w: %w", jsonrpc2.ErrInvalidParams, err)
+	if json.Unmarshal(raw, v) != nil {
+		return errInvalidParams
 	}
 	return nil
 }
 
-// initializeParams are the parts of initialize the server reads:
-// protocol.InitializeParams predates positionEncodings (LSP 3.17).
+// initializeParams are the parts of initialize the server reads.
 type initializeParams struct {
-	RootURI               protocol.DocumentURI `json:"rootUri"`
+	RootURI               DocumentURI `json:"rootUri"`
 	InitializationOptions struct {
 		// Manifest is the registry manifest's path, from the workspace
 		// root when relative.
@@ -267,15 +259,43 @@ type initializeParams struct {
 	} `json:"capabilities"`
 }
 
-// initializeResult adds positionEncoding (LSP 3.17) to the capabilities.
+// initializeResult is the server's capabilities and name.
 type initializeResult struct {
-	Capabilities capabilities         `json:"capabilities"`
-	ServerInfo   *protocol.ServerInfo `json:"serverInfo,omitempty"`
+	Capabilities capabilities `json:"capabilities"`
+	ServerInfo   *serverInfo  `json:"serverInfo,omitempty"`
 }
 
 type capabilities struct {
-	protocol.ServerCapabilities
-	PositionEncoding Encoding `json:"positionEncoding,omitempty"`
+	TextDocumentSync   *textDocumentSync  `json:"textDocumentSync,omitempty"`
+	CompletionProvider *completionOptions `json:"completionProvider,omitempty"`
+	HoverProvider      bool               `json:"hoverProvider,omitempty"`
+	DefinitionProvider bool               `json:"definitionProvider,omitempty"`
+	CodeActionProvider *codeActionOptions `json:"codeActionProvider,omitempty"`
+	PositionEncoding   Encoding           `json:"positionEncoding,omitempty"`
+}
+
+// textDocumentSync says the server takes didOpen and didClose, each
+// change as ranges (incremental, 2) and didSave without the text.
+type textDocumentSync struct {
+	OpenClose bool      `json:"openClose,omitempty"`
+	Change    int       `json:"change,omitempty"`
+	Save      *struct{} `json:"save,omitempty"`
+}
+
+// syncIncremental is the textDocumentSync change kind of edits as ranges.
+const syncIncremental = 2
+
+type completionOptions struct {
+	TriggerCharacters []string `json:"triggerCharacters,omitempty"`
+}
+
+type codeActionOptions struct {
+	CodeActionKinds []CodeActionKind `json:"codeActionKinds,omitempty"`
+}
+
+type serverInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
 }
 
 // chooseEncoding picks UTF-8 or UTF-32 when the client offers one, the
@@ -290,11 +310,11 @@ func chooseEncoding(offered []Encoding) Encoding {
 	return UTF16
 }
 
-func (s *server) initialize(p *initializeParams) (*initializeResult, error) {
+func (s *server) initialize(p *initializeParams) *initializeResult {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if p.RootURI != "" {
-		s.root = p.RootURI.Filename()
+		s.root = rootPath(p.RootURI)
 	}
 	s.enc = chooseEncoding(p.Capabilities.General.PositionEncodings)
 	s.manifest, s.manifestPath = s.opts.Manifest, s.opts.ManifestPath
@@ -313,28 +333,24 @@ func (s *server) initialize(p *initializeParams) (*initializeResult, error) {
 	if s.manifestPath != "" {
 		w, err := watchFile(s.manifestPath, s.reloadManifest)
 		if err != nil {
-			s.logf(protocol.MessageTypeWarning, "cannot watch %s for changes: %v", s.manifestPath, err)
+			s.logf(MessageWarning, "cannot watch %s for changes: %v", s.manifestPath, err)
 		}
 		s.watch = w
 	}
 	res := &initializeResult{
 		Capabilities: capabilities{
-			ServerCapabilities: protocol.ServerCapabilities{
-				TextDocumentSync: &protocol.TextDocumentSyncOptions{
-					OpenClose: true, Change: protocol.TextDocumentSyncKindIncremental, Save: &protocol.SaveOptions{},
-				},
-				HoverProvider:      true,
-				CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{`"`, `'`, "."}},
-				CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, sourceFixAll}},
-				DefinitionProvider: true,
-			},
+			TextDocumentSync:   &textDocumentSync{OpenClose: true, Change: syncIncremental, Save: &struct{}{}},
+			HoverProvider:      true,
+			CompletionProvider: &completionOptions{TriggerCharacters: []string{`"`, `'`, "."}},
+			CodeActionProvider: &codeActionOptions{CodeActionKinds: []CodeActionKind{quickFix, sourceFixAll}},
+			DefinitionProvider: true,
 		},
-		ServerInfo: &protocol.ServerInfo{Name: "kokua-lint", Version: version.Version},
+		ServerInfo: &serverInfo{Name: "kokua-lint", Version: version.Version},
 	}
 	if len(p.Capabilities.General.PositionEncodings) > 0 {
 		res.Capabilities.PositionEncoding = s.enc
 	}
-	return res, nil
+	return res
 }
 
 // loadManifest reads the manifest file. A file that cannot be read keeps
@@ -348,9 +364,9 @@ func (s *server) loadManifest() bool {
 		if s.manifest != nil && !s.manifest.Embedded {
 			what = "the manifest read before"
 		}
-		s.logf(protocol.MessageTypeError, "%v; checking against %s", err, what)
-		_ = s.conn.Notify(context.Background(), protocol.MethodWindowShowMessage,
-			&protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: fmt.Sprintf("kokua-lint: %v; checking against %s", err, what)})
+		s.logf(MessageError, "%v; checking against %s", err, what)
+		_ = s.conn.notify(methodShowMessage,
+			&LogMessageParams{Type: MessageError, Message: fmt.Sprintf("kokua-lint: %v; checking against %s", err, what)})
 		return false
 	}
 	s.manifest = lint.LoadManifest(src)
@@ -365,7 +381,7 @@ func (s *server) reloadManifest() {
 	if !s.loadManifest() {
 		return
 	}
-	s.logf(protocol.MessageTypeInfo, "reloaded the manifest %s", s.manifestPath)
+	s.logf(MessageInfo, "reloaded the manifest %s", s.manifestPath)
 	for _, d := range s.docs {
 		s.lintAndPublish(d)
 	}
@@ -373,7 +389,7 @@ func (s *server) reloadManifest() {
 
 // document is one open config.
 type document struct {
-	uri     protocol.DocumentURI
+	uri     DocumentURI
 	name    string
 	version int32
 	text    text
@@ -398,15 +414,7 @@ func (d *document) stop() {
 	}
 }
 
-// nameOf is the file name diagnostics are about: the document's path.
-func nameOf(u protocol.DocumentURI) string {
-	if u, err := uri.Parse(string(u)); err == nil && u.Filename() != "" {
-		return u.Filename()
-	}
-	return string(u)
-}
-
-func (s *server) didOpen(p *protocol.DidOpenTextDocumentParams) {
+func (s *server) didOpen(p *DidOpenTextDocumentParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old := s.docs[p.TextDocument.URI]; old != nil {
@@ -420,10 +428,10 @@ func (s *server) didOpen(p *protocol.DidOpenTextDocumentParams) {
 // didChangeParams reads each change's range as optional: a change
 // without one replaces the whole text.
 type didChangeParams struct {
-	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
+	TextDocument   VersionedTextDocumentIdentifier `json:"textDocument"`
 	ContentChanges []struct {
-		Range *protocol.Range `json:"range"`
-		Text  string          `json:"text"`
+		Range *Range `json:"range"`
+		Text  string `json:"text"`
 	} `json:"contentChanges"`
 }
 
@@ -464,7 +472,7 @@ func (s *server) schedule(d *document) {
 	})
 }
 
-func (s *server) didSave(p *protocol.DidSaveTextDocumentParams) {
+func (s *server) didSave(p *DidSaveTextDocumentParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if d := s.docs[p.TextDocument.URI]; d != nil && d.linted == nil {
@@ -473,19 +481,19 @@ func (s *server) didSave(p *protocol.DidSaveTextDocumentParams) {
 	}
 }
 
-func (s *server) didClose(p *protocol.DidCloseTextDocumentParams) {
+func (s *server) didClose(p *DidCloseTextDocumentParams) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if d := s.docs[p.TextDocument.URI]; d != nil {
 		d.stop()
 		delete(s.docs, p.TextDocument.URI)
-		s.publish(d.uri, d.version, []protocol.Diagnostic{})
+		s.publish(d.uri, d.version, []Diagnostic{})
 	}
 }
 
 // current returns the open document, linted; nil when it is not open.
 // The caller holds mu.
-func (s *server) current(u protocol.DocumentURI) *document {
+func (s *server) current(u DocumentURI) *document {
 	d := s.docs[u]
 	if d != nil && d.linted == nil {
 		d.stop()
@@ -501,20 +509,19 @@ func (s *server) lintAndPublish(d *document) {
 	s.retest(d)
 }
 
-func (s *server) publish(u protocol.DocumentURI, version int32, ds []protocol.Diagnostic) {
-	_ = s.conn.Notify(context.Background(), protocol.MethodTextDocumentPublishDiagnostics,
-		&protocol.PublishDiagnosticsParams{URI: u, Version: uint32(max(version, 0)), Diagnostics: ds})
+func (s *server) publish(u DocumentURI, version int32, ds []Diagnostic) {
+	_ = s.conn.notify(methodPublishDiagnostics, &PublishDiagnosticsParams{URI: u, Version: uint32(max(version, 0)), Diagnostics: ds})
 }
 
 // diagnose lints the document and returns its findings as the protocol
 // writes them; nothing for a file that is not Kokua's. A document over
 // lint.MaxInputBytes is not linted: its one diagnostic is the error
 // kokua-lint gives for a file that large, at its start.
-func (s *server) diagnose(d *document) []protocol.Diagnostic {
+func (s *server) diagnose(d *document) []Diagnostic {
 	if len(d.text.s) > lint.MaxInputBytes {
 		d.linted, d.good, d.kokua = &engine.Linted{}, nil, false
-		return []protocol.Diagnostic{{
-			Severity: protocol.DiagnosticSeverityError,
+		return []Diagnostic{{
+			Severity: SeverityError,
 			Source:   "kokua-lint",
 			Message:  lint.TooLarge(d.name).Error(),
 		}}
@@ -533,12 +540,12 @@ func (s *server) diagnose(d *document) []protocol.Diagnostic {
 	d.kokua = d.linted.Kokua
 	if !d.kokua {
 		d.linted = &engine.Linted{}
-		return []protocol.Diagnostic{}
+		return []Diagnostic{}
 	}
 	if d.linted.World != nil {
 		d.good = d.linted
 	}
-	out := make([]protocol.Diagnostic, 0, len(d.linted.Diagnostics))
+	out := make([]Diagnostic, 0, len(d.linted.Diagnostics))
 	for _, f := range d.linted.Diagnostics {
 		out = append(out, s.toProtocol(d, f))
 	}
@@ -553,11 +560,11 @@ func (s *server) diagnose(d *document) []protocol.Diagnostic {
 // range costs a lookup in the document's line index (O(log n) and at most
 // a checkpoint's bytes decoded), so many findings on one long line cost
 // time in proportion to their number (issue 18).
-func (s *server) toProtocol(d *document, f diag.Diagnostic) protocol.Diagnostic {
-	out := protocol.Diagnostic{
+func (s *server) toProtocol(d *document, f diag.Diagnostic) Diagnostic {
+	out := Diagnostic{
 		Severity:        severities[f.Severity],
 		Code:            f.Rule,
-		CodeDescription: &protocol.CodeDescription{Href: protocol.URI(lint.SARIFRuleHelpURI(f.Rule))},
+		CodeDescription: &CodeDescription{Href: lint.SARIFRuleHelpURI(f.Rule)},
 		Source:          "kokua-lint",
 		Message:         f.Text(),
 	}
@@ -569,8 +576,8 @@ func (s *server) toProtocol(d *document, f diag.Diagnostic) protocol.Diagnostic 
 	return out
 }
 
-var severities = map[diag.Severity]protocol.DiagnosticSeverity{
-	diag.Error:   protocol.DiagnosticSeverityError,
-	diag.Warning: protocol.DiagnosticSeverityWarning,
-	diag.Info:    protocol.DiagnosticSeverityInformation,
+var severities = map[diag.Severity]DiagnosticSeverity{
+	diag.Error:   SeverityError,
+	diag.Warning: SeverityWarning,
+	diag.Info:    SeverityInformation,
 }

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/expect"
@@ -67,7 +65,7 @@ func (s *server) retest(d *document) {
 
 // diagnoseTests checks a test file: its parse, then its selectors against
 // the policy of the config beside it.
-func (s *server) diagnoseTests(d *document) []protocol.Diagnostic {
+func (s *server) diagnoseTests(d *document) []Diagnostic {
 	d.linted, d.kokua = &engine.Linted{}, true
 	f, ds := expect.Parse(d.name, []byte(d.text.s))
 	if p := s.configBeside(d); p != nil {
@@ -77,7 +75,7 @@ func (s *server) diagnoseTests(d *document) []protocol.Diagnostic {
 		}
 	}
 	d.linted.Diagnostics = ds
-	out := make([]protocol.Diagnostic, 0, len(ds))
+	out := make([]Diagnostic, 0, len(ds))
 	for _, x := range ds {
 		pd := s.toProtocol(d, x)
 		pd.CodeDescription = nil // the test file's rules have no page of their own
@@ -88,15 +86,15 @@ func (s *server) diagnoseTests(d *document) []protocol.Diagnostic {
 
 // completeTests completes a value of an [[expect]] table: agents, tools,
 // decisions, toolsets for loaded; or its keys.
-func (s *server) completeTests(d *document, at place, replace protocol.Range, list *protocol.CompletionList) {
-	add := func(name string, kind protocol.CompletionItemKind, detail string) {
-		list.Items = append(list.Items, protocol.CompletionItem{Label: name, Kind: kind, Detail: detail,
-			FilterText: name, TextEdit: &protocol.TextEdit{Range: replace, NewText: name}})
+func (s *server) completeTests(d *document, at place, replace Range, list *CompletionList) {
+	add := func(name string, kind CompletionItemKind, detail string) {
+		list.Items = append(list.Items, CompletionItem{Label: name, Kind: kind, Detail: detail,
+			FilterText: name, TextEdit: &TextEdit{Range: replace, NewText: name}})
 	}
 	if at.atKey {
 		if len(at.table) == 1 && at.table[0] == "expect" {
 			for _, k := range expect.Keys {
-				add(k, protocol.CompletionItemKindProperty, "a key of [[expect]] (docs/policy-tests.md)")
+				add(k, KindProperty, "a key of [[expect]] (docs/policy-tests.md)")
 			}
 		}
 		return
@@ -106,7 +104,7 @@ func (s *server) completeTests(d *document, at place, replace protocol.Range, li
 	}
 	if at.key[0] == "decision" {
 		for _, w := range expect.Words() {
-			add(w, protocol.CompletionItemKindEnumMember, "a decision the claim accepts")
+			add(w, KindEnumMember, "a decision the claim accepts")
 		}
 		return
 	}
@@ -117,30 +115,30 @@ func (s *server) completeTests(d *document, at place, replace protocol.Range, li
 	doc := p.Document()
 	switch at.key[0] {
 	case "agent":
-		add(expect.Every, protocol.CompletionItemKindValue, "every declared agent")
+		add(expect.Every, KindValue, "every declared agent")
 		if doc.Composed.Possible {
-			add(expect.Composed, protocol.CompletionItemKindValue, "composed workers (the default tier)")
+			add(expect.Composed, KindValue, "composed workers (the default tier)")
 		}
 		for _, name := range sortedKeys(doc.Agents) {
-			add(name, protocol.CompletionItemKindClass, "a declared agent")
+			add(name, KindClass, "a declared agent")
 		}
 	case "tool":
-		add(expect.Every, protocol.CompletionItemKindValue, "every tool of the registry")
+		add(expect.Every, KindValue, "every tool of the registry")
 		for _, t := range doc.CoreTools {
-			add(kokua.Core+"."+t, protocol.CompletionItemKindFunction, "a core tool")
+			add(kokua.Core+"."+t, KindFunction, "a core tool")
 		}
 		for _, ts := range doc.TrustOrder {
-			add(ts, protocol.CompletionItemKindModule, "every tool of "+ts)
+			add(ts, KindModule, "every tool of "+ts)
 			if doc.Toolsets[ts] == nil {
 				continue
 			}
 			for _, t := range doc.Toolsets[ts].Tools {
-				add(ts+"."+t.Name, protocol.CompletionItemKindFunction, "a tool of "+ts)
+				add(ts+"."+t.Name, KindFunction, "a tool of "+ts)
 			}
 		}
 	case "loaded":
 		for _, ts := range doc.TrustOrder {
-			add(ts, protocol.CompletionItemKindModule, "a toolset the session has loaded")
+			add(ts, KindModule, "a toolset the session has loaded")
 		}
 	}
 }

@@ -6,20 +6,17 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"go.lsp.dev/protocol"
-	"go.lsp.dev/uri"
 )
 
 // testFileURI is the URI of kokua.test.toml in a folder whose config.toml
 // is the shipped config, written to disk.
-func testFileURI(t *testing.T) protocol.DocumentURI {
+func testFileURI(t *testing.T) DocumentURI {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(shipped(t)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return uri.File(filepath.Join(dir, "kokua.test.toml"))
+	return uriOf(filepath.Join(dir, "kokua.test.toml"))
 }
 
 // TestPolicyTestDiagnostics (issue 22): a policy test file is checked
@@ -37,17 +34,17 @@ func TestPolicyTestDiagnostics(t *testing.T) {
 		t.Errorf("the shipped tests: %v", ds)
 	}
 	bad := "[[expect]]\nagent = \"reseacher\"\ntool = \"compute.run_comand\"\ndecision = \"unavailable\"\nreech = true\n"
-	ds := c.change(u, 2, protocol.Range{Start: protocol.Position{}, End: newText(string(good)).protocolPos(len(good), UTF16)}, bad)
+	ds := c.change(u, 2, Range{Start: Position{}, End: newText(string(good)).protocolPos(len(good), UTF16)}, bad)
 	// The unknown key stops the file before its selectors are checked.
 	if len(ds) != 1 || ds[0].Range.Start.Line != 4 || !strings.Contains(ds[0].Message, "unknown key 'reech'") || ds[0].Code != "test-file" {
 		t.Errorf("unknown key: %+v", ds)
 	}
 	fixed := strings.Replace(bad, "reech", "reach", 1)
-	ds = c.change(u, 3, protocol.Range{Start: protocol.Position{}, End: newText(bad).protocolPos(len(bad), UTF16)}, fixed)
+	ds = c.change(u, 3, Range{Start: Position{}, End: newText(bad).protocolPos(len(bad), UTF16)}, fixed)
 	var got []string
 	for _, d := range ds {
 		got = append(got, d.Message)
-		if d.Code != "test-selector" || d.Severity != protocol.DiagnosticSeverityError {
+		if d.Code != "test-selector" || d.Severity != SeverityError {
 			t.Errorf("%+v", d)
 		}
 	}
@@ -63,7 +60,7 @@ func TestPolicyTestDiagnostics(t *testing.T) {
 func TestPolicyTestFollowsTheConfig(t *testing.T) {
 	c, _ := start(t, Options{}, nil)
 	u := testFileURI(t)
-	cfg := uri.File(filepath.Join(filepath.Dir(u.Filename()), "config.toml"))
+	cfg := uriOf(filepath.Join(filepath.Dir(nameOf(u)), "config.toml"))
 	text := shipped(t)
 	c.open(cfg, text)
 	claim := "[[expect]]\nagent = \"tester\"\ntool = \"*\"\ndecision = \"not run\"\n"
@@ -71,7 +68,7 @@ func TestPolicyTestFollowsTheConfig(t *testing.T) {
 		t.Fatalf("before: %v", ds)
 	}
 	added := text + "\n[agents.tester.tools]\navailable = [\"time\"]\n"
-	c.change(cfg, 2, protocol.Range{Start: protocol.Position{}, End: newText(text).protocolPos(len(text), UTF16)}, added)
+	c.change(cfg, 2, Range{Start: Position{}, End: newText(text).protocolPos(len(text), UTF16)}, added)
 	if p := c.wait(u); len(p.Diagnostics) != 0 {
 		t.Errorf("after the agent was declared: %v", p.Diagnostics)
 	}
@@ -85,7 +82,7 @@ func TestPolicyTestCompletion(t *testing.T) {
 	text := "[[expect]]\nagent = \"\"\ntool = \"c\"\ndecision = [\"\"]\nloaded = [\"\"]\n\n"
 	c.open(u, text)
 	for _, tc := range []struct {
-		at   protocol.Position
+		at   Position
 		want []string
 		not  []string
 	}{

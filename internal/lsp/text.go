@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"go.lsp.dev/protocol"
-
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 )
@@ -53,12 +51,12 @@ func newText(s string) text {
 // end is the end of the text; a column past the end of its line is the
 // end of the line, before its line break; a column inside a character is
 // that character's start.
-func (t text) byteOffset(p protocol.Position, e Encoding) int {
+func (t text) byteOffset(p Position, e Encoding) int {
 	return t.lines.OffsetAt(int(p.Line)+1, int(p.Character)+1, e.unit())
 }
 
 // protocolPos is the protocol position of a byte offset.
-func (t text) protocolPos(off int, e Encoding) protocol.Position {
+func (t text) protocolPos(off int, e Encoding) Position {
 	var p diag.Position
 	switch e {
 	case UTF8:
@@ -68,7 +66,7 @@ func (t text) protocolPos(off int, e Encoding) protocol.Position {
 	default:
 		p = t.lines.PosUTF16(off)
 	}
-	return protocol.Position{Line: uint32(p.Line - 1), Character: uint32(p.Column - 1)}
+	return Position{Line: uint32(p.Line - 1), Character: uint32(p.Column - 1)}
 }
 
 // spanOffsets are the byte offsets of a span of this document: 0, 0 for
@@ -86,16 +84,16 @@ func spanOffsets(s diag.Span) (from, to int) {
 
 // protocolRange is the protocol range of a span of this document; a span
 // with no position is the start of the text.
-func (t text) protocolRange(s diag.Span, e Encoding) protocol.Range {
+func (t text) protocolRange(s diag.Span, e Encoding) Range {
 	if s.IsZero() {
-		return protocol.Range{}
+		return Range{}
 	}
 	from, to := spanOffsets(s)
-	return protocol.Range{Start: t.protocolPos(from, e), End: t.protocolPos(to, e)}
+	return Range{Start: t.protocolPos(from, e), End: t.protocolPos(to, e)}
 }
 
 // edit replaces the text between two protocol positions.
-func (t text) edit(r protocol.Range, with string, e Encoding) text {
+func (t text) edit(r Range, with string, e Encoding) text {
 	from, to := t.byteOffset(r.Start, e), t.byteOffset(r.End, e)
 	if to < from {
 		from, to = to, from
