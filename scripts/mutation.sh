@@ -11,9 +11,23 @@
 # swaps the package gremlins would test (the file's own) for that list, for the coverage gathering
 # and for every mutant. It prints, per file, the mutants killed, lived, timed out and not covered,
 # and the share killed of those that compiled and were covered (gremlins' "efficacy"); the survivors
-# are listed, one per line, for docs/testing.md. Slow (minutes per file, two workers per CPU
-# count): not part of .ci/run. docs/testing.md has the command, the figures and the survivors.
+# are listed, one per line, for docs/testing.md. Slow (minutes per file): not part of .ci/run.
+# docs/testing.md has the command, the figures and the survivors.
+#
+# On a machine shared with other work, two settings from the environment:
+#   WORKERS=1              mutants tested at once (default: the CPU count)
+#   TIMEOUT_COEFFICIENT=10 a mutant's test run times out after this many times the coverage run's
+#                          time (default 3); raise it when the machine is busy
 set -euo pipefail
+
+WORKERS="${WORKERS:-$(nproc)}"
+TIMEOUT_COEFFICIENT="${TIMEOUT_COEFFICIENT:-3}"
+for v in "$WORKERS" "$TIMEOUT_COEFFICIENT"; do
+    if [[ ! "$v" =~ ^[1-9][0-9]*$ ]]; then
+        echo "mutation.sh: WORKERS and TIMEOUT_COEFFICIENT must be positive whole numbers, got '$v'" >&2
+        exit 2
+    fi
+done
 
 GREMLINS_VERSION=v0.6.0
 TARGETS=(policy/decide.go policy/validate.go policy/sign.go
@@ -56,6 +70,7 @@ cover() {
     local dir="$1" n=0
     [[ -d "$work/cov/$dir" ]] && return
     mkdir -p "$work/cov/$dir"
+    echo "== finding the packages whose tests cover $dir"
     for p in $(go list ./...); do
         n=$((n + 1))
         echo "$p" >"$work/cov/$dir/$n.pkg"
@@ -86,12 +101,13 @@ for file in "${TARGETS[@]}"; do
         excludes+=(-E "$(basename "$other" | sed 's/\./\\./g')\$")
     done
     echo "== $file: tested by $pkgs"
+    start=$SECONDS
     (cd "$root" && MUTATION_TEST_PKGS="$pkgs" PATH="$work/bin:$PATH" "$GREMLINS" unleash "./$dir" \
-        --coverpkg "$module/$dir" "${excludes[@]}" --workers "$(nproc)" --timeout-coefficient 3 \
+        --coverpkg "$module/$dir" "${excludes[@]}" --workers "$WORKERS" --timeout-coefficient "$TIMEOUT_COEFFICIENT" \
         --output "$work/result.json" -S lt) || true
-    python3 - "$file" "$work/result.json" >>"$summary" <<'PY'
+    python3 - "$file" "$work/result.json" "$((SECONDS - start))" <<'PY' | tee -a "$summary"
 import json, sys
-name, path = sys.argv[1], sys.argv[2]
+name, path, took = sys.argv[1], sys.argv[2], int(sys.argv[3])
 res = json.load(open(path))
 counts, lived = {}, []
 for f in res.get("files", []):
@@ -102,7 +118,7 @@ for f in res.get("files", []):
 k, l, t = counts.get("KILLED", 0), counts.get("LIVED", 0), counts.get("TIMED OUT", 0)
 share = 100 * k / (k + l) if k + l else 0
 print(f"{name}: {k} killed, {l} lived, {t} timed out, {counts.get('NOT COVERED', 0)} not covered, "
-      f"{counts.get('NOT VIABLE', 0)} not viable: {share:.1f}% killed")
+      f"{counts.get('NOT VIABLE', 0)} not viable: {share:.1f}% killed ({took // 60} min {took % 60} s)")
 print("\n".join(lived))
 PY
 done
