@@ -117,9 +117,18 @@ done | tar --null -T - -cf - | tar -C "$work/copy/repo" -xf -
 
 summary="$work/summary"
 : >"$summary"
+# gremlins mutates the targets of one folder in one run: one coverage run, one second stage.
+dirs=()
 for file in "${TARGETS[@]}"; do
     dir="$(dirname "$file")"
-    pkgs="$(testers "$file")"
+    [[ " ${dirs[*]} " == *" $dir "* ]] || dirs+=("$dir")
+done
+for dir in "${dirs[@]}"; do
+    files=()
+    for file in "${TARGETS[@]}"; do
+        [[ "$(dirname "$file")" == "$dir" ]] && files+=("$file")
+    done
+    pkgs="$(for file in "${files[@]}"; do testers "$file"; done | tr ' ' '\n' | sed '/^$/d' | sort -u | tr '\n' ' ')"
     if [[ "${FIRST_TESTERS:-}" == all ]]; then
         first="$pkgs"
     else
@@ -129,13 +138,13 @@ for file in "${TARGETS[@]}"; do
         done
         [[ -n "$first" ]] || first="$pkgs"
     fi
-    # Mutate the target alone: every other Go file of its folder is excluded.
+    # Mutate the targets alone: every other Go file of the folder is excluded.
     excludes=()
     for other in "$dir"/*.go; do
-        [[ "$other" == "$file" || "$other" == *_test.go ]] && continue
+        [[ " ${files[*]} " == *" $other "* || "$other" == *_test.go ]] && continue
         excludes+=(-E "$(basename "$other" | sed 's/\./\\./g')\$")
     done
-    echo "== $file: covered by the tests of $pkgs"
+    echo "== ${files[*]}: covered by the tests of $pkgs"
     echo "== first stage: $first"
     start=$SECONDS
     rm -f "$work/result.json"
@@ -143,19 +152,23 @@ for file in "${TARGETS[@]}"; do
         --coverpkg "$module/$dir" "${excludes[@]}" --workers "$WORKERS" --timeout-coefficient "$TIMEOUT_COEFFICIENT" \
         --output "$work/result.json" -S lt) || true
     if [[ ! -s "$work/result.json" ]]; then
-        echo "mutation.sh: gremlins wrote no result for $file" >&2
+        echo "mutation.sh: gremlins wrote no result for $dir" >&2
         exit 1
     fi
     second=""
     [[ "$first" != "$pkgs" ]] && second="$pkgs"
-    python3 - "$file" "$work/result.json" "$work/copy/repo" "$real_go" "$TIMEOUT_COEFFICIENT" "$second" <<'PY'
+    python3 - "$work/result.json" "$work/copy/repo" "$real_go" "$TIMEOUT_COEFFICIENT" "$second" "${files[@]}" <<'PY'
 # The second stage: every mutant that lived or timed out in the first is applied to the copy and
-# run against all the packages that cover the file.
+# run against all the packages that cover the files.
 import json, subprocess, sys, time
-name, path, repo, go, coefficient, pkgs = sys.argv[1:]
+path, repo, go, coefficient, pkgs, *names = sys.argv[1:]
 pkgs = pkgs.split()
 res = json.load(open(path))
-todo = [m for f in res.get("files", []) for m in f.get("mutations", []) if m["status"] in ("LIVED", "TIMED OUT")]
+def target(f):
+    # gremlins names a file by its path in the module.
+    return next(n for n in names if f["file_name"] == n or f["file_name"].endswith("/" + n))
+todo = [(target(f), m) for f in res.get("files", []) for m in f.get("mutations", [])
+        if m["status"] in ("LIVED", "TIMED OUT")]
 if not pkgs or not todo:
     sys.exit(0)
 # gremlins' mutations, as they change the operator at the mutant's line and column.
@@ -179,50 +192,55 @@ def run(limit):
         return ("failed" if built else "not viable"), time.monotonic() - t
     except subprocess.TimeoutExpired:
         return "timed out", time.monotonic() - t
-target = f"{repo}/{name}"
-source = open(target, "rb").read()
 outcome, took = run(None)
 if outcome != "passed":
-    sys.exit(f"mutation.sh: the unmutated tests of {' '.join(pkgs)} fail in the copy; no second stage for {name}")
+    sys.exit(f"mutation.sh: the unmutated tests of {' '.join(pkgs)} fail in the copy; no second stage")
 limit = max(60, took * int(coefficient))
-print(f"== second stage: {len(todo)} mutants against every package that covers {name} "
+print(f"== second stage: {len(todo)} mutants against every package that covers the files "
       f"({took:.0f} s unmutated, timeout {limit:.0f} s)", flush=True)
-lines = source.split(b"\n")
-for m in todo:
+for name, m in todo:
+    file = f"{repo}/{name}"
+    source = open(file, "rb").read()
+    lines = source.split(b"\n")
     line = lines[m["line"] - 1]
     at = m["column"] - 1
     ops = CHANGES[m["type"]]
     op = next((o for o in sorted(ops, key=len, reverse=True) if line[at:at + len(o)] == o.encode()), None)
     if op is None:
         sys.exit(f"mutation.sh: no {m['type']} operator at {name}:{m['line']}:{m['column']}")
-    mutated = lines[:]
-    mutated[m["line"] - 1] = line[:at] + ops[op].encode() + line[at + len(op):]
-    open(target, "wb").write(b"\n".join(mutated))
+    lines[m["line"] - 1] = line[:at] + ops[op].encode() + line[at + len(op):]
+    open(file, "wb").write(b"\n".join(lines))
     try:
         outcome, _ = run(limit)
     finally:
-        open(target, "wb").write(source)
+        open(file, "wb").write(source)
     status = {"failed": "KILLED", "passed": "LIVED", "timed out": "TIMED OUT", "not viable": "NOT VIABLE"}[outcome]
     print(f"  {name}:{m['line']}:{m['column']} {m['type']} ({op} to {ops[op]}): "
           f"{m['status'].lower()} in the first stage, {status.lower()} in the second", flush=True)
     m["status"] = status
 json.dump(res, open(path, "w"))
 PY
-    python3 - "$file" "$work/result.json" "$((SECONDS - start))" <<'PY' | tee -a "$summary"
+    python3 - "$work/result.json" "$((SECONDS - start))" "${files[@]}" <<'PY' | tee -a "$summary"
 import json, sys
-name, path, took = sys.argv[1], sys.argv[2], int(sys.argv[3])
+path, took, *names = sys.argv[1:]
+took = int(took)
 res = json.load(open(path))
-counts, lived = {}, []
-for f in res.get("files", []):
-    for m in f.get("mutations", []):
-        counts[m["status"]] = counts.get(m["status"], 0) + 1
-        if m["status"] in ("LIVED", "TIMED OUT"):
-            lived.append(f'  {m["status"].lower()}: {name}:{m["line"]}:{m["column"]} {m["type"]}')
-k, l, t = counts.get("KILLED", 0), counts.get("LIVED", 0), counts.get("TIMED OUT", 0)
-share = 100 * k / (k + l) if k + l else 0
-print(f"{name}: {k} killed, {l} lived, {t} timed out, {counts.get('NOT COVERED', 0)} not covered, "
-      f"{counts.get('NOT VIABLE', 0)} not viable: {share:.1f}% killed ({took // 60} min {took % 60} s)")
-print("\n".join(lived))
+for name in names:
+    counts, lived = {}, []
+    for f in res.get("files", []):
+        if f["file_name"] != name and not f["file_name"].endswith("/" + name):
+            continue
+        for m in f.get("mutations", []):
+            counts[m["status"]] = counts.get(m["status"], 0) + 1
+            if m["status"] in ("LIVED", "TIMED OUT"):
+                lived.append(f'  {m["status"].lower()}: {name}:{m["line"]}:{m["column"]} {m["type"]}')
+    k, l, t = counts.get("KILLED", 0), counts.get("LIVED", 0), counts.get("TIMED OUT", 0)
+    share = 100 * k / (k + l) if k + l else 0
+    print(f"{name}: {k} killed, {l} lived, {t} timed out, {counts.get('NOT COVERED', 0)} not covered, "
+          f"{counts.get('NOT VIABLE', 0)} not viable: {share:.1f}% killed")
+    if lived:
+        print("\n".join(lived))
+print(f"({' '.join(names)}: {took // 60} min {took % 60} s)")
 PY
 done
 echo
