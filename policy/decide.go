@@ -41,17 +41,20 @@ type Turn struct {
 	Unattended bool
 }
 
-// Answer is a decision with its reason. It is a value that shares nothing
-// with the policy: a caller may change what it got without changing any
-// later answer.
+// Answer is a decision with its reason. Its reason is the policy's own:
+// every answer given for the same cause points at one Reason, made when
+// the policy was loaded, so that deciding copies nothing but the answer's
+// few words. Read it, do not change it: copy it first (r := *a.Reason)
+// to keep a changed version. Decide and Session.Decide never give a nil
+// Reason.
 type Answer struct {
 	Decision Decision `json:"decision"`
 	// Agent is the gate label asked about; Tool the tool's name as the
 	// model calls it; Toolset where it comes from ("core" for a core tool).
-	Agent   string `json:"agent"`
-	Tool    string `json:"tool"`
-	Toolset string `json:"toolset"`
-	Reason  Reason `json:"reason"`
+	Agent   string  `json:"agent"`
+	Tool    string  `json:"tool"`
+	Toolset string  `json:"toolset"`
+	Reason  *Reason `json:"reason"`
 }
 
 // Reason says why: the deciding entry, its list, its position in the
@@ -416,9 +419,9 @@ func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
 	v := p.view(agent)
 	if v == nil {
 		if strings.HasPrefix(agent, kokua.ComposedPrefix) {
-			return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: noComposer}
+			return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: &noComposer}
 		}
-		return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: unknownAgent}
+		return Answer{Decision: Denied, Agent: agent, Tool: tool, Reason: &unknownAgent}
 	}
 	st, ok := v.answers[tool]
 	if !ok {
@@ -426,15 +429,15 @@ func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
 		if _, t, qualified := strings.Cut(tool, "."); qualified {
 			name = t
 		}
-		return Answer{Decision: Unavailable, Agent: agent, Tool: name, Reason: unavailableReason}
+		return Answer{Decision: Unavailable, Agent: agent, Tool: name, Reason: &unavailableReason}
 	}
 	if turn.Unattended {
-		return Answer{Decision: decisions[st.unattended], Agent: agent, Tool: tool[st.name:], Toolset: st.toolset, Reason: *st.unattendedReason}
+		return Answer{Decision: decisions[st.unattended], Agent: agent, Tool: tool[st.name:], Toolset: st.toolset, Reason: st.unattendedReason}
 	}
-	return Answer{Decision: decisions[st.decision], Agent: agent, Tool: tool[st.name:], Toolset: st.toolset, Reason: *st.reason}
+	return Answer{Decision: decisions[st.decision], Agent: agent, Tool: tool[st.name:], Toolset: st.toolset, Reason: st.reason}
 }
 
-// Reasons shared by every answer of their kind; answers carry copies.
+// Reasons shared by every answer of their kind.
 var (
 	unknownAgent      = Reason{Summary: "unknown agent: the policy declares no agent of that name, so every call is denied"}
 	noComposer        = Reason{Summary: "unknown agent: no composed worker exists, since no agent Kokua builds declares capabilities (compose_subagent), so every call is denied"}

@@ -9,7 +9,7 @@ func (p *Policy) SlowDecide(label, tool string, turn Turn) (a Answer, ok bool) {
 		return Answer{}, false
 	}
 	a, r := p.decide(v, label, tool, turn, nil)
-	a.Reason = *r
+	a.Reason = r
 	return a, true
 }
 

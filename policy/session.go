@@ -90,7 +90,7 @@ func (s *Session) NamesLine() string {
 // held, and the approval entries its build resolved gate them (R80-R82).
 func (s *Session) Decide(tool string, turn Turn) Answer {
 	ans, r := s.p.decide(s.v, s.label, tool, turn, s.loaded)
-	ans.Reason = *r
+	ans.Reason = r
 	return ans
 }
 

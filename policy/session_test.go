@@ -179,8 +179,10 @@ func TestPreloadEverything(t *testing.T) {
 	}
 }
 
-// TestAnswersAreCopies changes everything a decision handed out and asks
-// again: the next answer is the one before the change.
+// TestAnswersAreCopies changes every field a decision handed out by value
+// and asks again: the next answer is the one before the change. The
+// reason is the policy's own, shared by every answer for the same cause:
+// asking twice gives the same Reason, not a copy.
 func TestAnswersAreCopies(t *testing.T) {
 	p := load(t, "shipped")
 	s, err := p.NewSession("assistant")
@@ -205,13 +207,16 @@ func TestAnswersAreCopies(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			first := a.ask()
 			want := first
+			if first.Reason == nil || first.Reason.Summary == "" {
+				t.Fatalf("the answer %+v has no reason", first)
+			}
 			first.Decision, first.Agent, first.Tool, first.Toolset = "changed", "changed", "changed", "changed"
-			r := &first.Reason
-			r.Summary, r.List, r.Key, r.Entry = "changed", "changed", "changed", "changed"
-			r.Position.Line, r.Position.Column = 999, 999
-			r.Inherited, r.Reviewer = !r.Inherited, !r.Reviewer
-			if again := a.ask(); again != want {
+			again := a.ask()
+			if again != want {
 				t.Errorf("after changing what Decide returned, it answers %+v, want %+v", again, want)
+			}
+			if again.Reason != want.Reason {
+				t.Errorf("asked twice, the answers point at two reasons (%p, %p), not the policy's one", again.Reason, want.Reason)
 			}
 		})
 	}
@@ -222,8 +227,10 @@ func TestAnswersAreCopies(t *testing.T) {
 	}
 }
 
-// TestAnswerHoldsNoReferences keeps Answer a plain value: no pointer, map,
-// slice or interface through which a caller could reach shared state.
+// TestAnswerHoldsNoReferences keeps Answer a plain value but for its
+// reason: no map, slice, interface or pointer other than Answer.Reason,
+// and a Reason holds none, so that an answer costs a few words to hand
+// out and reaches nothing of the policy but its reason.
 func TestAnswerHoldsNoReferences(t *testing.T) {
 	var check func(reflect.Type, string)
 	check = func(typ reflect.Type, path string) {
@@ -232,6 +239,11 @@ func TestAnswerHoldsNoReferences(t *testing.T) {
 			for i := range typ.NumField() {
 				check(typ.Field(i).Type, path+"."+typ.Field(i).Name)
 			}
+		case reflect.Pointer:
+			if path != "Answer.Reason" {
+				t.Errorf("%s is a pointer", path)
+			}
+			check(typ.Elem(), path+"*")
 		case reflect.String, reflect.Bool, reflect.Int:
 		default:
 			t.Errorf("%s is a %s", path, typ.Kind())

@@ -240,10 +240,29 @@ func decodeRequest(body []byte) (decideRequest, *apiError) {
 	if e := endOfBody(dec); e != nil {
 		return q, e
 	}
-	if e := repeatedMember(body, nil); e != nil {
-		return q, e
+	if mayRepeat(body) {
+		if e := repeatedMember(body, nil); e != nil {
+			return q, e
+		}
 	}
 	return q, exactNames(body, false)
+}
+
+// mayRepeat reports whether a request body encoding/json has decoded may
+// give a member twice. Such a body is one object whose members are the
+// request's fields (DisallowUnknownFields refused any other), and one that
+// mayFold passes writes each name as the API spells it, quotes and all: a
+// body that writes each name at most once, as most do, repeats none.
+func mayRepeat(body []byte) bool {
+	if mayFold(body) {
+		return true
+	}
+	for _, name := range quotedFields {
+		if bytes.Count(body, name) > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // repeatedMember refuses a body that gives an object the same member
@@ -382,6 +401,15 @@ func mayFold(body []byte) bool {
 
 // requestFields are the names of a request's fields, as written.
 var requestFields = []string{"agent", "tool", "unattended", "loaded"}
+
+// quotedFields are requestFields as a body writes them, in quotes.
+var quotedFields = func() [][]byte {
+	q := make([][]byte, len(requestFields))
+	for i, f := range requestFields {
+		q[i] = []byte(strconv.Quote(f))
+	}
+	return q
+}()
 
 // exactNames refuses a request whose field is named in another case than
 // the API's: encoding/json reads "Agent" as agent, so {"agent": "coder",

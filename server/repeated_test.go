@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -109,4 +111,32 @@ func TestFieldNamesExact(t *testing.T) {
 			t.Errorf("%s %s: %d %s", path, body, w.Code, w.Body)
 		}
 	}
+}
+
+// FuzzMayRepeat holds mayRepeat, the quick look that lets most requests
+// skip the repeated-member check, to that check: a single request that
+// encoding/json decodes and mayRepeat passes repeats no member.
+func FuzzMayRepeat(f *testing.F) {
+	for _, seed := range []string{
+		`{"agent":"coder","tool":"fs.read_file"}`,
+		`{"agent":"coder","tool":"x","agent":"y"}`,
+		`{"agent":"agent","tool":"tool"}`,
+		`{"agent":"coder","tool":"x","\u0061gent":"y"}`,
+		`{"agent":"coder","tool":"x","Agent":"y"}`,
+		`{"agent":"a","tool":"t","loaded":["x"],"unattended":true}`,
+		`{"loaded":[],"agent":"a","tool":"t","loaded":["b"]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var q decideRequest
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		if dec.Decode(&q) != nil || endOfBody(dec) != nil || mayRepeat(body) {
+			return
+		}
+		if e := repeatedMember(body, nil); e != nil {
+			t.Errorf("mayRepeat passed %q, which repeats a member: %s", body, e.message)
+		}
+	})
 }

@@ -69,6 +69,33 @@ type Toolset struct {
 	Classes    []kokua.Class
 	ClassesSet bool
 	Tools      []*Tool
+
+	// names and builds answer Names and Builds, made once when the
+	// manifest is read and shared, read-only, by every config checked
+	// against it.
+	names  []string
+	builds map[string]bool
+}
+
+// Names are the names of the tools one build of the toolset returns, in
+// order, activate_skill left out (R174). The slice is the manifest's own:
+// read it, do not change it.
+func (t *Toolset) Names() []string { return t.names }
+
+// Builds reports whether a build of the toolset returns a tool of that
+// name (activate_skill never: R174).
+func (t *Toolset) Builds(tool string) bool { return t.builds[tool] }
+
+// index makes Names and Builds, once the toolset's tools are read.
+func (t *Toolset) index() {
+	t.names = make([]string, 0, len(t.Tools))
+	t.builds = make(map[string]bool, len(t.Tools))
+	for _, tool := range t.Tools {
+		if tool.Name != kokua.ActivateSkill {
+			t.names = append(t.names, tool.Name)
+			t.builds[tool.Name] = true
+		}
+	}
 }
 
 // Workflow is a slash command a toolset offers the entry agent (R129).
@@ -334,6 +361,7 @@ func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 			ts.Tools = append(ts.Tools, t)
 		}
 	}
+	ts.index()
 	return ts
 }
 

@@ -12,8 +12,8 @@ import (
 // cannot be derived (an unreadable availability, an unknown name) is left
 // out, and the rules report why.
 func Build(cfg *config.Config, m *manifest.Manifest) *World {
-	w := &World{Config: cfg, Manifest: m, toolsets: map[string]*Toolset{}, agents: map[string]*Agent{},
-		Built: map[string]bool{}, toolHome: map[string][]string{}}
+	w := &World{Config: cfg, Manifest: m, agents: make(map[string]*Agent, len(cfg.Agents)),
+		Built: map[string]bool{}}
 	w.register()
 	w.agentsFromConfig()
 	w.reach()
@@ -22,35 +22,65 @@ func Build(cfg *config.Config, m *manifest.Manifest) *World {
 	// calls compose_subagent (R43, R77, A3).
 	w.Composes = len(w.Builders(kokua.Capabilities)) > 0
 	w.core()
-	for _, t := range w.Toolsets {
-		for _, tool := range t.Tools {
-			if homes := w.toolHome[tool]; len(homes) == 0 || homes[len(homes)-1] != t.Name {
-				w.toolHome[tool] = append(homes, t.Name)
-			}
-		}
-	}
-	for _, c := range w.CoreTools {
-		w.toolHome[c] = append(w.toolHome[c], kokua.Core)
-	}
+	w.homes()
 	return w
 }
 
+// homes records, for each tool name, the toolsets whose builds return it,
+// in trust order, and core for a core tool. Most names have one home:
+// their lists are cut from one array, each capped so that a second home
+// is appended to a copy.
+func (w *World) homes() {
+	n := len(w.CoreTools)
+	for _, t := range w.Toolsets {
+		n += len(t.Tools)
+	}
+	w.toolHome = make(map[string][]string, n)
+	one := make([]string, 0, n)
+	add := func(tool, home string, again bool) {
+		homes := w.toolHome[tool]
+		switch {
+		case len(homes) == 0:
+			one = append(one, home)
+			w.toolHome[tool] = one[len(one)-1 : len(one) : len(one)]
+		case again || homes[len(homes)-1] != home:
+			w.toolHome[tool] = append(homes, home)
+		}
+	}
+	// A build that returns a name twice gives it one home.
+	for _, t := range w.Toolsets {
+		for _, tool := range t.Tools {
+			add(tool, t.Name, false)
+		}
+	}
+	for _, c := range w.CoreTools {
+		add(c, kokua.Core, true)
+	}
+}
+
 func (w *World) register() {
-	byKind := map[string][]*Toolset{}
-	described := map[string]*manifest.Toolset{}
+	// Every toolset a provider offers, the manifest's and the config's MCP
+	// servers', made in one array that never grows, so pointers into it
+	// hold.
+	all := make([]Toolset, 0, len(w.Manifest.Toolsets)+len(w.Config.MCPServers))
+	var described map[string]*manifest.Toolset
 	for _, mt := range w.Manifest.Toolsets {
-		if mt.Kind == kokua.KindMCP {
-			if described[mt.Name] == nil {
-				described[mt.Name] = mt
-			}
+		if mt.Kind != kokua.KindMCP {
+			all = append(all, fromManifest(mt))
 			continue
 		}
-		byKind[mt.Kind] = append(byKind[mt.Kind], fromManifest(mt))
+		if described == nil {
+			described = map[string]*manifest.Toolset{}
+		}
+		if described[mt.Name] == nil {
+			described[mt.Name] = mt
+		}
 	}
-	named := map[string]bool{}
+	named := make(map[string]bool, len(w.Config.MCPServers))
 	for _, s := range w.Config.MCPServers {
-		t := &Toolset{Name: s.Name.Value, Kind: kokua.KindMCP, Provider: kokua.ProviderLabel(kokua.KindMCP),
-			Description: s.Description.Value, Span: s.Name.Span}
+		all = append(all, Toolset{Name: s.Name.Value, Kind: kokua.KindMCP, Provider: kokua.ProviderLabel(kokua.KindMCP),
+			Description: s.Description.Value, Span: s.Name.Span})
+		t := &all[len(all)-1]
 		if s.Description.State != config.Present {
 			t.Description = fmt.Sprintf("Tools from the MCP server at %s.", s.URL.Value)
 		}
@@ -60,13 +90,12 @@ func (w *World) register() {
 			t.Specs = mt.Tools
 			t.Classes, t.ClassesSet = mt.Classes, mt.ClassesSet
 			if t.Connected {
-				t.Tools = toolNames(mt.Tools)
+				t.Tools, t.builds = mt.Names(), mt
 			}
 		} else {
 			w.UndescribedMCP = append(w.UndescribedMCP, t)
 		}
 		named[t.Name] = true
-		byKind[kokua.KindMCP] = append(byKind[kokua.KindMCP], t)
 	}
 	for _, mt := range w.Manifest.Toolsets {
 		if mt.Kind == kokua.KindMCP && !named[mt.Name] {
@@ -75,50 +104,41 @@ func (w *World) register() {
 	}
 
 	// Registration order (R24) decides which of two same-named toolsets is
-	// registered; trust order (R51) is the registry's own order.
-	accepted := map[*Toolset]bool{}
+	// registered; trust order (R51) is the registry's own order. Within a
+	// kind, toolsets keep the order the manifest, then the config, gives.
+	w.Candidates = make([]Candidate, 0, len(all))
+	w.toolsets = make(map[string]*Toolset, len(all))
 	for _, kind := range kokua.RegistrationOrder {
-		for _, t := range byKind[kind] {
+		for i := range all {
+			t := &all[i]
+			if t.Kind != kind {
+				continue
+			}
 			w.Candidates = append(w.Candidates, Candidate{Name: t.Name, Kind: t.Kind, ProviderLabel: t.Provider,
 				Description: t.Description, Span: t.Span})
 			if _, reserved := kokua.Reserved[t.Name]; reserved || w.toolsets[t.Name] != nil {
 				continue
 			}
 			w.toolsets[t.Name] = t
-			accepted[t] = true
+			t.registered = true
 		}
 	}
+	w.Toolsets = make([]*Toolset, 0, len(w.toolsets))
 	for _, kind := range kokua.TrustOrder {
-		for _, t := range byKind[kind] {
-			if accepted[t] {
+		for i := range all {
+			if t := &all[i]; t.Kind == kind && t.registered {
 				t.Trust = len(w.Toolsets)
 				w.Toolsets = append(w.Toolsets, t)
 			}
 		}
 	}
-	for _, t := range w.Toolsets {
-		t.hasTool = make(map[string]bool, len(t.Tools))
-		for _, tool := range t.Tools {
-			t.hasTool[tool] = true
-		}
-	}
 }
 
-func fromManifest(mt *manifest.Toolset) *Toolset {
-	return &Toolset{Name: mt.Name, Kind: mt.Kind, Provider: mt.Provider, Description: mt.Description,
+func fromManifest(mt *manifest.Toolset) Toolset {
+	return Toolset{Name: mt.Name, Kind: mt.Kind, Provider: mt.Provider, Description: mt.Description,
 		Guidance: mt.Guidance, EntryPointOnly: mt.EntryPointOnly, Connected: true,
-		Tools: toolNames(mt.Tools), Specs: mt.Tools, Classes: mt.Classes, ClassesSet: mt.ClassesSet,
-		Workflow: mt.Workflow, Settings: mt.Settings, Span: mt.Span}
-}
-
-func toolNames(tools []*manifest.Tool) []string {
-	out := make([]string, 0, len(tools))
-	for _, t := range tools {
-		if t.Name != kokua.ActivateSkill {
-			out = append(out, t.Name)
-		}
-	}
-	return out
+		Tools: mt.Names(), Specs: mt.Tools, Classes: mt.Classes, ClassesSet: mt.ClassesSet,
+		Workflow: mt.Workflow, Settings: mt.Settings, Span: mt.Span, builds: mt}
 }
 
 func (w *World) agentsFromConfig() {

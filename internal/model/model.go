@@ -46,7 +46,12 @@ type Toolset struct {
 	// Trust is the toolset's place in trust order (R51), from 0.
 	Trust int
 
-	hasTool map[string]bool
+	// builds is the manifest's entry whose tools a build returns; nil for
+	// an MCP server that is not connected or not described, whose build
+	// returns none.
+	builds *manifest.Toolset
+	// registered is true for the toolset registration keeps under its name.
+	registered bool
 }
 
 // ToolClasses are the capability classes of one of the toolset's tools:
@@ -69,7 +74,7 @@ func (t *Toolset) ToolClasses(tool string) []kokua.Class {
 }
 
 // Has reports whether a build of the toolset returns a tool of that name.
-func (t *Toolset) Has(tool string) bool { return t.hasTool[tool] }
+func (t *Toolset) Has(tool string) bool { return t.builds != nil && t.builds.Builds(tool) }
 
 // Agent is a declared agent with its derived facts.
 type Agent struct {

@@ -297,11 +297,11 @@ func (m *Model) cell(c Cell) int {
 
 // answer interns an answer's decision and reason.
 func (m *Model) answer(a policy.Answer) int {
-	r, ok := m.reasons[a.Reason]
+	r, ok := m.reasons[*a.Reason]
 	if !ok {
 		r = len(m.Reasons)
-		m.reasons[a.Reason] = r
-		m.Reasons = append(m.Reasons, m.reason(a.Reason))
+		m.reasons[*a.Reason] = r
+		m.Reasons = append(m.Reasons, m.reason(*a.Reason))
 	}
 	k := [2]int{decisionNumber(a.Decision), r}
 	n, ok := m.answers[k]

@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
@@ -202,15 +203,19 @@ func register(r *Rule) *Rule {
 	return r
 }
 
-// All returns every rule, sorted by ID.
-func All() []*Rule {
+// All returns every rule, sorted by ID, in a slice of the caller's own.
+func All() []*Rule { return slices.Clone(sorted()) }
+
+// sorted is every rule sorted by ID, made once: the registry is complete
+// when the package's variables are, before anything can ask.
+var sorted = sync.OnceValue(func() []*Rule {
 	out := make([]*Rule, 0, len(registry))
 	for _, r := range registry {
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
 	return out
-}
+})
 
 // ByID returns the rule of that ID, or nil.
 func ByID(id string) *Rule { return registry[id] }
@@ -218,14 +223,13 @@ func ByID(id string) *Rule { return registry[id] }
 // Run runs every rule the input allows, applies the config's suppression
 // comments, and returns the findings, unsorted.
 func Run(in *Input) []diag.Diagnostic {
-	var out []diag.Diagnostic
-	for _, r := range All() {
+	p := &Pass{Input: in} // one pass, its list added to by every rule
+	for _, r := range sorted() {
 		if r.Check == nil || !r.Needs.met(in) {
 			continue
 		}
-		p := &Pass{Input: in, Rule: r, out: out} // one list, added to by every rule
+		p.Rule = r
 		r.Check(p)
-		out = p.out
 	}
-	return suppress(in, out)
+	return suppress(in, p.out)
 }

@@ -164,7 +164,7 @@ func hidden(d diag.Diagnostic, file string, candidates []*suppression, invalid *
 
 func ruleIDs() []string {
 	var ids []string
-	for _, r := range All() {
+	for _, r := range sorted() {
 		ids = append(ids, r.ID)
 	}
 	return ids

@@ -65,7 +65,7 @@ func run() int {
 	flag.DurationVar(&o.warmup, "warmup", -1, "warm-up before each measurement, not counted (default: a fifth of -duration, at most 1s)")
 	flag.IntVar(&o.concurrency, "concurrency", 32, "concurrent clients")
 	flag.IntVar(&o.batch, "batch", 100, "requests per batch for the batch endpoint; 0 skips it")
-	flag.Float64Var(&o.target, "target", 0.80, "the server's decisions per second must be at least this share of the floor's")
+	flag.Float64Var(&o.target, "target", 0.90, "the server's decisions per second must be at least this share of the floor's")
 	flag.IntVar(&o.rounds, "rounds", 10, "interleaved rounds the duration is cut into, to even out load from elsewhere")
 	flag.BoolVar(&o.verbose, "v", false, "print each round on stderr")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole run (servers and clients) to this file")
