@@ -165,8 +165,8 @@ path, repo, go, coefficient, pkgs, *names = sys.argv[1:]
 pkgs = pkgs.split()
 res = json.load(open(path))
 def target(f):
-    # gremlins names a file by its path in the module.
-    return next(n for n in names if f["file_name"] == n or f["file_name"].endswith("/" + n))
+    # gremlins names a file by its name in the folder it mutates.
+    return next(n for n in names if n.split("/")[-1] == f["file_name"].split("/")[-1])
 todo = [(target(f), m) for f in res.get("files", []) for m in f.get("mutations", [])
         if m["status"] in ("LIVED", "TIMED OUT")]
 if not pkgs or not todo:
@@ -228,7 +228,7 @@ res = json.load(open(path))
 for name in names:
     counts, lived = {}, []
     for f in res.get("files", []):
-        if f["file_name"] != name and not f["file_name"].endswith("/" + name):
+        if f["file_name"].split("/")[-1] != name.split("/")[-1]:
             continue
         for m in f.get("mutations", []):
             counts[m["status"]] = counts.get(m["status"], 0) + 1
