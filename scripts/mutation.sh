@@ -95,7 +95,9 @@ cover() {
 testers() {
     local file="$1" dir
     if [[ -n "${TESTERS:-}" ]]; then
-        go list $TESTERS | sort -u | tr '\n' ' '
+        local list
+        read -ra list <<<"$TESTERS"
+        go list "${list[@]}" | sort -u | tr '\n' ' '
         return
     fi
     dir="$(dirname "$file")"
@@ -133,7 +135,8 @@ for dir in "${dirs[@]}"; do
         first="$pkgs"
     else
         first=""
-        for p in $(go list ${FIRST_TESTERS:-./$dir}); do
+        read -ra wanted <<<"${FIRST_TESTERS:-./$dir}"
+        for p in $(go list "${wanted[@]}"); do
             [[ " $pkgs " == *" $p "* ]] && first+="$p "
         done
         [[ -n "$first" ]] || first="$pkgs"
