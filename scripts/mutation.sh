@@ -7,11 +7,13 @@
 # For each target file it finds the packages whose tests cover it: one run of every package's tests
 # with -coverpkg set to the file's package, keeping the packages whose profile counts a statement of
 # the file (cmd/kokua-run's corpus test covers policy/decide.go, for one). gremlins then mutates the
-# file alone and runs those packages' tests against every covered mutant: a `go` shim first on PATH
-# swaps the package gremlins would test (the file's own) for that list, for the coverage gathering
-# and for every mutant. It prints, per file, the mutants killed, lived, timed out and not covered,
-# and the share killed of those that compiled and were covered (gremlins' "efficacy"); the survivors
-# are listed, one per line, for docs/testing.md. Slow (minutes per file): not part of .ci/run.
+# targets of one folder, and no other file, in one run, and runs those packages' tests against
+# every covered mutant: a `go` shim first on PATH swaps the package gremlins would test (the
+# folder's own) for that list (see the two stages below). It prints, per file, the mutants killed,
+# lived, timed out and not covered, and the share killed of those that compiled and were covered
+# (gremlins' "efficacy"); the survivors are listed, one per line, for docs/testing.md. gremlins counts an operator in no
+# coverage block (a `case` condition, one after a function literal) as not covered: docs/testing.md
+# lists those checked by hand. Slow (minutes per file): not part of .ci/run.
 # docs/testing.md has the command, the figures and the survivors.
 #
 # Two stages keep it short without weakening it: gremlins runs each mutant against the tests of
