@@ -33,8 +33,9 @@ func member(t *testing.T, v any, path ...string) map[string]any {
 
 // TestValidateBoundaries edits one field of a valid policy at a time, to
 // the last value accepted and the first refused on each side: the input
-// digests' length and alphabet, a tool's spec_bytes, an entry's position
-// and an agent's tool block. Each edit is sealed again, so only
+// digests' length and alphabet, a tool's spec_bytes, an entry's position,
+// an agent's tool block, and the default tier's source (each value it may
+// take, and one it may not). Each edit is sealed again, so only
 // validation can refuse it.
 func TestValidateBoundaries(t *testing.T) {
 	base := func(name string) []byte {
@@ -85,6 +86,9 @@ func TestValidateBoundaries(t *testing.T) {
 		{"an end line before the line", "skills-on-entry", position(2, 1, 1, 5), false},
 		{"an end column before the column on one line", "skills-on-entry", position(1, 2, 1, 1), false},
 		{"an end column before the column on a later line", "skills-on-entry", position(1, 9, 2, 1), true},
+		{"default_tier.source builtin", "skills-on-entry", func(t *testing.T, d map[string]any) { member(t, d, "default_tier")["source"] = "builtin" }, true},
+		{"default_tier.source declared", "skills-on-entry", func(t *testing.T, d map[string]any) { member(t, d, "default_tier")["source"] = "declared" }, true},
+		{"default_tier.source inherited", "skills-on-entry", func(t *testing.T, d map[string]any) { member(t, d, "default_tier")["source"] = "inherited" }, false},
 		{"a tool block of zeros", "tool-block", func(t *testing.T, d map[string]any) {
 			for _, f := range []string{"resident_bytes", "resident_tools", "all_resident_bytes", "all_resident_tools"} {
 				toolBlock(f, 0)(t, d)

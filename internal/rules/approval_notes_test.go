@@ -10,7 +10,8 @@ import (
 
 // TestLoadersNote covers every branch of the "Agents that could load"
 // note: agents Kokua builds, none at all, one agent nothing reaches, two,
-// and "them" for more than one toolset.
+// "them" for more than one toolset, and composed workers, alone or after
+// the agents that hold the toolset.
 func TestLoadersNote(t *testing.T) {
 	m, problems := manifest.Load(manifest.DefaultManifestName, manifest.DefaultManifest())
 	if len(problems) > 0 {
@@ -51,6 +52,34 @@ resident = ["time"]
 	} {
 		if got := loaders(w, c.toolsets...); got != c.want {
 			t.Errorf("loaders(%v):\n got %s\nwant %s", c.toolsets, got, c.want)
+		}
+	}
+
+	// With capabilities held by the entry agent, a composed worker can
+	// load any toolset but capabilities itself: alone when no agent holds
+	// the toolset, after the agents that do otherwise.
+	const config2 = `[assistant]
+agent = "assistant"
+
+[agents.assistant.tools]
+available = ["time", "capabilities"]
+resident = ["time", "capabilities"]
+`
+	cfg2, err := config.Load("config.toml", []byte(config2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w2 := model.Build(cfg2, m)
+	for _, c := range []struct {
+		toolsets []string
+		want     string
+	}{
+		{[]string{"documents"}, "Agents that could load it: composed workers."},
+		{[]string{"time"}, "Agents that could load it: 'assistant', composed workers."},
+		{[]string{"capabilities"}, "Agents that could load it: 'assistant'."},
+	} {
+		if got := loaders(w2, c.toolsets...); got != c.want {
+			t.Errorf("loaders(%v) with capabilities held:\n got %s\nwant %s", c.toolsets, got, c.want)
 		}
 	}
 }

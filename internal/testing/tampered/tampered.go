@@ -139,6 +139,16 @@ var edits = []edit{
 		obj(d, "default_tier", "confirm")["entries"].([]any)[0].(doc)["position"].(doc)["line"] = 0
 	}, "default_tier.confirm.entries[0].position: is not a range"},
 	{"input-digest-not-hex", func(d doc) { obj(d, "inputs", "config")["sha256"] = "nothex" }, "inputs.config.sha256"},
+	{"held-tools-one-short", func(d doc) {
+		a := obj(d, "agents", worker)
+		a["tools"] = a["tools"].([]any)[1:]
+	}, "agents.writer.tools: lists 6 tools, but its resident toolsets build 7 at the first turn"},
+	{"held-tool-renamed", func(d doc) { obj(d, "agents", worker)["tools"].([]any)[1].(doc)["name"] = "save_document" },
+		"agents.writer.tools[1]: is documents.save_document, but its resident toolsets build documents.read_document there"},
+	{"held-tool-of-another-toolset", func(d doc) { obj(d, "agents", worker)["tools"].([]any)[4].(doc)["toolset"] = "documents" },
+		"agents.writer.tools[4]: is documents.activate_skill, but its resident toolsets build core.activate_skill there"},
+	{"default-tier-source-unknown", func(d doc) { obj(d, "default_tier")["source"] = "vendor" },
+		`default_tier.source: is "vendor"`},
 	{"toolset-member-inside-a-toolset", func(d doc) {
 		obj(d, "toolsets", "fs")["tools"].([]any)[0].(doc)["toolset"] = "fs"
 	}, "toolsets.fs.tools[0].toolset: is written inside a toolset"},
