@@ -210,7 +210,9 @@ func index(d *Document) (*Policy, error) {
 // attended one gates.
 func (p *Policy) precompute(v *view) {
 	toolsets := p.qualifying(v)
-	size := len(v.held) + len(v.loadable)
+	// Sized for the qualified names, most of the questions; the bare
+	// names grow it.
+	size := 0
 	for _, name := range toolsets {
 		size += len(p.doc.Toolsets[name].Tools)
 	}
@@ -286,18 +288,13 @@ func (p *Policy) qualifying(v *view) []string {
 }
 
 func (p *Policy) agentView(name string, a *Agent) (*view, error) {
-	// The maps are sized before they are filled: an index holds one view
-	// for every agent, and a map grown step by step allocates and copies.
-	loadable := 0
-	for _, ts := range a.Deferred {
-		if t := p.doc.Toolsets[ts]; t != nil {
-			loadable += len(t.Tools)
-		}
-	}
+	// The maps whose sizes the document gives are sized before they are
+	// filled: an index holds one view for every agent, and a map grown
+	// step by step allocates and copies.
 	v := &view{doc: p.doc, label: name, agent: a, held: make(map[string]string, len(a.Tools)),
-		deferred: make(map[string]bool, len(a.Deferred)), loadable: make(map[string]string, loadable),
+		deferred: make(map[string]bool, len(a.Deferred)), loadable: map[string]string{},
 		gates: map[string]*gate{}, pending: map[string][]*gate{},
-		holds: make(map[string]bool, len(a.Resident)+len(a.Skills))}
+		holds: make(map[string]bool, len(a.Resident))}
 	for _, ts := range a.Resident {
 		v.holds[ts] = true
 	}
