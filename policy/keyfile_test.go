@@ -7,6 +7,8 @@ import (
 	"crypto/elliptic"
 	cryptorand "crypto/rand"
 	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/asn1"
 	"encoding/pem"
 	"math/rand/v2"
 	"strings"
@@ -78,11 +80,28 @@ func TestKeyFilesRefuseOthers(t *testing.T) {
 	shortPub := bytes.Clone(okPub)
 	shortPub[1]--
 	shortPub[10]--
+	// A PKCS #8 of version 1, an algorithm with parameters, and a seed of
+	// 31 bytes, each written by hand.
+	seed, _ := asn1.Marshal(bytes.Repeat([]byte{7}, 32))
+	shortSeed, _ := asn1.Marshal(bytes.Repeat([]byte{7}, 31))
+	ed := pkix.AlgorithmIdentifier{Algorithm: asn1.ObjectIdentifier{1, 3, 101, 112}}
+	withParams := pkix.AlgorithmIdentifier{Algorithm: ed.Algorithm, Parameters: asn1.NullRawValue}
+	type info struct {
+		Version    int
+		Algorithm  pkix.AlgorithmIdentifier
+		PrivateKey []byte
+	}
+	version1, _ := asn1.Marshal(info{Version: 1, Algorithm: ed, PrivateKey: seed})
+	params, _ := asn1.Marshal(info{Algorithm: withParams, PrivateKey: seed})
+	short, _ := asn1.Marshal(info{Algorithm: ed, PrivateKey: shortSeed})
 	for _, c := range []struct {
 		name, kind string
 		der        []byte
 		want       string
 	}{
+		{"a PKCS #8 of version 1", "PRIVATE KEY", version1, "not a PKCS #8 private key"},
+		{"an algorithm with parameters", "PRIVATE KEY", params, "its algorithm has parameters"},
+		{"a seed of 31 bytes", "PRIVATE KEY", short, "its key is not a 32-byte seed"},
 		{"an ECDSA private key", "PRIVATE KEY", ecPriv, "not an Ed25519 private key: its algorithm is OID 1.2.840.10045.2.1"},
 		{"an ECDSA public key", "PUBLIC KEY", ecPub, "not an Ed25519 public key: its algorithm is OID 1.2.840.10045.2.1"},
 		{"bytes after a private key", "PRIVATE KEY", append(bytes.Clone(okPriv), 0), "not a PKCS #8 private key"},
@@ -108,6 +127,16 @@ func TestKeyFilesRefuseOthers(t *testing.T) {
 func fixedSeed(seed []byte) (ed25519.PublicKey, ed25519.PrivateKey) {
 	k := ed25519.NewKeyFromSeed(seed)
 	return k.Public().(ed25519.PublicKey), k
+}
+
+// TestEncodeRefusesWrongSizes: a key of the wrong length is not written.
+func TestEncodeRefusesWrongSizes(t *testing.T) {
+	if _, err := policy.EncodePrivateKey(make(ed25519.PrivateKey, 32)); err == nil {
+		t.Error("a 32-byte private key was written")
+	}
+	if _, err := policy.EncodePublicKey(make(ed25519.PublicKey, 31)); err == nil {
+		t.Error("a 31-byte public key was written")
+	}
 }
 
 // block is the DER of a PEM file's one block.
