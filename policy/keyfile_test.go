@@ -11,6 +11,8 @@ import (
 	"encoding/asn1"
 	"encoding/pem"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -127,6 +129,34 @@ func TestKeyFilesRefuseOthers(t *testing.T) {
 func fixedSeed(seed []byte) (ed25519.PublicKey, ed25519.PrivateKey) {
 	k := ed25519.NewKeyFromSeed(seed)
 	return k.Public().(ed25519.PublicKey), k
+}
+
+// TestReadKeyFiles: key files written with the Encode functions read back
+// through ReadPublicKey and ReadPrivateKey as the same keys.
+func TestReadKeyFiles(t *testing.T) {
+	pub, priv := fixedKey(9)
+	dir := t.TempDir()
+	pubPEM, err := policy.EncodePublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	privPEM, err := policy.EncodePrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pubFile, privFile := filepath.Join(dir, "key.pub"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(pubFile, pubPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(privFile, privPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if k, err := policy.ReadPublicKey(pubFile); err != nil || !k.Equal(pub) {
+		t.Errorf("ReadPublicKey: %x, %v", k, err)
+	}
+	if k, err := policy.ReadPrivateKey(privFile); err != nil || !k.Equal(priv) {
+		t.Errorf("ReadPrivateKey: %v", err)
+	}
 }
 
 // TestEncodeRefusesWrongSizes: a key of the wrong length is not written.

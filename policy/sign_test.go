@@ -76,8 +76,8 @@ func TestSignedPolicy(t *testing.T) {
 	if err := os.WriteFile(path, signed, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := policy.LoadVerified(path, pub); err != nil {
-		t.Errorf("LoadVerified: %v", err)
+	if loaded, err := policy.LoadVerified(path, pub); err != nil || loaded == nil || loaded.Document().Digest != digest {
+		t.Errorf("LoadVerified: %v, a policy %v, want the one of digest %s", err, loaded != nil, digest)
 	}
 }
 
