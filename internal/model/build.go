@@ -126,13 +126,12 @@ func (w *World) register() {
 				continue
 			}
 			w.toolsets[t.Name] = t
-			t.registered = true
 		}
 	}
 	w.Toolsets = make([]*Toolset, 0, len(w.toolsets))
 	for _, kind := range kokua.TrustOrder {
 		for i := range all {
-			if t := &all[i]; t.Kind == kind && t.registered {
+			if t := &all[i]; t.Kind == kind && w.toolsets[t.Name] == t {
 				t.Trust = len(w.Toolsets)
 				w.Toolsets = append(w.Toolsets, t)
 			}

@@ -51,8 +51,6 @@ type Toolset struct {
 	// an MCP server that is not connected or not described, whose build
 	// returns none.
 	builds *manifest.Toolset
-	// registered is true for the toolset registration keeps under its name.
-	registered bool
 }
 
 // ToolClasses are the capability classes of one of the toolset's tools:
