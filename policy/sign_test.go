@@ -21,8 +21,7 @@ import (
 // fixedKey is a key made from a fixed seed, so that signed bytes are the
 // same run to run (Ed25519 signatures are deterministic).
 func fixedKey(seed byte) (ed25519.PublicKey, ed25519.PrivateKey) {
-	priv := ed25519.NewKeyFromSeed(bytes.Repeat([]byte{seed}, ed25519.SeedSize))
-	return priv.Public().(ed25519.PublicKey), priv
+	return fixedSeed(bytes.Repeat([]byte{seed}, ed25519.SeedSize))
 }
 
 // signedShipped is the shipped policy signed with priv.
