@@ -31,6 +31,15 @@ var defaultManifest []byte
 // Kokua install (its 23 own toolsets, rules.md R196).
 func DefaultManifest() []byte { return defaultManifest }
 
+// Default is the embedded manifest of a default install as Load would
+// read it under DefaultManifestName, without reading it: default_data.go holds
+// what Load returns for those bytes as Go data, which the linker lays out
+// in the binary, so that a run against the default install parses no JSON
+// and allocates nothing for it. TestDefaultData keeps the two equal (go
+// test ./internal/manifest -update rewrites the file from the JSON). The
+// manifest is shared by every caller: read it, do not change it.
+func Default() *Manifest { return &defaultLoaded }
+
 // MaxNameBytes bounds a toolset's or a tool's name. It protects the
 // reader: findings and the compiled policy repeat these names for every
 // agent that can reach them, so it bounds how much of the output one name
@@ -72,10 +81,16 @@ type Toolset struct {
 
 	// names and builds answer Names and Builds, made once when the
 	// manifest is read and shared, read-only, by every config checked
-	// against it.
+	// against it. builds is made only for a toolset of more than
+	// searchedTools tools; a smaller one's names are searched.
 	names  []string
 	builds map[string]bool
 }
+
+// searchedTools is the most tools a toolset has for Builds to search its
+// names rather than look them up in a set: as fast at that size, and a
+// toolset without a map can be Go data (the default install's, Default).
+const searchedTools = 16
 
 // Names are the names of the tools one build of the toolset returns, in
 // order, activate_skill left out (R174). The slice is the manifest's own:
@@ -84,16 +99,25 @@ func (t *Toolset) Names() []string { return t.names }
 
 // Builds reports whether a build of the toolset returns a tool of that
 // name (activate_skill never: R174).
-func (t *Toolset) Builds(tool string) bool { return t.builds[tool] }
+func (t *Toolset) Builds(tool string) bool {
+	if t.builds == nil {
+		return slices.Contains(t.names, tool)
+	}
+	return t.builds[tool]
+}
 
 // index makes Names and Builds, once the toolset's tools are read.
 func (t *Toolset) index() {
 	t.names = make([]string, 0, len(t.Tools))
-	t.builds = make(map[string]bool, len(t.Tools))
 	for _, tool := range t.Tools {
 		if tool.Name != kokua.ActivateSkill {
 			t.names = append(t.names, tool.Name)
-			t.builds[tool.Name] = true
+		}
+	}
+	if len(t.names) > searchedTools {
+		t.builds = make(map[string]bool, len(t.names))
+		for _, name := range t.names {
+			t.builds[name] = true
 		}
 	}
 }
@@ -135,8 +159,18 @@ type Problem struct {
 
 // Load reads a manifest. A manifest that does not follow the format
 // comes back as problems, each at a position in the manifest file, and a nil
-// manifest: no check can trust a half-read install.
+// manifest: no check can trust a half-read install. The embedded default
+// install under DefaultManifestName is not read again: it is Default,
+// shared (read it, do not change it).
 func Load(file string, data []byte) (*Manifest, []Problem) {
+	if file == DefaultManifestName && bytes.Equal(data, defaultManifest) {
+		return Default(), nil
+	}
+	return load(file, data)
+}
+
+// load reads a manifest's bytes, as Load does for any but the default.
+func load(file string, data []byte) (*Manifest, []Problem) {
 	l := lineindex.New(file, data)
 	if off := lineindex.InvalidUTF8(data); off >= 0 {
 		return nil, []Problem{{Span: l.Span(off, off+1), Message: "not valid UTF-8: a manifest is UTF-8 JSON"}}
