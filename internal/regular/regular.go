@@ -8,6 +8,7 @@
 package regular
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -111,10 +112,17 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
+	var b bytes.Buffer
+	if info, err := f.Stat(); err == nil && info.Size() <= limit {
+		// Room for the file as it is now and for the read that finds its
+		// end: one allocation and two reads, where growing from nothing
+		// takes a read and a larger buffer for every few hundred bytes.
+		b.Grow(int(info.Size()) + bytes.MinRead)
+	}
+	if _, err := b.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
 		return nil, err
 	}
+	data := b.Bytes()
 	if int64(len(data)) > limit {
 		return nil, fmt.Errorf("%w of %d bytes", ErrTooLarge, limit)
 	}
