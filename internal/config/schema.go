@@ -38,7 +38,7 @@ var typeWants = [...]string{
 	TypeSubtable:  "a table",
 	TypeTables:    "an array of tables ([[...]])",
 	TypeAvailable: `a list of toolset names or the string "all"`,
-	TypeThinking:  "true, false, " + quotedOr(ThinkingLevels),
+	// TypeThinking's is written by Want from ThinkingLevels.
 }
 
 // quotedOr spells a list of strings as a sentence does: "a", "b" or "c".
@@ -58,7 +58,12 @@ func quotedOr(ss []string) string {
 var ThinkingLevels = []string{"low", "medium", "high"}
 
 // Want says in words what a value of type t must be.
-func (t Type) Want() string { return typeWants[t] }
+func (t Type) Want() string {
+	if t == TypeThinking {
+		return "true, false, " + quotedOr(ThinkingLevels)
+	}
+	return typeWants[t]
+}
 
 // Accepts reports whether n has the shape t requires.
 func (t Type) Accepts(n *tomlpos.Node) bool {
@@ -131,20 +136,26 @@ type KeySchema struct {
 	Entries bool
 	// Doc is the key's meaning, the text an editor shows on hover; a key
 	// of type TypeSubtable is described by the schema of its table.
-	// "{want}" in it stands for Type.Want and "{default}" for Default.
+	// "{want}" in it stands for Type.Want, "{default}" for Default, and
+	// "{DefaultConfirm}" and "{DefaultReview}" for Kokua's built-in
+	// approval pair. (The table is Go data, which a program lays out
+	// without running code when it starts: Description writes these in
+	// when a text is asked for.)
 	Doc string
 	// Default is the value Kokua uses when the key is left out, when the
 	// editor schema gives it (nil: none given).
 	Default any
 }
 
-// Description is Doc with Type.Want and Default written in.
+// Description is Doc with Type.Want, Default and the built-in pair
+// written in.
 func (k *KeySchema) Description() string {
 	d := strings.ReplaceAll(k.Doc, "{want}", k.Type.Want())
 	if k.Default != nil {
 		d = strings.ReplaceAll(d, "{default}", tomlValue(k.Default))
 	}
-	return d
+	d = strings.ReplaceAll(d, "{DefaultConfirm}", tomlValue(DefaultConfirm))
+	return strings.ReplaceAll(d, "{DefaultReview}", tomlValue(DefaultReview))
 }
 
 // tomlValue spells a default as a config file writes it.
@@ -226,9 +237,9 @@ var Schema = []*TableSchema{
 		Doc: "[assistant.tools]: the default approval pair (R2). Every agent that writes neither confirm nor review inherits it whole, and so does every composed worker (R11, R13). Without this table Kokua's built-in pair applies; with it, a key left out is empty (R9, A2). Availability is never declared here, only per agent (R4).",
 		Keys: []KeySchema{
 			{Name: "confirm", Type: TypeStrings, Entries: true,
-				Doc: "Default pair, first half: calls that ask you first (R2). Each entry is <toolset>, <toolset>.*, <toolset>.<tool>, core or core.<tool> (R28). Kokua's built-in value, used when [assistant.tools] is absent: " + tomlValue(DefaultConfirm) + " (R9)."},
+				Doc: "Default pair, first half: calls that ask you first (R2). Each entry is <toolset>, <toolset>.*, <toolset>.<tool>, core or core.<tool> (R28). Kokua's built-in value, used when [assistant.tools] is absent: {DefaultConfirm} (R9)."},
 			{Name: "review", Type: TypeStrings, Entries: true,
-				Doc: "Default pair, second half: calls that ask a reviewer, then you (R2); review is a gate of its own (R89). Same entry forms as confirm (R28). Kokua's built-in value, used when [assistant.tools] is absent: " + tomlValue(DefaultReview) + " (R9)."},
+				Doc: "Default pair, second half: calls that ask a reviewer, then you (R2); review is a gate of its own (R89). Same entry forms as confirm (R28). Kokua's built-in value, used when [assistant.tools] is absent: {DefaultReview} (R9)."},
 		}},
 	{Pattern: []string{"agents"}, Each: &KeySchema{Type: TypeSubtable},
 		Doc: "[agents.<name>]: the declared agents, one table each (R2). Kokua needs at least one (R114); [assistant].agent names the one the user talks to."},

@@ -99,7 +99,7 @@ func Parse(data []byte) (*Value, error) {
 		if errors.As(err, &se) {
 			off := max(int(se.Offset)-1, 0)
 			if strings.Contains(se.Error(), "exceeded max depth") { // the standard library's limit, also MaxDepth
-				return nil, &LimitError{Offset: off, Msg: depthMessage}
+				return nil, &LimitError{Offset: off, Msg: fmt.Sprintf("arrays and objects nest more than %d deep here; the reader goes no deeper", MaxDepth)}
 			}
 			return nil, &SyntaxError{Offset: off, Msg: se.Error()}
 		}
@@ -124,8 +124,6 @@ func Parse(data []byte) (*Value, error) {
 // document is refused rather than walked. It is the standard library's own
 // limit, which json.Valid applies first.
 const MaxDepth = 10000
-
-var depthMessage = fmt.Sprintf("arrays and objects nest more than %d deep here; the reader goes no deeper", MaxDepth)
 
 // MaxValues bounds the values of a document (every object, array, member
 // value and element): each costs a node of about a hundred bytes, so an
