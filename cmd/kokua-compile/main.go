@@ -3,6 +3,14 @@
 // resolved access (kokua-compile agents).
 package main
 
-import "os"
+import (
+	"os"
 
-func main() { os.Exit(Main(os.Args, os.Stdin, os.Stdout, os.Stderr)) }
+	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+)
+
+func main() {
+	// A compile reaches a 32 KiB stack: grow to it now, while shallow.
+	cli.GrowStack[[24 << 10]byte]()
+	os.Exit(Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
