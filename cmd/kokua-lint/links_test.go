@@ -17,20 +17,22 @@ import (
 // dynamically linked binary that pays the loader at every start (policy
 // reads its PEM key files without crypto/x509, which imports it), nor
 // encoding/xml, whose one use is kokua-compile's JUnit report
-// (internal/expect/junit).
+// (internal/expect/junit), nor go-udiff's root package, which compiles a
+// regular expression as the program starts (internal/textdiff uses its lcs
+// package).
 func TestLinksNoNetwork(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps ./cmd/kokua-lint: %v", err)
 	}
 	forbidden := func(pkg string) bool {
-		return slices.Contains([]string{"net", "net/http", "crypto/tls", "crypto/x509", "encoding/xml"}, pkg) || strings.HasPrefix(pkg, "go.uber.org/zap")
+		return slices.Contains([]string{"net", "net/http", "crypto/tls", "crypto/x509", "encoding/xml", "github.com/aymanbagabas/go-udiff"}, pkg) || strings.HasPrefix(pkg, "go.uber.org/zap")
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		for _, imp := range fields[1:] {
 			if forbidden(imp) {
-				t.Errorf("%s brings %s into kokua-lint: a lint run would pay for its initialisation at every start, and package net would make a default build with cgo dynamically linked; keep the network and the JUnit writer out of cmd/kokua-lint", fields[0], imp)
+				t.Errorf("%s brings %s into kokua-lint: a lint run would pay for its initialisation at every start, and package net would make a default build with cgo dynamically linked; keep the network, the JUnit writer and go-udiff's root package out of cmd/kokua-lint", fields[0], imp)
 			}
 		}
 	}

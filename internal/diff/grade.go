@@ -9,11 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/internal/textdiff"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -299,7 +298,7 @@ func textDiff(a, b string) string {
 	if !strings.HasSuffix(b, "\n") {
 		b += "\n"
 	}
-	d := udiff.Unified("old", "new", a, b)
+	d := textdiff.Unified("old", "new", a, b)
 	var lines []string
 	for _, l := range strings.SplitAfter(d, "\n") {
 		if strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ") || l == "" {

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"sync"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/textdiff"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -84,11 +83,7 @@ func wants(only []CodeActionKind, k CodeActionKind) bool {
 func (s *server) fixAll(d *document) fix {
 	before := d.text.s
 	fixed := lint.Fix(lint.Source{Name: d.name, Data: []byte(before)}, s.manifest, false)
-	var edits []diag.Edit
-	for _, e := range udiff.Strings(before, string(fixed.Data)) {
-		edits = append(edits, diag.Edit{Start: e.Start, End: e.End, New: e.New})
-	}
-	return fix{title: "Fix all safe problems in this file", edits: edits}
+	return fix{title: "Fix all safe problems in this file", edits: textdiff.Edits(before, string(fixed.Data))}
 }
 
 // action is one code action: the fix's edits, as the editor counts

@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
+	"github.com/kokua-policy/kokua-policy/internal/textdiff"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -58,7 +57,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 	}
 	lines := lineindex.New(name, data)
 	within := stringLines(res.Config.Root)
-	var edits []udiff.Edit
+	var edits []diag.Edit
 	// One marker per line, rule and key: the first finding's message, and
 	// how many more the linter has there.
 	type mark struct {
@@ -100,9 +99,9 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		}
 		indent := data[mk.at:]
 		indent = indent[:len(indent)-len(bytes.TrimLeft(indent, " \t"))]
-		edits = append(edits, udiff.Edit{Start: mk.at, End: mk.at, New: lineEnds(ends, string(indent)+commentSafe(text)+"\n")})
+		edits = append(edits, diag.Edit{Start: mk.at, End: mk.at, New: lineEnds(ends, string(indent)+commentSafe(text)+"\n")})
 	}
-	out, err := udiff.ApplyBytes(data, edits)
+	out, err := textdiff.Apply(data, edits)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the markers overlap: %w; please report it", ErrInternal, err)
 	}

@@ -34,12 +34,11 @@ import (
 	"slices"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
+	"github.com/kokua-policy/kokua-policy/internal/textdiff"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -127,7 +126,7 @@ func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	}
 	mg := newMigration(src, c, m)
 	mg.run()
-	out, err := udiff.ApplyBytes(src.Data, mg.edits)
+	out, err := textdiff.Apply(src.Data, mg.edits)
 	if err != nil {
 		return nil, fmt.Errorf("%w: the migration's edits overlap: %w; please report it", ErrInternal, err)
 	}
@@ -157,7 +156,7 @@ type migration struct {
 	known   map[string]bool     // toolset names: the manifest's and [[mcp.server]] names
 	headers []int               // start of every [header], in file order
 	kvs     [][2]int            // key start and value end of every key = value
-	edits   []udiff.Edit
+	edits   []diag.Edit
 	changes []Change
 	crlf    bool        // the input's lines end in CRLF
 	within  map[int]int // lines inside a multi-line string -> its first; see stringLines
@@ -259,7 +258,7 @@ func (mg *migration) indent(off int) string {
 // edit replaces the bytes from..to with text, whose lines end as the
 // file's do.
 func (mg *migration) edit(from, to int, text string) {
-	mg.edits = append(mg.edits, udiff.Edit{Start: from, End: to, New: lineEnds(mg.crlf, text)})
+	mg.edits = append(mg.edits, diag.Edit{Start: from, End: to, New: lineEnds(mg.crlf, text)})
 }
 
 // lineEnds writes text's line ends as a file whose lines end in CRLF
@@ -446,7 +445,7 @@ func Diff(name string, before, after []byte) string {
 	if !filepath.IsAbs(name) {
 		from, to = "a/"+filepath.ToSlash(name), "b/"+filepath.ToSlash(name)
 	}
-	return udiff.Unified(from, to, string(before), string(after))
+	return textdiff.Unified(from, to, string(before), string(after))
 }
 
 // cmpLine orders changes by line, those of no one line last.
