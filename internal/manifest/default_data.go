@@ -10,8 +10,458 @@ import (
 // defaultLoaded is what Load reads from default.manifest.json under
 // DefaultManifestName (Default).
 var defaultLoaded = Manifest{
-	Source:  defaultManifest,
-	File:    DefaultManifestName,
+	File: DefaultManifestName,
+	Source: []byte(`{
+  "manifest_version": 1,
+  "source": "a default Kokua install: its 23 own toolsets, alphabetical, with the tool names public Kokua and AIMU sources list. Tool schemas omitted.",
+  "toolsets": [
+    {
+      "name": "aimu_agents",
+      "kind": "kokua",
+      "description": "Prebuilt AIMU agents for code review, research reports and content drafts.",
+      "tools": [
+        {
+          "name": "code_review"
+        },
+        {
+          "name": "research_report"
+        },
+        {
+          "name": "create_content"
+        }
+      ]
+    },
+    {
+      "name": "audio",
+      "kind": "kokua",
+      "description": "Generate audio clips from a prompt.",
+      "tools": [
+        {
+          "name": "generate_audio"
+        }
+      ]
+    },
+    {
+      "name": "benchmark",
+      "kind": "kokua",
+      "description": "Measure how fast the model you run on answers.",
+      "tools": [
+        {
+          "name": "benchmark_model"
+        }
+      ]
+    },
+    {
+      "name": "capabilities",
+      "kind": "kokua",
+      "description": "See what this install offers and compose a one-task worker from it.",
+      "cross_cutting": true,
+      "settings": [
+        {
+          "key": "max_depth",
+          "type": "int",
+          "default": 3,
+          "hot": true
+        }
+      ],
+      "tools": [
+        {
+          "name": "list_capabilities"
+        },
+        {
+          "name": "compose_subagent"
+        }
+      ]
+    },
+    {
+      "name": "compute",
+      "kind": "kokua",
+      "description": "Evaluate arithmetic, run Python, and run shell commands on this machine.",
+      "tools": [
+        {
+          "name": "calculate"
+        },
+        {
+          "name": "execute_python",
+          "classes": [
+            "exec"
+          ]
+        },
+        {
+          "name": "run_command",
+          "classes": [
+            "exec"
+          ]
+        }
+      ]
+    },
+    {
+      "name": "config",
+      "kind": "kokua",
+      "description": "Read config.toml and change a runtime setting, written back to the file.",
+      "cross_cutting": true,
+      "tools": [
+        {
+          "name": "read_config"
+        },
+        {
+          "name": "update_config",
+          "classes": [
+            "self-modify"
+          ]
+        }
+      ]
+    },
+    {
+      "name": "conversations",
+      "kind": "kokua",
+      "description": "List, read, search, rename and export saved conversations.",
+      "cross_cutting": true,
+      "classes": [
+        "private-data"
+      ],
+      "tools": [
+        {
+          "name": "list_conversations"
+        },
+        {
+          "name": "read_conversation"
+        },
+        {
+          "name": "search_conversations"
+        },
+        {
+          "name": "rename_conversation"
+        },
+        {
+          "name": "export_conversation"
+        }
+      ]
+    },
+    {
+      "name": "documents",
+      "kind": "kokua",
+      "description": "Save, read, list and search documents in the document store.",
+      "cross_cutting": true,
+      "classes": [
+        "private-data"
+      ],
+      "tools": [
+        {
+          "name": "save_document"
+        },
+        {
+          "name": "read_document"
+        },
+        {
+          "name": "list_documents"
+        },
+        {
+          "name": "search_documents"
+        }
+      ]
+    },
+    {
+      "name": "fs",
+      "kind": "kokua",
+      "description": "List directories and read files on this machine.",
+      "classes": [
+        "private-data"
+      ],
+      "tools": [
+        {
+          "name": "list_directory"
+        },
+        {
+          "name": "read_file"
+        }
+      ]
+    },
+    {
+      "name": "fs_write",
+      "kind": "kokua",
+      "description": "Create, replace, and edit files on this machine.",
+      "classes": [
+        "write",
+        "self-modify"
+      ],
+      "tools": [
+        {
+          "name": "write_file"
+        },
+        {
+          "name": "edit_file"
+        }
+      ]
+    },
+    {
+      "name": "github_backup",
+      "kind": "kokua",
+      "description": "Back up Kokua's state to a private GitHub repository.",
+      "settings": [
+        {
+          "key": "repo",
+          "type": "str",
+          "default": "",
+          "hot": false
+        },
+        {
+          "key": "branch",
+          "type": "str",
+          "default": "main",
+          "hot": false
+        }
+      ],
+      "classes": [
+        "egress",
+        "private-data"
+      ],
+      "tools": [
+        {
+          "name": "backup_kokua_state"
+        }
+      ]
+    },
+    {
+      "name": "image",
+      "kind": "kokua",
+      "description": "Generate images from a prompt.",
+      "tools": [
+        {
+          "name": "generate_image"
+        }
+      ]
+    },
+    {
+      "name": "mcp",
+      "kind": "kokua",
+      "description": "Connect and disconnect remote MCP servers at runtime.",
+      "cross_cutting": true,
+      "classes": [
+        "self-modify"
+      ],
+      "tools": [
+        {
+          "name": "add_mcp_server"
+        },
+        {
+          "name": "remove_mcp_server"
+        }
+      ]
+    },
+    {
+      "name": "memory",
+      "kind": "kokua",
+      "description": "Facts about the user, kept across conversations.",
+      "cross_cutting": true,
+      "classes": [
+        "private-data"
+      ],
+      "tools": [
+        {
+          "name": "store_memory"
+        },
+        {
+          "name": "search_memories"
+        },
+        {
+          "name": "list_memories"
+        }
+      ]
+    },
+    {
+      "name": "messaging",
+      "kind": "kokua",
+      "description": "Send a message to another agent running in this turn, and list who is reachable.",
+      "cross_cutting": true,
+      "tools": [
+        {
+          "name": "send_message"
+        },
+        {
+          "name": "list_agents"
+        }
+      ]
+    },
+    {
+      "name": "misc",
+      "kind": "kokua",
+      "description": "Small utilities.",
+      "tools": [
+        {
+          "name": "echo"
+        }
+      ]
+    },
+    {
+      "name": "planning",
+      "kind": "kokua",
+      "description": "Plan a task explicitly before doing it (/plan).",
+      "cross_cutting": true,
+      "workflow": {
+        "name": "planning",
+        "command": "plan"
+      },
+      "settings": [
+        {
+          "key": "plan_review",
+          "type": "bool",
+          "default": false,
+          "hot": true
+        },
+        {
+          "key": "review_rounds",
+          "type": "int",
+          "default": 2,
+          "hot": false
+        }
+      ],
+      "tools": []
+    },
+    {
+      "name": "scheduling",
+      "kind": "kokua",
+      "description": "Schedule, list, edit, and cancel recurring or one-off proactive tasks.",
+      "cross_cutting": true,
+      "settings": [
+        {
+          "key": "max_task_conversations",
+          "type": "int",
+          "default": 3,
+          "hot": true
+        }
+      ],
+      "classes": [
+        "persist"
+      ],
+      "tools": [
+        {
+          "name": "schedule_task"
+        },
+        {
+          "name": "list_scheduled_tasks"
+        },
+        {
+          "name": "get_scheduled_task"
+        },
+        {
+          "name": "update_scheduled_task"
+        },
+        {
+          "name": "cancel_scheduled_task"
+        },
+        {
+          "name": "enable_scheduled_task"
+        },
+        {
+          "name": "disable_scheduled_task"
+        },
+        {
+          "name": "run_scheduled_task"
+        },
+        {
+          "name": "stop_scheduled_task"
+        }
+      ]
+    },
+    {
+      "name": "skills",
+      "kind": "kokua",
+      "description": "Author skills, revise them, and attach runnable scripts to them.",
+      "cross_cutting": true,
+      "entry_point_only": true,
+      "classes": [
+        "self-modify"
+      ],
+      "tools": [
+        {
+          "name": "author_skill"
+        },
+        {
+          "name": "add_skill_script"
+        },
+        {
+          "name": "update_skill"
+        }
+      ]
+    },
+    {
+      "name": "speech",
+      "kind": "kokua",
+      "description": "Speak text aloud.",
+      "tools": [
+        {
+          "name": "generate_speech"
+        }
+      ]
+    },
+    {
+      "name": "time",
+      "kind": "kokua",
+      "description": "The current date and time, and time-zone conversion.",
+      "cross_cutting": true,
+      "tools": [
+        {
+          "name": "get_current_date_and_time"
+        },
+        {
+          "name": "convert_time"
+        }
+      ]
+    },
+    {
+      "name": "transcription",
+      "kind": "kokua",
+      "description": "Transcribe audio to text.",
+      "tools": [
+        {
+          "name": "transcribe_audio"
+        }
+      ]
+    },
+    {
+      "name": "web",
+      "kind": "kokua",
+      "description": "Search the web and read pages.",
+      "classes": [
+        "untrusted-input",
+        "egress"
+      ],
+      "tools": [
+        {
+          "name": "web_search"
+        },
+        {
+          "name": "get_webpage"
+        },
+        {
+          "name": "get_webpage_html"
+        },
+        {
+          "name": "wikipedia"
+        },
+        {
+          "name": "get_weather"
+        }
+      ]
+    }
+  ],
+  "core_tools": [
+    {
+      "name": "spawn_subagent"
+    },
+    {
+      "name": "activate_skill"
+    },
+    {
+      "name": "available_tools"
+    },
+    {
+      "name": "load_tools"
+    }
+  ]
+}
+`),
 	Version: 1,
 	About:   "a default Kokua install: its 23 own toolsets, alphabetical, with the tool names public Kokua and AIMU sources list. Tool schemas omitted.",
 	Toolsets: []*Toolset{

@@ -5,7 +5,6 @@ package manifest
 
 import (
 	"bytes"
-	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -24,12 +23,10 @@ import (
 // default install.
 const DefaultManifestName = "<default install>"
 
-//go:embed default.manifest.json
-var defaultManifest []byte
-
 // DefaultManifest returns the bytes of the embedded manifest of a default
-// Kokua install (its 23 own toolsets, rules.md R196).
-func DefaultManifest() []byte { return defaultManifest }
+// Kokua install (its 23 own toolsets, rules.md R196): those of
+// default.manifest.json, which default_data.go holds (Default).
+func DefaultManifest() []byte { return defaultLoaded.Source }
 
 // Default is the embedded manifest of a default install as Load would
 // read it under DefaultManifestName, without reading it: default_data.go holds
@@ -163,7 +160,7 @@ type Problem struct {
 // install under DefaultManifestName is not read again: it is Default,
 // shared (read it, do not change it).
 func Load(file string, data []byte) (*Manifest, []Problem) {
-	if file == DefaultManifestName && bytes.Equal(data, defaultManifest) {
+	if file == DefaultManifestName && bytes.Equal(data, defaultLoaded.Source) {
 		return Default(), nil
 	}
 	return load(file, data)
