@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"go/format"
 	"maps"
+	"os"
 	"path"
 	"reflect"
 	"slices"
-	"os"
 	"strconv"
 	"testing"
 
