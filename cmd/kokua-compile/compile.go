@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
@@ -183,12 +182,13 @@ func rerunCommand(o compileOptions) string {
 	return cmd
 }
 
-// shellSafe are the arguments a POSIX shell reads as they are.
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./@%+=:,-]+$`)
+// shellSafe are the bytes of an argument a POSIX shell reads as it is.
+const shellSafe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./@%+=:,-"
 
-// shellQuote quotes s for a POSIX shell when it needs quoting.
+// shellQuote quotes s for a POSIX shell when it needs quoting: when it is
+// empty or holds a byte that is not shellSafe.
 func shellQuote(s string) string {
-	if shellSafe.MatchString(s) {
+	if s != "" && strings.Trim(s, shellSafe) == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
@@ -33,11 +34,16 @@ var classes = []string{"", "l", "r", "c", "v", "d"}
 // names are the decisions as the legend and the reason panel say them.
 var names = []string{"unavailable", "not loaded", "run", "confirm", "review", "denied"}
 
-var page = template.Must(template.New("page").Funcs(template.FuncMap{
-	"printable": diag.Printable,
-	"num":       num,
-	"join":      func(xs []string) string { return diag.Printable(strings.Join(xs, ", ")) },
-}).Parse(pageHTML))
+// page is the page's template, parsed when a page is first written: every
+// kokua-compile and kokua-run links this package, and parsing the template
+// when the program starts cost each of their runs a millisecond.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"printable": diag.Printable,
+		"num":       num,
+		"join":      func(xs []string) string { return diag.Printable(strings.Join(xs, ", ")) },
+	}).Parse(pageHTML))
+})
 
 // cspHash is a Content-Security-Policy source for an inline element's
 // exact text.
@@ -238,7 +244,7 @@ func Write(w io.Writer, m *Model) error {
 	v.Summary = m.summary()
 	v.Agents = m.agents()
 	v.Changes = m.changes()
-	return page.Execute(w, v)
+	return page().Execute(w, v)
 }
 
 var meanings = []string{
