@@ -121,7 +121,7 @@ func Run(cfg Source, h Holder) *Linted {
 	if c != nil {
 		res.Kokua = holdsKokuaTable(c.Root)
 	} else {
-		res.Kokua = kokuaHeader().Match(cfg.Data)
+		res.Kokua = kokuaHeader(cfg.Data)
 	}
 	return res
 }

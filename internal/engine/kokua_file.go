@@ -1,8 +1,7 @@
 package engine
 
 import (
-	"regexp"
-	"sync"
+	"bytes"
 
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
@@ -17,15 +16,90 @@ var kokuaTables = []string{"assistant", "agents", "reviewers", "mcp", "tools"}
 // removed (rules.md R2, R102, R103).
 var kokuaSecurityKeys = []string{"never_auto_approve", "auto_approval", "locked_config_keys", "confirm_tools"}
 
-// kokuaHeader finds, in a file that is not valid TOML, a line that
+// kokuaHeader reports whether a file that is not valid TOML has a line that
 // starts one of Kokua's tables: [assistant...], [[mcp.server]],
 // agents.x = ..., [security.auto_approval] and the like, a header left
-// unclosed at the end of its line ([assistant) included. It is compiled
-// when first needed: most runs read valid TOML, and compiling it costs a
-// tenth of a millisecond of every start.
-var kokuaHeader = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^[ \t]*(?:\[\[?[ \t]*"?(?:assistant|agents|reviewers|mcp|tools|security[ \t]*\.[ \t]*"?(?:auto_approval|never_auto_approve|locked_config_keys|confirm_tools))"?[ \t]*(?:[.\]]|\r?$)|(?:assistant|agents|reviewers|mcp|tools)[ \t]*[.=])`)
-})
+// unclosed at the end of its line ([assistant) included. In regular
+// expression syntax, a line starts with
+//
+//	[ \t]*\[\[?[ \t]*"?(?:TABLE|security[ \t]*\.[ \t]*"?SECURITY_KEY)"?[ \t]*(?:[.\]]|\r?$)
+//	[ \t]*TABLE[ \t]*[.=]
+//
+// where TABLE is one of kokuaTables and SECURITY_KEY one of
+// kokuaSecurityKeys. Lines end at \n only. It is written out by hand
+// rather than as a regular expression, so that kokua-lint does not link
+// the regexp package.
+func kokuaHeader(data []byte) bool {
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		if startsKokuaTable(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// startsKokuaTable reports whether one line (without its \n) starts with
+// one of the two forms of kokuaHeader.
+func startsKokuaTable(line []byte) bool {
+	line = skipBlanks(line)
+	if rest, ok := bytes.CutPrefix(line, []byte("[")); ok {
+		rest, _ = bytes.CutPrefix(rest, []byte("["))
+		rest, _ = bytes.CutPrefix(skipBlanks(rest), []byte(`"`))
+		rest, ok = cutHeaderName(rest)
+		if !ok {
+			return false
+		}
+		rest, _ = bytes.CutPrefix(rest, []byte(`"`))
+		rest = skipBlanks(rest)
+		return len(rest) == 0 || rest[0] == '.' || rest[0] == ']' || string(rest) == "\r"
+	}
+	rest, ok := cutWord(line, kokuaTables)
+	rest = skipBlanks(rest)
+	return ok && len(rest) > 0 && (rest[0] == '.' || rest[0] == '=')
+}
+
+// cutHeaderName cuts the name a header of kokuaHeader's first form starts
+// with: (?:TABLE|security[ \t]*\.[ \t]*"?SECURITY_KEY).
+func cutHeaderName(b []byte) ([]byte, bool) {
+	if rest, ok := cutWord(b, kokuaTables); ok {
+		return rest, true
+	}
+	rest, ok := bytes.CutPrefix(b, []byte("security"))
+	if !ok {
+		return b, false
+	}
+	if rest, ok = bytes.CutPrefix(skipBlanks(rest), []byte(".")); !ok {
+		return b, false
+	}
+	rest, _ = bytes.CutPrefix(skipBlanks(rest), []byte(`"`))
+	return cutWord(rest, kokuaSecurityKeys)
+}
+
+// skipBlanks returns b without the spaces and tabs it starts with.
+func skipBlanks(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	return b
+}
+
+// cutWord returns b without the first of words it starts with, and whether
+// it starts with one. (No word of kokuaTables or of kokuaSecurityKeys
+// starts another of its list, so the first that fits is the only one.)
+func cutWord(b []byte, words []string) ([]byte, bool) {
+	for _, w := range words {
+		if rest, ok := bytes.CutPrefix(b, []byte(w)); ok {
+			return rest, true
+		}
+	}
+	return b, false
+}
 
 // IsKokuaConfig reports whether src is Kokua's config.toml rather than
 // another program's file of the same name (Cargo's .cargo/config.toml,
@@ -39,7 +113,7 @@ var kokuaHeader = sync.OnceValue(func() *regexp.Regexp {
 func IsKokuaConfig(src Source) bool {
 	root, err := tomlpos.Parse(src.Name, src.Data)
 	if err != nil || root == nil {
-		return kokuaHeader().Match(src.Data)
+		return kokuaHeader(src.Data)
 	}
 	return holdsKokuaTable(root)
 }

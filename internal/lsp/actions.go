@@ -2,9 +2,7 @@ package lsp
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/textdiff"
@@ -103,11 +101,38 @@ func (s *server) action(d *document, f diag.Diagnostic, x fix, kind CodeActionKi
 	return a
 }
 
-// suppressionLine matches a suppression comment alone on its line.
-// It is compiled when first needed, not at every start of kokua-lint.
-var suppressionLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(\s*#\s*kokua-lint\s*:\s*ignore\[)([^\]]*)(\].*)$`)
-})
+// suppressionLine matches a suppression comment alone on its line,
+//
+//	^(\s*#\s*kokua-lint\s*:\s*ignore\[)([^\]]*)(\].*)$
+//
+// in regular expression syntax (\s is ASCII white space, and . any
+// character but \n), and returns where the list of rule IDs starts and
+// ends: the closing bracket is at end. It is written out by hand rather
+// than as a regular expression, so that kokua-lint does not link the
+// regexp package.
+func suppressionLine(line string) (start, end int, ok bool) {
+	for _, word := range []string{"#", "kokua-lint", ":", "ignore["} {
+		start = skipSpace(line, start)
+		if !strings.HasPrefix(line[start:], word) {
+			return 0, 0, false
+		}
+		start += len(word)
+	}
+	n := strings.IndexByte(line[start:], ']')
+	if n < 0 || strings.IndexByte(line[start+n:], '\n') >= 0 {
+		return 0, 0, false
+	}
+	return start, start + n, true
+}
+
+// skipSpace returns the index of the first byte of s from i on that is not
+// \s of a regular expression (ASCII white space but the vertical tab).
+func skipSpace(s string, i int) int {
+	for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
+		i++
+	}
+	return i
+}
 
 // suppression writes "# kokua-lint: ignore[<rule>] " alone on the line
 // above the finding, indented as that line is; or, when a suppression is
@@ -120,8 +145,8 @@ func suppression(t text, f diag.Diagnostic) fix {
 	title := fmt.Sprintf("Suppress %s on this line (then write the reason after the brackets)", f.Rule)
 	if line > 0 {
 		above := t.s[t.lines.LineStart(line):t.lines.LineEnd(line)]
-		if m := suppressionLine().FindStringSubmatchIndex(above); m != nil {
-			at := t.lines.LineStart(line) + m[5]
+		if _, end, ok := suppressionLine(above); ok {
+			at := t.lines.LineStart(line) + end
 			return fix{title: title, edits: []diag.Edit{{Start: at, End: at, New: "," + f.Rule}}}
 		}
 	}

@@ -2,9 +2,7 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
@@ -22,11 +20,51 @@ import (
 // warnings and information can be hidden: an error is a config Kokua
 // refuses, and hiding it would only move the surprise to startup.
 
-// suppressionForm is compiled on first use: most configs hold no
-// suppression, and a process that lints one file should not pay for it.
-var suppressionForm = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^#\s*kokua-lint\s*:\s*ignore\[([^\]]*)\]\s*(.*?)\s*$`)
-})
+// isSpace is \s of a regular expression: ASCII white space only, not the
+// vertical tab, nor Unicode's spaces.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
+
+// skipSpace returns s without the white space it starts with.
+func skipSpace(s string) string {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	return s
+}
+
+// suppressionForm reads the text of a suppression comment:
+//
+//	^#\s*kokua-lint\s*:\s*ignore\[([^\]]*)\]\s*(.*?)\s*$
+//
+// in regular expression syntax (\s is ASCII white space): the list of IDs
+// between the brackets, and the reason after them, without the white space
+// around it, and on one line. It is written out by hand, not as a regular
+// expression, so that kokua-lint does not link the regexp package.
+func suppressionForm(text string) (ids, reason string, ok bool) {
+	rest, ok := strings.CutPrefix(text, "#")
+	if !ok {
+		return "", "", false
+	}
+	for _, word := range []string{"kokua-lint", ":", "ignore["} {
+		if rest, ok = strings.CutPrefix(skipSpace(rest), word); !ok {
+			return "", "", false
+		}
+	}
+	ids, rest, ok = strings.Cut(rest, "]")
+	if !ok {
+		return "", "", false
+	}
+	reason = skipSpace(rest)
+	for len(reason) > 0 && isSpace(reason[len(reason)-1]) {
+		reason = reason[:len(reason)-1]
+	}
+	if strings.Contains(reason, "\n") {
+		return "", "", false
+	}
+	return ids, reason, true
+}
 
 // suppression is one parsed suppression comment.
 type suppression struct {
@@ -106,18 +144,18 @@ func lineWord(s *suppression) string {
 // parseSuppression reads one comment that mentions kokua-lint; it reports
 // and returns nil for one that cannot suppress anything.
 func parseSuppression(c tomlpos.Comment, invalid *Pass) *suppression {
-	m := suppressionForm().FindStringSubmatch(c.Text)
-	if m == nil {
+	ids, reason, ok := suppressionForm(c.Text)
+	if !ok {
 		invalid.Report(Finding{Span: c.Span,
 			Message:    "this comment mentions kokua-lint but is not a suppression: write # kokua-lint: ignore[<rule-id>] <reason>",
 			Suggestion: "write # kokua-lint: ignore[<rule-id>] <why the finding does not apply here>"})
 		return nil
 	}
-	s := &suppression{Comment: c, reason: m[2], line: c.Span.Start.Line, hit: map[string]bool{}}
+	s := &suppression{Comment: c, reason: reason, line: c.Span.Start.Line, hit: map[string]bool{}}
 	if c.Alone {
 		s.line++
 	}
-	for _, id := range strings.Split(m[1], ",") {
+	for _, id := range strings.Split(ids, ",") {
 		id = strings.TrimSpace(id)
 		if ByID(id) == nil || id == suppressionInvalid.ID || id == suppressionUnused.ID {
 			f := Finding{Span: c.Span, Message: fmt.Sprintf("the suppression names %s, which is no rule that can be suppressed", q(id))}

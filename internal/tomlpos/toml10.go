@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -172,27 +170,198 @@ func lineEndingBackslash(d []byte, at int) bool {
 }
 
 // tomllib's patterns for numbers, dates and times, matched against the
-// whole value. They are compiled on first use, so that a run whose config
-// holds no number or date does not pay for them at start.
-var patterns = sync.OnceValue(func() *literalPatterns {
-	const time = `([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])(?:\.[0-9]+)?`
-	return &literalPatterns{
-		integer:   regexp.MustCompile(`^(?:0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*|0o[0-7](?:_?[0-7])*|0b[01](?:_?[01])*|[+-]?(?:0|[1-9](?:_?[0-9])*))$`),
-		float:     regexp.MustCompile(`^(?:[+-]?(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?|[+-]?(?:inf|nan))$`),
-		localTime: regexp.MustCompile(`^` + time + `$`),
-		noSeconds: regexp.MustCompile(`(?:^|[Tt ])[0-9]{2}:[0-9]{2}(?:$|[^:0-9])`),
-		date:      regexp.MustCompile(`^([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(?:[Tt ]` + time + `(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])?)?$`),
-	}
-})
+// whole value. They are written out by hand as small scanners, one per
+// pattern, rather than as regular expressions: kokua-lint then does not
+// link the regexp package, whose initialisation every run would pay for.
+// Each scanner's comment gives the pattern it accepts, in regular
+// expression syntax, with ^ and $ anchoring it to the whole value.
 
-type literalPatterns struct {
-	integer, float, localTime, noSeconds, date *regexp.Regexp
+// isDec, isHex, isOct and isBin are the digits of the four bases.
+func isDec(c byte) bool { return '0' <= c && c <= '9' }
+func isHex(c byte) bool { return isDec(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+func isOct(c byte) bool { return '0' <= c && c <= '7' }
+func isBin(c byte) bool { return c == '0' || c == '1' }
+
+// digitRun reads D(?:_?D)* at s[i:], where D is a digit that isDigit
+// accepts, and returns where the run ends, or -1 when s[i] is no digit. An
+// underscore is taken only between two digits: a trailing or doubled one
+// ends the run before it.
+func digitRun(s string, i int, isDigit func(byte) bool) int {
+	if i >= len(s) || !isDigit(s[i]) {
+		return -1
+	}
+	i++
+	for i < len(s) {
+		switch {
+		case isDigit(s[i]):
+			i++
+		case s[i] == '_' && i+1 < len(s) && isDigit(s[i+1]):
+			i += 2
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// sign skips an optional + or - at s[i].
+func sign(s string, i int) int {
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		return i + 1
+	}
+	return i
+}
+
+// decimalInt reads 0|[1-9](?:_?[0-9])* at s[i:], the integer part of a
+// decimal number (no leading zero), and returns where it ends, or -1.
+func decimalInt(s string, i int) int {
+	if i < len(s) && s[i] == '0' {
+		return i + 1
+	}
+	if i < len(s) && s[i] != '0' {
+		return digitRun(s, i, isDec)
+	}
+	return -1
+}
+
+// isInteger reports whether s is a TOML 1.0 integer:
+//
+//	^(?:0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*|0o[0-7](?:_?[0-7])*|0b[01](?:_?[01])*|[+-]?(?:0|[1-9](?:_?[0-9])*))$
+//
+// The prefixed forms take no sign.
+func isInteger(s string) bool {
+	if len(s) > 2 && s[0] == '0' {
+		switch s[1] {
+		case 'x':
+			return digitRun(s, 2, isHex) == len(s)
+		case 'o':
+			return digitRun(s, 2, isOct) == len(s)
+		case 'b':
+			return digitRun(s, 2, isBin) == len(s)
+		}
+	}
+	return decimalInt(s, sign(s, 0)) == len(s)
+}
+
+// isFloat reports whether s is a TOML 1.0 float, as tomllib's pattern
+// reads one (it accepts an integer too):
+//
+//	^(?:[+-]?(?:0|[1-9](?:_?[0-9])*)(?:\.[0-9](?:_?[0-9])*)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?|[+-]?(?:inf|nan))$
+func isFloat(s string) bool {
+	i := sign(s, 0)
+	if s[i:] == "inf" || s[i:] == "nan" {
+		return true
+	}
+	i = decimalInt(s, i)
+	if i >= 0 && i < len(s) && s[i] == '.' {
+		i = digitRun(s, i+1, isDec)
+	}
+	if i >= 0 && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i = digitRun(s, sign(s, i+1), isDec)
+	}
+	return i == len(s)
+}
+
+// twoDigits reads the two digits at s[i:] as a number between lo and hi,
+// and returns it, or -1.
+func twoDigits(s string, i, lo, hi int) int {
+	if i+2 > len(s) || !isDec(s[i]) || !isDec(s[i+1]) {
+		return -1
+	}
+	if n := int(s[i]-'0')*10 + int(s[i+1]-'0'); lo <= n && n <= hi {
+		return n
+	}
+	return -1
+}
+
+// timeOfDay reads a time at s[i:] and returns where it ends, or -1:
+//
+//	([01][0-9]|2[0-3]):([0-5][0-9]):([0-5][0-9])(?:\.[0-9]+)?
+//
+// A point with no digit after it is left unread.
+func timeOfDay(s string, i int) int {
+	if twoDigits(s, i, 0, 23) < 0 || !hasByte(s, i+2, ':') ||
+		twoDigits(s, i+3, 0, 59) < 0 || !hasByte(s, i+5, ':') ||
+		twoDigits(s, i+6, 0, 59) < 0 {
+		return -1
+	}
+	i += 8
+	if hasByte(s, i, '.') && i+1 < len(s) && isDec(s[i+1]) {
+		i += 2
+		for i < len(s) && isDec(s[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+// hasByte reports whether s[i] is c.
+func hasByte(s string, i int, c byte) bool { return i < len(s) && s[i] == c }
+
+// isLocalTime reports whether s is a TOML 1.0 local time: ^time$, time as
+// timeOfDay reads it.
+func isLocalTime(s string) bool { return timeOfDay(s, 0) == len(s) }
+
+// dateTime reads s as a TOML 1.0 date, with an optional time and offset:
+//
+//	^([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(?:[Tt ]time(?:[Zz]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])?)?$
+//
+// and returns the year, month and day, and whether s is one.
+func dateTime(s string) (year, month, day int, ok bool) {
+	if len(s) < 10 || !isDec(s[0]) || !isDec(s[1]) || !isDec(s[2]) || !isDec(s[3]) || s[4] != '-' || s[7] != '-' {
+		return 0, 0, 0, false
+	}
+	year = int(s[0]-'0')*1000 + int(s[1]-'0')*100 + int(s[2]-'0')*10 + int(s[3]-'0')
+	month, day = twoDigits(s, 5, 1, 12), twoDigits(s, 8, 1, 31)
+	if month < 0 || day < 0 {
+		return 0, 0, 0, false
+	}
+	if len(s) == 10 {
+		return year, month, day, true
+	}
+	if s[10] != 'T' && s[10] != 't' && s[10] != ' ' {
+		return 0, 0, 0, false
+	}
+	i := timeOfDay(s, 11)
+	switch {
+	case i < 0 || i == len(s):
+	case s[i] == 'Z' || s[i] == 'z':
+		i++
+	case s[i] == '+' || s[i] == '-':
+		if twoDigits(s, i+1, 0, 23) < 0 || !hasByte(s, i+3, ':') || twoDigits(s, i+4, 0, 59) < 0 {
+			return 0, 0, 0, false
+		}
+		i += 6
+	}
+	if i != len(s) {
+		return 0, 0, 0, false
+	}
+	return year, month, day, true
+}
+
+// lacksSeconds reports whether s holds a time written HH:MM, with no
+// seconds, anywhere in it:
+//
+//	(?:^|[Tt ])[0-9]{2}:[0-9]{2}(?:$|[^:0-9])
+//
+// (the pattern searches s; it is not anchored to the whole value).
+func lacksSeconds(s string) bool {
+	for i := 0; i+5 <= len(s); i++ {
+		if i > 0 && s[i-1] != 'T' && s[i-1] != 't' && s[i-1] != ' ' {
+			continue
+		}
+		if isDec(s[i]) && isDec(s[i+1]) && s[i+2] == ':' && isDec(s[i+3]) && isDec(s[i+4]) &&
+			(i+5 == len(s) || s[i+5] != ':' && !isDec(s[i+5])) {
+			return true
+		}
+	}
+	return false
 }
 
 // readInteger reads an integer as tomllib does: any size. One that does not
 // fit in 64 bits is kept at the nearest 64-bit value and flagged.
 func readInteger(raw string) (v int64, outOfRange bool, msg string) {
-	if !patterns().integer.MatchString(raw) {
+	if !isInteger(raw) {
 		return 0, false, fmt.Sprintf("%s is not a TOML 1.0 integer", raw)
 	}
 	s, base := strings.ReplaceAll(raw, "_", ""), 10
@@ -221,7 +390,7 @@ func readInteger(raw string) (v int64, outOfRange bool, msg string) {
 
 // readFloat reads a float as tomllib does: one too large is infinite.
 func readFloat(raw string) (v float64, outOfRange bool, msg string) {
-	if !patterns().float.MatchString(raw) {
+	if !isFloat(raw) {
 		return 0, false, fmt.Sprintf("%s is not a TOML 1.0 float", raw)
 	}
 	s := strings.ReplaceAll(raw, "_", "")
@@ -241,20 +410,17 @@ func readFloat(raw string) (v float64, outOfRange bool, msg string) {
 // checkDatetime checks a date, time or date-time as tomllib does: TOML
 // 1.0's forms only (seconds required), and a day the calendar has.
 func checkDatetime(raw string) string {
-	if patterns().localTime.MatchString(raw) {
+	if isLocalTime(raw) {
 		return ""
 	}
-	m := patterns().date.FindStringSubmatch(raw)
-	if m == nil {
-		if patterns().noSeconds.MatchString(raw) {
+	year, month, day, ok := dateTime(raw)
+	if !ok {
+		if lacksSeconds(raw) {
 			return fmt.Sprintf("%s has no seconds: TOML 1.0 writes a time as HH:MM:SS", raw)
 		}
 		return fmt.Sprintf("%s is not a TOML 1.0 date or time: it is YYYY-MM-DD, HH:MM:SS or both, hours up to 23, "+
 			"minutes and seconds up to 59, with Z or an offset ±HH:MM", raw)
 	}
-	year, _ := strconv.Atoi(m[1])
-	month, _ := strconv.Atoi(m[2])
-	day, _ := strconv.Atoi(m[3])
 	if year == 0 {
 		return fmt.Sprintf("%s has year 0, which Kokua's TOML reader does not accept", raw)
 	}

@@ -1,0 +1,119 @@
+package rules
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// suppressionPattern is the regular expression suppressionForm was before
+// it was written out by hand; the tests hold the two to the same answers.
+var suppressionPattern = regexp.MustCompile(`^#\s*kokua-lint\s*:\s*ignore\[([^\]]*)\]\s*(.*?)\s*$`)
+
+// suppressionDisagreement says how suppressionForm and the pattern differ
+// on text, or returns "".
+func suppressionDisagreement(text string) string {
+	ids, reason, ok := suppressionForm(text)
+	m := suppressionPattern.FindStringSubmatch(text)
+	switch {
+	case ok != (m != nil):
+		return fmt.Sprintf("suppressionForm matches: %v, the pattern: %v", ok, m != nil)
+	case ok && (ids != m[1] || reason != m[2]):
+		return fmt.Sprintf("suppressionForm reads %q and %q, the pattern %q and %q", ids, reason, m[1], m[2])
+	}
+	return ""
+}
+
+// suppressionEdges are suppression comments and near misses: white space
+// \s takes and white space it does not (U+00A0, U+2003, the vertical
+// tab), brackets, line breaks, and reasons with space around them.
+var suppressionEdges = []string{
+	"", "#", "# kokua-lint", "# kokua-lint:", "# kokua-lint: ignore[", "# kokua-lint: ignore[]", "#kokua-lint:ignore[a]b",
+	"# kokua-lint: ignore[toml-syntax] because", "# kokua-lint : ignore[a, b] reason  ", "#\tkokua-lint\t:\tignore[a]\treason\t",
+	"#\r\nkokua-lint\n:\fignore[a]\r\n reason \r\n", "# kokua-lint: ignore[a] two\nlines", "# kokua-lint: ignore[a] reason\n",
+	"# kokua-lint: ignore[a]\n\nreason", "# kokua-lint: ignore[a\nb] reason", "# kokua-lint: ignore[a]] reason",
+	"# kokua-lint: ignore[[a]] reason", "# kokua-lint: ignore[a] [b] reason", "# kokua-lint: ignore[a] reason ]",
+	"# kokua-lint: ignore [a] reason", "# kokua-lint: Ignore[a] reason", "# Kokua-lint: ignore[a] reason",
+	" # kokua-lint: ignore[a] reason", "## kokua-lint: ignore[a] reason", "# kokua-lint\u00a0: ignore[a] reason",
+	"# kokua-lint:\u2003ignore[a] reason", "# kokua-lint: ignore[a]\u00a0reason\u2003", "# kokua-lint: ignore[a] reason\v",
+	"# kokua-lint: ignore[a]\vreason", "# kokua-lint: ignore[a] réason é", "# kokua-lint: ignore[\xff] \xff \xff",
+	"# kokua-lint: ignore[a] in\x00side", "# kokua-lint: ignore[a]    ", "# kokua-lint: ignore[a]\n", "# kokua-lint: ignore[a]\n\n",
+	"# kokua-lint-x: ignore[a] reason", "# kokua-lin: ignore[a] reason", "# kokua-lint: ignore(a) reason",
+}
+
+func TestSuppressionFormAgreesOnEdges(t *testing.T) {
+	for _, s := range suppressionEdges {
+		if d := suppressionDisagreement(s); d != "" {
+			t.Errorf("%q: %s", s, d)
+		}
+	}
+}
+
+// suppressionAlphabet is what generated comments are made of.
+var suppressionAlphabet = []string{
+	"#", "kokua-lint", "kokua", "-", ":", "ignore[", "ignore", "[", "]", ",", " ", " ", "\t", "\r", "\n", "\f", "\v",
+	"a", "toml-syntax", "why", "\u00a0", "\u2003", "é", "\xff",
+}
+
+// generatedSuppressions makes n comments: a well-formed one with each
+// separator drawn from white space of every kind, mutated now and then,
+// or pieces of the alphabet put together.
+func generatedSuppressions(n int) []string {
+	r := rand.New(rand.NewPCG(24, 2028))
+	pick := func(options ...string) string { return options[r.IntN(len(options))] }
+	space := func() string {
+		var b strings.Builder
+		for range r.IntN(3) {
+			b.WriteString(pick(" ", "\t", "\n", "\r", "\f", "\v", "\u00a0", "\u2003"))
+		}
+		return b.String()
+	}
+	out := make([]string, 0, n)
+	for len(out) < n {
+		if r.IntN(4) == 0 {
+			var b strings.Builder
+			for range r.IntN(12) {
+				b.WriteString(pick(suppressionAlphabet...))
+			}
+			out = append(out, b.String())
+			continue
+		}
+		s := "#" + space() + "kokua-lint" + space() + ":" + space() + "ignore[" + pick("", "a", "a, b", "a]", "\n") + "]" +
+			space() + pick("", "why", "why not", "why\nnot", "é ]") + space()
+		for r.IntN(3) == 0 {
+			at := r.IntN(len(s) + 1)
+			s = s[:at] + pick(suppressionAlphabet...) + s[min(at+r.IntN(2), len(s)):]
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestSuppressionFormAgreesOnGenerated(t *testing.T) {
+	matched := 0
+	for _, s := range generatedSuppressions(20000) {
+		if d := suppressionDisagreement(s); d != "" {
+			t.Errorf("%q: %s", s, d)
+		}
+		if suppressionPattern.MatchString(s) {
+			matched++
+		}
+	}
+	// Both answers must be common for the comparison to mean something.
+	if matched < 2000 || matched > 18000 {
+		t.Errorf("the pattern matched %d of 20000 generated comments", matched)
+	}
+}
+
+func FuzzSuppressionFormAgreesWithPattern(f *testing.F) {
+	for _, s := range suppressionEdges {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if d := suppressionDisagreement(s); d != "" {
+			t.Errorf("%q: %s", s, d)
+		}
+	})
+}
