@@ -7,7 +7,7 @@ import (
 
 // all-spelling: "all" written any way but the lowercase string: inside a
 // list, or in another casing (R47, R106).
-var _ = register(&Rule{
+var allSpellingRule = &Rule{
 	ID:       "all-spelling",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -42,4 +42,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

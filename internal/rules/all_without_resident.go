@@ -9,7 +9,7 @@ import (
 
 // all-without-resident: available = "all" with no resident list would make
 // every tool schema of the install resident on every round (R50, R111).
-var _ = register(&Rule{
+var allWithoutResidentRule = &Rule{
 	ID:       "all-without-resident",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -27,4 +27,4 @@ var _ = register(&Rule{
 					": the toolsets it should hold from its first turn (the rest load on demand)"})
 		}
 	},
-})
+}

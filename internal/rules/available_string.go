@@ -11,7 +11,7 @@ import (
 
 // available-string: available written as a string other than "all" (R48,
 // R107): it takes a list of toolset names or the string "all".
-var _ = register(&Rule{
+var availableStringRule = &Rule{
 	ID:       "available-string",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -32,7 +32,7 @@ var _ = register(&Rule{
 				Suggestion: availableFix(av.Str.Value)})
 		}
 	},
-})
+}
 
 // availableFix turns the string into the list it most likely meant: the
 // names it holds, split at commas and white space ("web, time" is

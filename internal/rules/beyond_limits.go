@@ -7,7 +7,7 @@ import "github.com/kokua-policy/kokua-policy/diag"
 // tomlpos.MaxNodes keys and elements), which Kokua does not have. The
 // linter stops there and can check nothing, so the run fails (R201), where
 // invalid-toml would say the file is not TOML.
-var _ = register(&Rule{
+var beyondLimitsRule = &Rule{
 	ID:       "beyond-limits",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -20,4 +20,4 @@ var _ = register(&Rule{
 		}
 		p.Report(syntaxFinding(p, "is beyond kokua-lint's limits"))
 	},
-})
+}

@@ -8,7 +8,7 @@ import (
 // build-floor: with auto-approval enabled, a build after which some
 // policy's review reaches the floor, an overlap no text reveals (R148,
 // R125, R88). Kokua refuses that build, every time.
-var _ = register(&Rule{
+var buildFloorRule = &Rule{
 	ID:       "build-floor",
 	Severity: diag.Error,
 	Phase:    diag.PhaseBuild,
@@ -30,4 +30,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

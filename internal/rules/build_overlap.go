@@ -11,7 +11,7 @@ import (
 // a build reveals: the same tool name reached through another toolset, one
 // of them built on demand (R147, R88). Kokua refuses that build, every
 // time. Checked statically from the manifest.
-var _ = register(&Rule{
+var buildOverlapRule = &Rule{
 	ID:       "build-overlap",
 	Severity: diag.Error,
 	Phase:    diag.PhaseBuild,
@@ -30,4 +30,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

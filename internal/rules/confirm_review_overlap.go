@@ -8,7 +8,7 @@ import (
 // confirm-review-overlap: a tool in both confirm and review of one policy,
 // found at startup: the resolved lists share a tool, or the entries' text
 // already settles that they would (R124, R133, R84, R87).
-var _ = register(&Rule{
+var confirmReviewOverlapRule = &Rule{
 	ID:       "confirm-review-overlap",
 	Severity: diag.Error,
 	Phase:    diag.PhaseResolve,
@@ -25,4 +25,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

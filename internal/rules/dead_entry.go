@@ -10,7 +10,7 @@ import (
 // dead-entry: an approval entry that matches no tool, on a toolset startup
 // builds or in core (R120, R131, R132, R135, R40). A gate that holds
 // nothing back has no symptom, so Kokua refuses to start.
-var _ = register(&Rule{
+var deadEntryRule = &Rule{
 	ID:       "dead-entry",
 	Severity: diag.Error,
 	Phase:    diag.PhaseResolve,
@@ -31,4 +31,4 @@ var _ = register(&Rule{
 				Notes:   append(append(more, notes(remedy)...), builtinNotes(l)...)})
 		}
 	},
-})
+}

@@ -19,7 +19,7 @@ import (
 // drop the others. The finding is at the declared key; its fix repeats
 // the dropped entries in the same lists of the declared pair, which only
 // adds gates (safe).
-var _ = register(&Rule{
+var declaredPairDropsGatesRule = &Rule{
 	ID:       "declared-pair-drops-gates",
 	Severity: diag.Warning,
 	Phase:    diag.PhaseResolve,
@@ -36,7 +36,7 @@ var _ = register(&Rule{
 			p.dropsGates(a)
 		}
 	},
-})
+}
 
 // dropped is one default-pair entry whose gate an agent's declared pair
 // drops, with the tools it held that now run unasked.

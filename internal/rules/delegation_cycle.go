@@ -10,7 +10,7 @@ import (
 // delegation-cycle: agents that delegate to each other in a loop, an agent
 // delegating to itself included (R127). A delegate is built by recursing
 // into its targets, so the graph must be acyclic; a diamond is not a cycle.
-var _ = register(&Rule{
+var delegationCycleRule = &Rule{
 	ID:       "delegation-cycle",
 	Severity: diag.Error,
 	Phase:    diag.PhaseValidate,
@@ -49,7 +49,7 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
 
 // reportCycle reports the cycle that the edge at closing (to target)
 // closes, at that edge.

@@ -9,7 +9,7 @@ import (
 
 // duplicate-name: a toolset named twice in one available or resident list.
 // Kokua keeps the first and ignores the rest (R61), so this is information.
-var _ = register(&Rule{
+var duplicateNameRule = &Rule{
 	ID:       "duplicate-name",
 	Severity: diag.Info,
 	Phase:    diag.PhaseParse,
@@ -40,4 +40,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

@@ -18,7 +18,7 @@ import (
 // providers claim a name, each one but the most trusted is reported at its
 // own position. Two manifest entries
 // describing one MCP server are refused too (R168).
-var _ = register(&Rule{
+var duplicateToolsetRule = &Rule{
 	ID:       "duplicate-toolset",
 	Severity: diag.Error,
 	Phase:    diag.PhaseRegister,
@@ -49,7 +49,7 @@ var _ = register(&Rule{
 				Suggestion: "drop one of the two entries, or regenerate the manifest from this install"})
 		}
 	},
-})
+}
 
 // unreserved counts the candidates whose names are not reserved.
 func unreserved(cs []model.Candidate) int {

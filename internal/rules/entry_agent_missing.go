@@ -11,7 +11,7 @@ import (
 
 // entry-agent-missing: [assistant].agent (default "assistant") names no
 // [agents.<name>] table (R128).
-var _ = register(&Rule{
+var entryAgentMissingRule = &Rule{
 	ID:       "entry-agent-missing",
 	Severity: diag.Error,
 	Phase:    diag.PhaseValidate,
@@ -49,4 +49,4 @@ var _ = register(&Rule{
 		}
 		p.Report(f)
 	},
-})
+}

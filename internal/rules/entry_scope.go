@@ -15,7 +15,7 @@ import (
 // declared pair may name only its agent's toolsets (R74); the default pair
 // and the floor only toolsets some agent declares (R75). Inherited default
 // entries are never checked per agent (R76).
-var _ = register(&Rule{
+var entryScopeRule = &Rule{
 	ID:       "entry-scope",
 	Severity: diag.Error,
 	Phase:    diag.PhaseValidate,
@@ -87,7 +87,7 @@ var _ = register(&Rule{
 		builtin.report(p)
 		builtin.reportFloor(p)
 	},
-})
+}
 
 // reportFloor writes the one finding of the built-in floor's entries that
 // name a toolset no agent declares: the file writes no

@@ -12,7 +12,7 @@ import (
 // entry-shape: an approval entry whose text cannot name anything: broken
 // grammar, a bare tool name, or an unknown toolset (R122, R29-R31). These
 // are found at validate, even for toolsets that are built later.
-var _ = register(&Rule{
+var entryShapeRule = &Rule{
 	ID:       "entry-shape",
 	Severity: diag.Error,
 	Phase:    diag.PhaseValidate,
@@ -38,7 +38,7 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
 
 // shapeFault says what is wrong with an entry's shape, the fix when one is
 // known, and a note on it when there is more to say (the grammar).

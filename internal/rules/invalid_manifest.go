@@ -13,7 +13,7 @@ import (
 // invalid-manifest: the registry manifest does not follow the format of
 // rules.md section 7, or registers none of Kokua's own toolsets. Every
 // check that needs the registry is skipped until it does.
-var _ = register(&Rule{
+var invalidManifestRule = &Rule{
 	ID:       "invalid-manifest",
 	Severity: diag.Error,
 	Phase:    diag.PhaseInput,
@@ -25,7 +25,7 @@ var _ = register(&Rule{
 			p.Reportf(mp.Span, "", "manifest: %s", mp.Message)
 		}
 	},
-})
+}
 
 // NoOwnToolsets returns the problem of a manifest that follows the format
 // but registers no toolset of kind "kokua": every install registers

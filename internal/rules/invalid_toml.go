@@ -4,7 +4,7 @@ import "github.com/kokua-policy/kokua-policy/diag"
 
 // invalid-toml: config.toml is not valid TOML 1.0 (R100). Kokua refuses to
 // start; nothing else can be checked until the file parses.
-var _ = register(&Rule{
+var invalidTomlRule = &Rule{
 	ID:       "invalid-toml",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -17,4 +17,4 @@ var _ = register(&Rule{
 		}
 		p.Report(syntaxFinding(p, "is not valid TOML"))
 	},
-})
+}

@@ -10,7 +10,7 @@ import (
 // or does not describe (R149, R166, R132). Kokua builds it empty when
 // resident and refuses its load when deferred; its tools, and the approval
 // entries naming them, cannot be checked. Runtime state, so information.
-var _ = register(&Rule{
+var mcpDisconnectedRule = &Rule{
 	ID:       "mcp-disconnected",
 	Severity: diag.Info,
 	Phase:    diag.PhaseBuild,
@@ -35,4 +35,4 @@ var _ = register(&Rule{
 				Notes:   []string{"Resident, it builds empty, and a load of it is refused until it connects."}})
 		}
 	},
-})
+}

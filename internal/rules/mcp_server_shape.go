@@ -11,7 +11,7 @@ import (
 // mcp-server-shape: a [[mcp.server]] table without the string url and the
 // non-empty string name Kokua requires (R113). Wrong types and unknown keys
 // in the table are wrong-type and unknown-key findings.
-var _ = register(&Rule{
+var mcpServerShapeRule = &Rule{
 	ID:       "mcp-server-shape",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -49,4 +49,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

@@ -15,7 +15,7 @@ var modelFlags = []string{"tools", "thinking", "vision", "audio", "structured"}
 // provider:model[@base_url][;flags] shape (R130). Whether AIMU can resolve
 // a model is not decidable offline, so this is information only. Reviewers
 // are checked only when auto-approval would resolve them (R145).
-var _ = register(&Rule{
+var modelShapeRule = &Rule{
 	ID:       "model-shape",
 	Severity: diag.Info,
 	Phase:    diag.PhaseValidate,
@@ -48,7 +48,7 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
 
 // modelFault says what is wrong with a model string, and a note on it
 // (the known flags); "" when nothing is.

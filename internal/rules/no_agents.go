@@ -7,7 +7,7 @@ import (
 
 // no-agents: a config with no [agents.<name>] table; Kokua cannot work
 // without at least one (R114).
-var _ = register(&Rule{
+var noAgentsRule = &Rule{
 	ID:       "no-agents",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -32,4 +32,4 @@ var _ = register(&Rule{
 			Message:    "the config declares no agents: Kokua needs at least one [agents.<name>] table, the entry agent among them",
 			Suggestion: "copy the [agents.*] tables from config.example.toml, or run `kokua config init --force` to overwrite this file with it"})
 	},
-})
+}

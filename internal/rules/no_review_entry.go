@@ -9,7 +9,7 @@ import (
 // so nothing would ever be reviewed (R134, R90, A10). The default pair's
 // review counts even when every agent declares its own pair: it still
 // governs composed workers.
-var _ = register(&Rule{
+var noReviewEntryRule = &Rule{
 	ID:       "no-review-entry",
 	Severity: diag.Error,
 	Phase:    diag.PhaseResolve,
@@ -30,7 +30,7 @@ var _ = register(&Rule{
 			Message:    "[security.auto_approval] is enabled, but no review list has an entry, so the reviewer would never be asked",
 			Suggestion: "add an entry to [assistant.tools].review or to an agent's [agents.<name>.tools].review, or set enabled = false"})
 	},
-})
+}
 
 // mayReview reports whether a review list has an entry, or might have one:
 // a list written with the wrong type cannot be read, and wrong-type reports

@@ -6,7 +6,7 @@ import (
 )
 
 // no-reviewer: auto-approval enabled with no reviewer named (R140, R145).
-var _ = register(&Rule{
+var noReviewerRule = &Rule{
 	ID:       "no-reviewer",
 	Severity: diag.Error,
 	Phase:    diag.PhaseResolve,
@@ -26,4 +26,4 @@ var _ = register(&Rule{
 			Message:    "[security.auto_approval] is enabled but names no reviewer, so no model could answer a review",
 			Suggestion: `set reviewers = ["approval"] and describe it in a [reviewers.approval] table`})
 	},
-})
+}

@@ -11,7 +11,7 @@ import (
 
 // old-agent-tools: [agents.<name>].tools written as a list (or any value
 // but a table), the layout from before the tool-access split (R101, R19).
-var _ = register(&Rule{
+var oldAgentToolsRule = &Rule{
 	ID:       "old-agent-tools",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -51,7 +51,7 @@ var _ = register(&Rule{
 			})
 		}
 	},
-})
+}
 
 // oldToolsFix says what to write instead. tools = "all" (or a list naming
 // all) becomes available = "all", which needs a resident list (R47, R50);

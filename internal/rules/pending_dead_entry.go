@@ -12,7 +12,7 @@ import (
 // A8). Kokua starts, then refuses that toolset's every build (load,
 // compose, preload) until the entry is fixed and Kokua restarted. Checked
 // statically from the manifest.
-var _ = register(&Rule{
+var pendingDeadEntryRule = &Rule{
 	ID:       "pending-dead-entry",
 	Severity: diag.Error,
 	Phase:    diag.PhaseBuild,
@@ -33,4 +33,4 @@ var _ = register(&Rule{
 					ln.note(t)), builtinNotes(l)...)})
 		}
 	},
-})
+}

@@ -10,7 +10,7 @@ import (
 // naming its replacement; Kokua has no migration code (R19, R20,
 // R102-R104), so every message points at kokua-lint migrate, which
 // rewrites the old keys.
-var _ = register(&Rule{
+var removedKeyRule = &Rule{
 	ID:       "removed-key",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -75,7 +75,7 @@ var _ = register(&Rule{
 				`add "memory" and "documents" to the entry agent's available list`)
 		}
 	},
-})
+}
 
 // migrateHint ends the message of every old key: the command that
 // rewrites it.

@@ -10,7 +10,7 @@ import (
 // reserved-agent-name: an agent name holding ':' or '[', the characters
 // gate labels use to tell a declared agent from a composed worker
 // (composed:<label>) and from the default tier (R15, R112).
-var _ = register(&Rule{
+var reservedAgentNameRule = &Rule{
 	ID:       "reserved-agent-name",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -28,7 +28,7 @@ var _ = register(&Rule{
 				Suggestion: fmt.Sprintf("rename the agent to %s, here and wherever delegates_to or [assistant].agent names it", tomlName(renameAgent(a.Name)))})
 		}
 	},
-})
+}
 
 // renameAgent proposes a name without the reserved characters: ':' and '['
 // become '-', and a ']' that closed a '[' is dropped ("coder[fast]" becomes

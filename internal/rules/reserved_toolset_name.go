@@ -9,7 +9,7 @@ import (
 
 // reserved-toolset-name: a toolset named core or all, from any provider
 // (R16, R116, R168). Registration refuses both.
-var _ = register(&Rule{
+var reservedToolsetNameRule = &Rule{
 	ID:       "reserved-toolset-name",
 	Severity: diag.Error,
 	Phase:    diag.PhaseRegister,
@@ -33,4 +33,4 @@ var _ = register(&Rule{
 				Suggestion: "give the toolset another name"})
 		}
 	},
-})
+}

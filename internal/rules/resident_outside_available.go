@@ -12,7 +12,7 @@ import (
 // outside the expansion, because nothing installs it or because it is an
 // entry-point-only toolset on a worker (R60). resident takes toolset names,
 // never "all" (R7).
-var _ = register(&Rule{
+var residentOutsideAvailableRule = &Rule{
 	ID:       "resident-outside-available",
 	Severity: diag.Error,
 	Phase:    diag.PhaseValidate,
@@ -64,4 +64,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

@@ -8,7 +8,7 @@ import (
 // review-reaches-floor: with auto-approval enabled, a review entry reaching
 // a tool of [security].never_auto_approve, found at startup (R125, R136,
 // R86, R87).
-var _ = register(&Rule{
+var reviewReachesFloorRule = &Rule{
 	ID:       "review-reaches-floor",
 	Severity: diag.Error,
 	Phase:    diag.PhaseResolve,
@@ -29,4 +29,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

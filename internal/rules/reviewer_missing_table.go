@@ -10,7 +10,7 @@ import (
 
 // reviewer-missing-table: a reviewer named in [security.auto_approval]
 // with no [reviewers.<name>] table (R141, R145).
-var _ = register(&Rule{
+var reviewerMissingTableRule = &Rule{
 	ID:       "reviewer-missing-table",
 	Severity: diag.Error,
 	Phase:    diag.PhaseResolve,
@@ -41,4 +41,4 @@ var _ = register(&Rule{
 				Suggestion: fmt.Sprintf("add a %s table with its model and system_message", table)})
 		}
 	},
-})
+}

@@ -10,7 +10,7 @@ import (
 
 // reviewer-no-standard: a reviewer whose system_message, the standard it
 // reviews against, is missing or blank (R142, R145).
-var _ = register(&Rule{
+var reviewerNoStandardRule = &Rule{
 	ID:       "reviewer-no-standard",
 	Severity: diag.Error,
 	Phase:    diag.PhaseResolve,
@@ -32,4 +32,4 @@ var _ = register(&Rule{
 				Suggestion: "write system_message = \"...\", the standard the reviewer holds each call to"})
 		}
 	},
-})
+}

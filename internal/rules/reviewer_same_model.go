@@ -10,7 +10,7 @@ import (
 // reviewer-same-model: a reviewer running on the assistant's own model
 // (R144). Kokua logs a warning; a second opinion from the same model is a
 // weaker one.
-var _ = register(&Rule{
+var reviewerSameModelRule = &Rule{
 	ID:       "reviewer-same-model",
 	Severity: diag.Warning,
 	Phase:    diag.PhaseResolve,
@@ -40,4 +40,4 @@ var _ = register(&Rule{
 				Suggestion: "give the reviewer a different model"})
 		}
 	},
-})
+}

@@ -12,7 +12,7 @@ import (
 // R145). An approval reviewer answers through a structured call that
 // carries no reasoning. An effort inherited from [assistant].thinking is
 // fine.
-var _ = register(&Rule{
+var reviewerThinkingRule = &Rule{
 	ID:       "reviewer-thinking",
 	Severity: diag.Error,
 	Phase:    diag.PhaseResolve,
@@ -31,4 +31,4 @@ var _ = register(&Rule{
 				Suggestion: "remove the thinking key from the reviewer's table"})
 		}
 	},
-})
+}

@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
@@ -188,43 +187,77 @@ func (p *Pass) Reportf(span diag.Span, key, format string, args ...any) {
 	p.Report(Finding{Span: span, Key: key, Message: fmt.Sprintf(format, args...)})
 }
 
-var registry = map[string]*Rule{}
-
-// register adds a rule to the registry. It refuses, by panicking, a rule
-// whose ID is taken and one that does not say what it needs.
-func register(r *Rule) *Rule {
-	if _, dup := registry[r.ID]; dup {
-		panic("rules: two rules with ID " + r.ID)
-	}
-	if r.Needs < NeedsInput || r.Needs > NeedsWorld {
-		panic("rules: rule " + r.ID + " does not say what it needs")
-	}
-	registry[r.ID] = r
-	return r
+// all is every rule, sorted by ID: Go data, which the linker lays out, so
+// that nothing is registered when a program starts. TestRuleList holds it
+// to every rule of the package, sorted, each ID once, each saying what it
+// needs.
+var all = []*Rule{
+	allSpellingRule,
+	allWithoutResidentRule,
+	availableStringRule,
+	beyondLimitsRule,
+	buildFloorRule,
+	buildOverlapRule,
+	confirmReviewOverlapRule,
+	deadEntryRule,
+	declaredPairDropsGatesRule,
+	delegationCycleRule,
+	duplicateNameRule,
+	duplicateToolsetRule,
+	entryAgentMissingRule,
+	entryScopeRule,
+	entryShapeRule,
+	invalidManifestRule,
+	invalidTomlRule,
+	mcpDisconnectedRule,
+	mcpServerShapeRule,
+	modelShapeRule,
+	noAgentsRule,
+	noReviewEntryRule,
+	noReviewerRule,
+	oldAgentToolsRule,
+	pendingDeadEntryRule,
+	removedKeyRule,
+	reservedAgentNameRule,
+	reservedToolsetNameRule,
+	residentOutsideAvailableRule,
+	reviewReachesFloorRule,
+	reviewerMissingTableRule,
+	reviewerNoStandardRule,
+	reviewerSameModelRule,
+	reviewerThinkingRule,
+	shadowCheckSkippedRule,
+	shadowedToolRule,
+	staleManifestServerRule,
+	suppressionInvalid,
+	suppressionUnused,
+	toolsetNameCharsRule,
+	unknownDelegateRule,
+	unknownKeyRule,
+	unknownToolsetRule,
+	unprintableNameRule,
+	unusedSectionRule,
+	workerEntryPointOnlyRule,
+	workflowCommandRule,
+	wrongTypeRule,
 }
 
 // All returns every rule, sorted by ID, in a slice of the caller's own.
-func All() []*Rule { return slices.Clone(sorted()) }
-
-// sorted is every rule sorted by ID, made once: the registry is complete
-// when the package's variables are, before anything can ask.
-var sorted = sync.OnceValue(func() []*Rule {
-	out := make([]*Rule, 0, len(registry))
-	for _, r := range registry {
-		out = append(out, r)
-	}
-	slices.SortFunc(out, func(a, b *Rule) int { return strings.Compare(a.ID, b.ID) })
-	return out
-})
+func All() []*Rule { return slices.Clone(all) }
 
 // ByID returns the rule of that ID, or nil.
-func ByID(id string) *Rule { return registry[id] }
+func ByID(id string) *Rule {
+	if i, ok := slices.BinarySearchFunc(all, id, func(r *Rule, id string) int { return strings.Compare(r.ID, id) }); ok {
+		return all[i]
+	}
+	return nil
+}
 
 // Run runs every rule the input allows, applies the config's suppression
 // comments, and returns the findings, unsorted.
 func Run(in *Input) []diag.Diagnostic {
 	p := &Pass{Input: in} // one pass, its list added to by every rule
-	for _, r := range sorted() {
+	for _, r := range all {
 		if r.Check == nil || !r.Needs.met(in) {
 			continue
 		}

@@ -1,8 +1,13 @@
 package rules
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/diag"
@@ -70,22 +75,66 @@ func TestEveryCheckOfSection6(t *testing.T) {
 	}
 }
 
-// TestRegisterRefusesUnsetNeeds holds registration to rules that say what
-// they need: a rule without Needs would otherwise run on input it cannot
-// read, such as a nil Config.
-func TestRegisterRefusesUnsetNeeds(t *testing.T) {
-	r := &Rule{ID: "test-forgot-needs", Severity: diag.Error, Phase: diag.PhaseParse,
-		Refs: []string{"R1"}, Summary: "a rule that does not say what it needs", Check: func(*Pass) {}}
-	refused := func() (refused bool) {
-		defer func() { refused = recover() != nil }()
-		register(r)
-		return false
-	}()
-	if !refused {
-		t.Fatal("register accepted a rule without Needs")
+// TestRuleList holds the list of rules to the package: every variable
+// the package's files set to a &Rule{...} is in it once, the list is sorted
+// by ID with each ID once (ByID searches it), and each rule says what it
+// needs: a rule without Needs would otherwise run on input it cannot read,
+// such as a nil Config.
+func TestRuleList(t *testing.T) {
+	fset := token.NewFileSet()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if ByID(r.ID) != nil {
-		t.Fatal("a refused rule is in the registry")
+	declared := map[string]bool{}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, v := range vs.Values {
+					if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
+						if c, ok := u.X.(*ast.CompositeLit); ok {
+							if id, ok := c.Type.(*ast.Ident); ok && id.Name == "Rule" {
+								declared[vs.Names[i].Name] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if len(declared) != len(all) {
+		t.Errorf("the package declares %d rules and the list holds %d: add each rule to all in rule.go", len(declared), len(all))
+	}
+	seen := map[*Rule]bool{}
+	for i, r := range all {
+		if seen[r] {
+			t.Errorf("rule %s is listed twice", r.ID)
+		}
+		seen[r] = true
+		if i > 0 && all[i-1].ID >= r.ID {
+			t.Errorf("the list is not sorted by ID with each ID once: %s before %s", all[i-1].ID, r.ID)
+		}
+		if r.Needs < NeedsInput || r.Needs > NeedsWorld {
+			t.Errorf("rule %s does not say what it needs", r.ID)
+		}
+		if ByID(r.ID) != r {
+			t.Errorf("ByID(%q) does not find it", r.ID)
+		}
+	}
+	if ByID("no-such-rule") != nil || ByID("") != nil {
+		t.Error("ByID finds a rule that is not one")
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 // resident toolset no agent builds at startup, and logs that at INFO rather
 // than reporting the agent clean (R138). Startup builds only the entry
 // agent and the workers reachable from it.
-var _ = register(&Rule{
+var shadowCheckSkippedRule = &Rule{
 	ID:       "shadow-check-skipped",
 	Severity: diag.Info,
 	Phase:    diag.PhaseAlert,
@@ -36,4 +36,4 @@ var _ = register(&Rule{
 				Notes:   []string{why, "Kokua logs the skip at INFO and checks none of the agent's resident tools for shadowing."}})
 		}
 	},
-})
+}

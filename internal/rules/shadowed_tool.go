@@ -14,7 +14,7 @@ import (
 // tool, in exactly this format. The walk follows available order (a list's
 // own order, or trust order for "all"); activate_skill is never counted,
 // and the entry agent's SkillAgent skills are not part of it (A19).
-var _ = register(&Rule{
+var shadowedToolRule = &Rule{
 	ID:       "shadowed-tool",
 	Severity: diag.Warning,
 	Phase:    diag.PhaseAlert,
@@ -43,7 +43,7 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}
 
 // toolsetSpan finds where an agent's table names a toolset, and the key it
 // is written under: for "all", its resident entry; for a list, its

@@ -9,7 +9,7 @@ import (
 // stale-manifest-server: the manifest describes an MCP server no
 // [[mcp.server]] table configures (R166). The config decides which servers
 // exist, so the entry is ignored; the manifest is likely stale.
-var _ = register(&Rule{
+var staleManifestServerRule = &Rule{
 	ID:       "stale-manifest-server",
 	Severity: diag.Warning,
 	Phase:    diag.PhaseRegister,
@@ -23,4 +23,4 @@ var _ = register(&Rule{
 				Suggestion: "regenerate the manifest from this install, or add the [[mcp.server]] table"})
 		}
 	},
-})
+}

@@ -202,7 +202,7 @@ func hidden(d diag.Diagnostic, file string, candidates []*suppression, invalid *
 
 func ruleIDs() []string {
 	var ids []string
-	for _, r := range sorted() {
+	for _, r := range all {
 		ids = append(ids, r.ID)
 	}
 	return ids

@@ -6,10 +6,10 @@ import "github.com/kokua-policy/kokua-policy/diag"
 // that hides nothing, because the rule reports nothing on the line it
 // covers. A stale suppression would otherwise hide a future finding that
 // nobody has looked at. The mechanism is in suppress.go.
-var suppressionUnused = register(&Rule{
+var suppressionUnused = &Rule{
 	ID:       "suppression-unused",
 	Severity: diag.Warning,
 	Phase:    diag.PhaseInput,
 	Summary:  "a kokua-lint suppression comment hides nothing",
 	Needs:    NeedsConfig,
-})
+}

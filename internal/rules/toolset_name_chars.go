@@ -10,7 +10,7 @@ import (
 // toolset-name-chars: a toolset name holding '.' or '*', which no approval
 // entry could name since the entry grammar splits on '.' and reserves '*'
 // (R18, R117, A25).
-var _ = register(&Rule{
+var toolsetNameCharsRule = &Rule{
 	ID:       "toolset-name-chars",
 	Severity: diag.Error,
 	Phase:    diag.PhaseRegister,
@@ -28,4 +28,4 @@ var _ = register(&Rule{
 				Suggestion: fmt.Sprintf("rename it to %s", tomlName(strings.NewReplacer(".", "_", "*", "_").Replace(c.Name)))})
 		}
 	},
-})
+}

@@ -10,7 +10,7 @@ import (
 
 // unknown-delegate: delegates_to names an agent with no [agents.<name>]
 // table (R126).
-var _ = register(&Rule{
+var unknownDelegateRule = &Rule{
 	ID:       "unknown-delegate",
 	Severity: diag.Error,
 	Phase:    diag.PhaseValidate,
@@ -51,4 +51,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

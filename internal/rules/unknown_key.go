@@ -13,7 +13,7 @@ import (
 // unknown-key: a key that a tool-access table does not accept (R21,
 // R108-R110, R113). The message lists the keys the table accepts, suggests
 // a close match, and names the table where the key does belong.
-var _ = register(&Rule{
+var unknownKeyRule = &Rule{
 	ID:       "unknown-key",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -60,7 +60,7 @@ var _ = register(&Rule{
 			p.Report(f)
 		})
 	},
-})
+}
 
 // moveAgentKey moves a key of [agents.<name>] written below its
 // [agents.<name>.tools] header, where Kokua reads it as a key of the tools

@@ -12,7 +12,7 @@ import (
 
 // unknown-toolset: an agent's available list names a toolset nothing
 // installs (R118, R44).
-var _ = register(&Rule{
+var unknownToolsetRule = &Rule{
 	ID:       "unknown-toolset",
 	Severity: diag.Error,
 	Phase:    diag.PhaseValidate,
@@ -62,4 +62,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

@@ -21,7 +21,7 @@ import (
 // (issue 13), and a warning: Kokua starts. Every output of the project
 // escapes such names; the warning is for the reader of the file and for
 // whatever else prints the name.
-var _ = register(&Rule{
+var unprintableNameRule = &Rule{
 	ID:       "unprintable-name",
 	Severity: diag.Warning,
 	Phase:    diag.PhaseParse,
@@ -29,7 +29,7 @@ var _ = register(&Rule{
 	Summary:  "a name holds a control, bidirectional or invisible character, so it does not show as what Kokua reads",
 	Needs:    NeedsConfig,
 	Check:    checkUnprintableNames,
-})
+}
 
 // nameKind is what a name names. A reference is reported at the
 // definition when the file defines a name of its kind with that spelling.

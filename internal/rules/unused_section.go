@@ -10,7 +10,7 @@ import (
 // unused-section: a config section owned by an installed toolset (the
 // manifest lists its settings) that no agent's availability includes, so
 // nobody reads its settings (R139, R22).
-var _ = register(&Rule{
+var unusedSectionRule = &Rule{
 	ID:       "unused-section",
 	Severity: diag.Warning,
 	Phase:    diag.PhaseResolve,
@@ -34,4 +34,4 @@ var _ = register(&Rule{
 				Suggestion: fmt.Sprintf("add %s to an agent's available list, or drop the section", tomlName(t.Name))})
 		}
 	},
-})
+}

@@ -9,7 +9,7 @@ import (
 // worker-entry-point-only: a worker's available list names a toolset only
 // the entry agent can host, such as skills (R119, R27). "all" leaves such a
 // toolset out on a worker instead (R52).
-var _ = register(&Rule{
+var workerEntryPointOnlyRule = &Rule{
 	ID:       "worker-entry-point-only",
 	Severity: diag.Error,
 	Phase:    diag.PhaseValidate,
@@ -34,4 +34,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

@@ -20,7 +20,7 @@ var reservedCommands = []string{"stop", "diag", "new", "conversations", "switch"
 // reach collide or are malformed (R129, A24). Availability decides, not
 // residency: a command exists whether or not its toolset is loaded. Only
 // checked when the manifest carries workflow data.
-var _ = register(&Rule{
+var workflowCommandRule = &Rule{
 	ID:       "workflow-command",
 	Severity: diag.Error,
 	Phase:    diag.PhaseValidate,
@@ -62,4 +62,4 @@ var _ = register(&Rule{
 			}
 		}
 	},
-})
+}

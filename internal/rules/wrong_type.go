@@ -9,7 +9,7 @@ import (
 // wrong-type: a tool-access key whose value has the wrong TOML type (R105,
 // R21). The finding points at the value, or at the first list element that
 // is not a string.
-var _ = register(&Rule{
+var wrongTypeRule = &Rule{
 	ID:       "wrong-type",
 	Severity: diag.Error,
 	Phase:    diag.PhaseParse,
@@ -59,4 +59,4 @@ var _ = register(&Rule{
 			p.Reportf(span, key, "%s must be %s, not %s", key, ks.Type.Want(), got)
 		})
 	},
-})
+}
