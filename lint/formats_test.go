@@ -194,7 +194,7 @@ func checkSARIFResults(t *testing.T, data []byte, ds []diag.Diagnostic) {
 	}
 	for i, r := range all {
 		got := run.Tool.Driver.Rules[i]
-		if got.ID != r.ID || got.ShortDescription.Text != r.Summary || got.DefaultConfiguration.Level != sarifLevels[r.Severity] ||
+		if got.ID != r.ID || got.ShortDescription.Text != r.Summary || got.DefaultConfiguration.Level != wantSARIFLevel[r.Severity] ||
 			got.HelpURI != SARIFRuleDocBase+r.ID+".md" || !strings.Contains(got.Help.Text, got.HelpURI) || !strings.Contains(got.Help.Markdown, got.HelpURI) {
 			t.Errorf("tool.driver.rules[%d] = %+v does not describe rule %s (%s, %q)", i, got, r.ID, r.Severity, r.Summary)
 		}
@@ -204,7 +204,7 @@ func checkSARIFResults(t *testing.T, data []byte, ds []diag.Diagnostic) {
 	}
 	for i, d := range ds {
 		res := run.Results[i]
-		if res.RuleID != d.Rule || run.Tool.Driver.Rules[res.RuleIndex].ID != d.Rule || res.Level != sarifLevels[d.Severity] {
+		if res.RuleID != d.Rule || run.Tool.Driver.Rules[res.RuleIndex].ID != d.Rule || res.Level != wantSARIFLevel[d.Severity] {
 			t.Errorf("result %d: rule %q (index %d), level %q; want %s, %s", i, res.RuleID, res.RuleIndex, res.Level, d.Rule, d.Severity)
 		}
 		if !strings.HasPrefix(res.Message.Text, d.Message) || (d.Suggestion != "") != strings.Contains(res.Message.Text, "\nhelp: ") {
@@ -284,7 +284,7 @@ func checkGitHubLines(t *testing.T, data []byte, ds []diag.Diagnostic) {
 		if want := GitHubCommand(d); lines[i] != want {
 			t.Errorf("line %d is %q, want %q", i+1, lines[i], want)
 		}
-		if !strings.HasPrefix(lines[i], "::"+githubCommands[d.Severity]+" file="+GitHubEscapeProperty(d.Span.File)+",line=") ||
+		if !strings.HasPrefix(lines[i], "::"+wantGitHubCommand[d.Severity]+" file="+GitHubEscapeProperty(d.Span.File)+",line=") ||
 			!strings.Contains(lines[i], ",title="+d.Rule+"::") {
 			t.Errorf("line %d %q does not name %s, its file and its line", i+1, lines[i], d.Rule)
 		}
@@ -596,3 +596,10 @@ func TestOutputFormatsDoc(t *testing.T) {
 		}
 	}
 }
+
+// The SARIF level and the GitHub workflow command of each severity, as the
+// formats' documents name them.
+var (
+	wantSARIFLevel    = map[diag.Severity]string{diag.Error: "error", diag.Warning: "warning", diag.Info: "note"}
+	wantGitHubCommand = map[diag.Severity]string{diag.Error: "error", diag.Warning: "warning", diag.Info: "notice"}
+)

@@ -10,11 +10,16 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 )
 
-// githubCommands maps a severity to the workflow command that annotates it.
-var githubCommands = map[diag.Severity]string{
-	diag.Error:   "error",
-	diag.Warning: "warning",
-	diag.Info:    "notice",
+// githubCommand is the workflow command that annotates a finding of that
+// severity.
+func githubCommand(s diag.Severity) string {
+	switch s {
+	case diag.Warning:
+		return "warning"
+	case diag.Info:
+		return "notice"
+	}
+	return "error"
 }
 
 // WriteGitHub writes one GitHub Actions workflow command per diagnostic,
@@ -80,11 +85,7 @@ func GitHubCommand(d diag.Diagnostic) string {
 	if d.Suggestion != "" {
 		msg += "\nhelp: " + diag.Printable(d.Suggestion)
 	}
-	cmd, ok := githubCommands[d.Severity]
-	if !ok {
-		cmd = "error"
-	}
-	return "::" + cmd + " " + strings.Join(props, ",") + "::" + GitHubEscapeData(msg)
+	return "::" + githubCommand(d.Severity) + " " + strings.Join(props, ",") + "::" + GitHubEscapeData(msg)
 }
 
 var (

@@ -37,11 +37,17 @@ const (
 	SARIFDefaultManifestURI = "kokua-default-install.manifest.json"
 )
 
-// sarifLevels maps a severity to its SARIF level.
-var sarifLevels = map[diag.Severity]string{
-	diag.Error:   "error",
-	diag.Warning: "warning",
-	diag.Info:    "note",
+// sarifLevel is a severity's SARIF level.
+func sarifLevel(s diag.Severity) string {
+	switch s {
+	case diag.Error:
+		return "error"
+	case diag.Warning:
+		return "warning"
+	case diag.Info:
+		return "note"
+	}
+	return ""
 }
 
 // toSARIF converts diagnostics to a SARIF 2.1.0 log of one run. Every rule
@@ -163,7 +169,7 @@ func sarifRule(id string, sev diag.Severity, phase diag.Phase, summary string, r
 		WithShortDescription(sarif.NewMultiformatMessageString(summary)).
 		WithHelp(sarif.NewMultiformatMessageString(text).WithMarkdown(markdown)).
 		WithHelpURI(help).
-		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevels[sev])).
+		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(sev))).
 		WithProperties(sarif.Properties{
 			"phase": string(phase),
 			"refs":  nonNil(refs),
@@ -189,7 +195,7 @@ func sarifResult(d diag.Diagnostic, ruleIndex int) *sarif.Result {
 	}
 	result := sarif.NewRuleResult(d.Rule).
 		WithRuleIndex(ruleIndex).
-		WithLevel(sarifLevels[d.Severity]).
+		WithLevel(sarifLevel(d.Severity)).
 		WithMessage(sarif.NewTextMessage(text))
 	if loc := sarifLocation(d.Span); loc != nil {
 		result.AddLocation(loc)

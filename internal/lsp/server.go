@@ -562,7 +562,7 @@ func (s *server) diagnose(d *document) []Diagnostic {
 // time in proportion to their number (issue 18).
 func (s *server) toProtocol(d *document, f diag.Diagnostic) Diagnostic {
 	out := Diagnostic{
-		Severity:        severities[f.Severity],
+		Severity:        severity(f.Severity),
 		Code:            f.Rule,
 		CodeDescription: &CodeDescription{Href: lint.SARIFRuleHelpURI(f.Rule)},
 		Source:          "kokua-lint",
@@ -576,8 +576,16 @@ func (s *server) toProtocol(d *document, f diag.Diagnostic) Diagnostic {
 	return out
 }
 
-var severities = map[diag.Severity]DiagnosticSeverity{
-	diag.Error:   SeverityError,
-	diag.Warning: SeverityWarning,
-	diag.Info:    SeverityInformation,
+// severity is the protocol's severity of a finding's (none for an unknown
+// one).
+func severity(s diag.Severity) DiagnosticSeverity {
+	switch s {
+	case diag.Error:
+		return SeverityError
+	case diag.Warning:
+		return SeverityWarning
+	case diag.Info:
+		return SeverityInformation
+	}
+	return 0
 }
