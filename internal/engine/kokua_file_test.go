@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/testing/agree"
 )
 
 // headerPattern is the regular expression kokuaHeader was before it was
@@ -34,13 +36,7 @@ var headerEdges = []string{
 	"[assistant\u00a0]", "[assistant\r\r", "[assistant\r ", "[assistant \r", "x\r[assistant]",
 }
 
-func TestKokuaHeaderAgreesOnEdges(t *testing.T) {
-	for _, s := range headerEdges {
-		if d := headerDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-	}
-}
+func TestKokuaHeaderAgreesOnEdges(t *testing.T) { agree.Inputs(t, headerEdges, headerDisagreement) }
 
 // headerPieces are what generated lines are made of: the names of the
 // pattern, near misses of them, and the punctuation and white space
@@ -90,28 +86,9 @@ func generatedHeaders(n int) []string {
 }
 
 func TestKokuaHeaderAgreesOnGenerated(t *testing.T) {
-	matched := 0
-	for _, s := range generatedHeaders(20000) {
-		if d := headerDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-		if headerPattern.MatchString(s) {
-			matched++
-		}
-	}
-	// Both answers must be common for the comparison to mean something.
-	if matched < 2000 || matched > 18000 {
-		t.Errorf("the pattern matched %d of 20000 generated files", matched)
-	}
+	inputs := generatedHeaders(20000)
+	agree.Inputs(t, inputs, headerDisagreement)
+	agree.Share(t, "Kokua table header", inputs, headerPattern, 2000)
 }
 
-func FuzzKokuaHeaderAgreesWithPattern(f *testing.F) {
-	for _, s := range headerEdges {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if d := headerDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-	})
-}
+func FuzzKokuaHeaderAgreesWithPattern(f *testing.F) { agree.Fuzz(f, headerDisagreement, headerEdges) }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/testing/agree"
 )
 
 // suppressionLinePattern is the regular expression suppressionLine was
@@ -47,11 +49,7 @@ var suppressionLineEdges = []string{
 }
 
 func TestSuppressionLineAgreesOnEdges(t *testing.T) {
-	for _, s := range suppressionLineEdges {
-		if d := suppressionLineDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-	}
+	agree.Inputs(t, suppressionLineEdges, suppressionLineDisagreement)
 }
 
 // suppressionLineAlphabet is what generated lines are made of.
@@ -95,28 +93,11 @@ func generatedSuppressionLines(n int) []string {
 }
 
 func TestSuppressionLineAgreesOnGenerated(t *testing.T) {
-	matched := 0
-	for _, s := range generatedSuppressionLines(20000) {
-		if d := suppressionLineDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-		if suppressionLinePattern.MatchString(s) {
-			matched++
-		}
-	}
-	// Both answers must be common for the comparison to mean something.
-	if matched < 2000 || matched > 18000 {
-		t.Errorf("the pattern matched %d of 20000 generated lines", matched)
-	}
+	inputs := generatedSuppressionLines(20000)
+	agree.Inputs(t, inputs, suppressionLineDisagreement)
+	agree.Share(t, "suppression line", inputs, suppressionLinePattern, 2000)
 }
 
 func FuzzSuppressionLineAgreesWithPattern(f *testing.F) {
-	for _, s := range suppressionLineEdges {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if d := suppressionLineDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-	})
+	agree.Fuzz(f, suppressionLineDisagreement, suppressionLineEdges)
 }

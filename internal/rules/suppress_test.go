@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/testing/agree"
 )
 
 // suppressionPattern is the regular expression suppressionForm was before
@@ -44,11 +46,7 @@ var suppressionEdges = []string{
 }
 
 func TestSuppressionFormAgreesOnEdges(t *testing.T) {
-	for _, s := range suppressionEdges {
-		if d := suppressionDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-	}
+	agree.Inputs(t, suppressionEdges, suppressionDisagreement)
 }
 
 // suppressionAlphabet is what generated comments are made of.
@@ -92,28 +90,11 @@ func generatedSuppressions(n int) []string {
 }
 
 func TestSuppressionFormAgreesOnGenerated(t *testing.T) {
-	matched := 0
-	for _, s := range generatedSuppressions(20000) {
-		if d := suppressionDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-		if suppressionPattern.MatchString(s) {
-			matched++
-		}
-	}
-	// Both answers must be common for the comparison to mean something.
-	if matched < 2000 || matched > 18000 {
-		t.Errorf("the pattern matched %d of 20000 generated comments", matched)
-	}
+	inputs := generatedSuppressions(20000)
+	agree.Inputs(t, inputs, suppressionDisagreement)
+	agree.Share(t, "suppression comment", inputs, suppressionPattern, 2000)
 }
 
 func FuzzSuppressionFormAgreesWithPattern(f *testing.F) {
-	for _, s := range suppressionEdges {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if d := suppressionDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-	})
+	agree.Fuzz(f, suppressionDisagreement, suppressionEdges)
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/testing/agree"
 )
 
 // tomllib's patterns as regular expressions, as Parse used them before the
@@ -95,11 +97,7 @@ var literalEdges = []string{
 }
 
 func TestLiteralScannersAgreeOnEdges(t *testing.T) {
-	for _, s := range literalEdges {
-		if d := literalDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-	}
+	agree.Inputs(t, literalEdges, literalDisagreement)
 }
 
 // literalValid are valid literals of each kind, which the generator mutates.
@@ -186,37 +184,15 @@ func mutate(r *rand.Rand, s string, alphabet []string) string {
 }
 
 func TestLiteralScannersAgreeOnGenerated(t *testing.T) {
-	matched := map[string]int{}
-	for _, s := range generatedLiterals(20000) {
-		if d := literalDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-		for name, re := range map[string]*regexp.Regexp{"integer": integerPattern, "float": floatPattern,
-			"local time": localTimeRegexp, "no seconds": noSecondsRegexp, "date": dateRegexp} {
-			if re.MatchString(s) {
-				matched[name]++
-			}
-		}
-	}
-	// The comparison means something only if each pattern matched a fair
-	// share of the strings, not just refused them all.
-	for _, name := range []string{"integer", "float", "local time", "no seconds", "date"} {
-		if matched[name] < 200 {
-			t.Errorf("the %s pattern matched only %d generated strings", name, matched[name])
-		}
-	}
+	inputs := generatedLiterals(20000)
+	agree.Inputs(t, inputs, literalDisagreement)
+	agree.Share(t, "integer", inputs, integerPattern, 200)
+	agree.Share(t, "float", inputs, floatPattern, 200)
+	agree.Share(t, "local time", inputs, localTimeRegexp, 200)
+	agree.Share(t, "no seconds", inputs, noSecondsRegexp, 200)
+	agree.Share(t, "date", inputs, dateRegexp, 200)
 }
 
 func FuzzLiteralScannersAgreeWithPatterns(f *testing.F) {
-	for _, s := range literalEdges {
-		f.Add(s)
-	}
-	for _, s := range literalValid {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if d := literalDisagreement(s); d != "" {
-			t.Errorf("%q: %s", s, d)
-		}
-	})
+	agree.Fuzz(f, literalDisagreement, literalEdges, literalValid)
 }
