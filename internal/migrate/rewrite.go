@@ -15,7 +15,14 @@ import (
 func (mg *migration) run() {
 	root := mg.root
 	agents := root.Get("agents")
-	hadAgents := agents != nil && agents.Kind == tomlpos.KindTable && len(agents.Fields) > 0
+	if agents != nil && (agents.Kind != tomlpos.KindTable || agents.Inline() && len(agents.Fields) == 0) {
+		// agents = <a value> (Kokua refuses the file as it is: wrong-type),
+		// or agents = {}, which is closed: the entry agent's table could
+		// not be written under either.
+		mg.flagAt(keyFrom(agents), "nothing was migrated: an [agents.<name>] header cannot extend agents as it is written; make it an [agents] table, then migrate again")
+		return
+	}
+	hadAgents := agents != nil && len(agents.Fields) > 0
 	assistant := root.Get("assistant")
 
 	memory, memoryOn := mg.memory()
