@@ -2,10 +2,8 @@ package lsp
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"regexp"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/testing/agree"
@@ -62,32 +60,17 @@ var suppressionLineAlphabet = []string{
 // white space of every kind between its parts, mutated now and then, or
 // pieces of the alphabet put together.
 func generatedSuppressionLines(n int) []string {
-	r := rand.New(rand.NewPCG(24, 2029))
-	pick := func(options ...string) string { return options[r.IntN(len(options))] }
-	space := func() string {
-		var b strings.Builder
-		for range r.IntN(3) {
-			b.WriteString(pick(" ", " ", "\t", "\t", "\n", "\r", "\f", "\v", "\u00a0", "\u2003"))
-		}
-		return b.String()
-	}
+	g := agree.NewGen(2029)
+	space := func() string { return g.Pieces(2, " ", " ", "\t", "\t", "\n", "\r", "\f", "\v", "\u00a0", "\u2003") }
 	out := make([]string, 0, n)
 	for len(out) < n {
-		if r.IntN(4) == 0 {
-			var b strings.Builder
-			for range r.IntN(12) {
-				b.WriteString(pick(suppressionLineAlphabet...))
-			}
-			out = append(out, b.String())
+		if g.IntN(4) == 0 {
+			out = append(out, g.Pieces(11, suppressionLineAlphabet...))
 			continue
 		}
-		s := space() + "#" + space() + "kokua-lint" + space() + ":" + space() + "ignore[" + pick("", "a", "a, b", "\n") + "]" +
-			pick("", " why", "]", " why\r", " why\nnot", "\n")
-		for r.IntN(3) == 0 {
-			at := r.IntN(len(s) + 1)
-			s = s[:at] + pick(suppressionLineAlphabet...) + s[min(at+r.IntN(2), len(s)):]
-		}
-		out = append(out, s)
+		s := space() + "#" + space() + "kokua-lint" + space() + ":" + space() + "ignore[" + g.Pick("", "a", "a, b", "\n") + "]" +
+			g.Pick("", " why", "]", " why\r", " why\nnot", "\n")
+		out = append(out, g.Mutate(s, suppressionLineAlphabet...))
 	}
 	return out
 }

@@ -2,9 +2,7 @@ package rules
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/testing/agree"
@@ -59,32 +57,17 @@ var suppressionAlphabet = []string{
 // separator drawn from white space of every kind, mutated now and then,
 // or pieces of the alphabet put together.
 func generatedSuppressions(n int) []string {
-	r := rand.New(rand.NewPCG(24, 2028))
-	pick := func(options ...string) string { return options[r.IntN(len(options))] }
-	space := func() string {
-		var b strings.Builder
-		for range r.IntN(3) {
-			b.WriteString(pick(" ", "\t", "\n", "\r", "\f", "\v", "\u00a0", "\u2003"))
-		}
-		return b.String()
-	}
+	g := agree.NewGen(2028)
+	space := func() string { return g.Pieces(2, " ", "\t", "\n", "\r", "\f", "\v", "\u00a0", "\u2003") }
 	out := make([]string, 0, n)
 	for len(out) < n {
-		if r.IntN(4) == 0 {
-			var b strings.Builder
-			for range r.IntN(12) {
-				b.WriteString(pick(suppressionAlphabet...))
-			}
-			out = append(out, b.String())
+		if g.IntN(4) == 0 {
+			out = append(out, g.Pieces(11, suppressionAlphabet...))
 			continue
 		}
-		s := "#" + space() + "kokua-lint" + space() + ":" + space() + "ignore[" + pick("", "a", "a, b", "a]", "\n") + "]" +
-			space() + pick("", "why", "why not", "why\nnot", "é ]") + space()
-		for r.IntN(3) == 0 {
-			at := r.IntN(len(s) + 1)
-			s = s[:at] + pick(suppressionAlphabet...) + s[min(at+r.IntN(2), len(s)):]
-		}
-		out = append(out, s)
+		s := "#" + space() + "kokua-lint" + space() + ":" + space() + "ignore[" + g.Pick("", "a", "a, b", "a]", "\n") + "]" +
+			space() + g.Pick("", "why", "why not", "why\nnot", "é ]") + space()
+		out = append(out, g.Mutate(s, suppressionAlphabet...))
 	}
 	return out
 }

@@ -5,7 +5,9 @@
 package agree
 
 import (
+	"math/rand/v2"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -47,4 +49,36 @@ func Fuzz(f *testing.F, disagree func(string) string, seeds ...[]string) {
 			t.Errorf("%q: %s", s, d)
 		}
 	})
+}
+
+// Gen makes the inputs a generator draws from pieces: a fixed seed, so that
+// every run tests the same inputs.
+type Gen struct{ r *rand.Rand }
+
+// NewGen returns a generator seeded with seed.
+func NewGen(seed uint64) *Gen { return &Gen{rand.New(rand.NewPCG(seed, 1))} }
+
+// IntN is a number from 0 to n-1.
+func (g *Gen) IntN(n int) int { return g.r.IntN(n) }
+
+// Pick is one of the options.
+func (g *Gen) Pick(options ...string) string { return options[g.r.IntN(len(options))] }
+
+// Pieces is up to most pieces, put together.
+func (g *Gen) Pieces(most int, pieces ...string) string {
+	var b strings.Builder
+	for range g.r.IntN(most + 1) {
+		b.WriteString(g.Pick(pieces...))
+	}
+	return b.String()
+}
+
+// Mutate inserts a piece into s, or puts one in place of a byte, at a
+// random place, as many times as a one-in-three chance allows in a row.
+func (g *Gen) Mutate(s string, pieces ...string) string {
+	for g.r.IntN(3) == 0 {
+		at := g.r.IntN(len(s) + 1)
+		s = s[:at] + g.Pick(pieces...) + s[min(at+g.r.IntN(2), len(s)):]
+	}
+	return s
 }
