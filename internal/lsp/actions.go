@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/textdiff"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -101,37 +102,18 @@ func (s *server) action(d *document, f diag.Diagnostic, x fix, kind CodeActionKi
 	return a
 }
 
-// suppressionLine matches a suppression comment alone on its line,
-//
-//	^(\s*#\s*kokua-lint\s*:\s*ignore\[)([^\]]*)(\].*)$
-//
-// in regular expression syntax (\s is ASCII white space, and . any
-// character but \n), and returns where the list of rule IDs starts and
-// ends: the closing bracket is at end. It is written out by hand rather
-// than as a regular expression, so that kokua-lint does not link the
-// regexp package.
+// suppressionLine reads a suppression comment alone on its line (after
+// white space, and with nothing after its list that starts another line),
+// and returns where the list of rule IDs starts and ends: the closing
+// bracket is at end.
 func suppressionLine(line string) (start, end int, ok bool) {
-	for _, word := range []string{"#", "kokua-lint", ":", "ignore["} {
-		start = skipSpace(line, start)
-		if !strings.HasPrefix(line[start:], word) {
-			return 0, 0, false
-		}
-		start += len(word)
-	}
-	n := strings.IndexByte(line[start:], ']')
-	if n < 0 || strings.IndexByte(line[start+n:], '\n') >= 0 {
+	comment := strings.TrimLeft(line, " \t\n\f\r") // \s of a regular expression
+	from, to, ok := rules.SuppressionIDs(comment)
+	if !ok || strings.Contains(comment[to:], "\n") {
 		return 0, 0, false
 	}
-	return start, start + n, true
-}
-
-// skipSpace returns the index of the first byte of s from i on that is not
-// \s of a regular expression (ASCII white space but the vertical tab).
-func skipSpace(s string, i int) int {
-	for i < len(s) && strings.IndexByte(" \t\n\f\r", s[i]) >= 0 {
-		i++
-	}
-	return i
+	at := len(line) - len(comment)
+	return at + from, at + to, true
 }
 
 // suppression writes "# kokua-lint: ignore[<rule>] " alone on the line

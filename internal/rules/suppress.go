@@ -34,36 +34,50 @@ func skipSpace(s string) string {
 	return s
 }
 
+// SuppressionIDs finds the list of rule IDs of a suppression comment, the
+// one reader of its form: the comment starts with
+//
+//	#\s*kokua-lint\s*:\s*ignore\[([^\]]*)\]
+//
+// in regular expression syntax (\s is ASCII white space), and [from, to) are
+// the bytes of the list between the brackets. The suppressions here read a
+// comment's reason after it; the language server adds a rule to a list.
+// (It is written out by hand, not as a regular expression, so that
+// kokua-lint does not link the regexp package.)
+func SuppressionIDs(comment string) (from, to int, ok bool) {
+	rest, ok := strings.CutPrefix(comment, "#")
+	if !ok {
+		return 0, 0, false
+	}
+	for _, word := range []string{"kokua-lint", ":", "ignore["} {
+		if rest, ok = strings.CutPrefix(skipSpace(rest), word); !ok {
+			return 0, 0, false
+		}
+	}
+	n := strings.IndexByte(rest, ']')
+	if n < 0 {
+		return 0, 0, false
+	}
+	from = len(comment) - len(rest)
+	return from, from + n, true
+}
+
 // suppressionForm reads the text of a suppression comment:
 //
 //	^#\s*kokua-lint\s*:\s*ignore\[([^\]]*)\]\s*(.*?)\s*$
 //
-// in regular expression syntax (\s is ASCII white space): the list of IDs
-// between the brackets, and the reason after them, without the white space
-// around it, and on one line. It is written out by hand, not as a regular
-// expression, so that kokua-lint does not link the regexp package.
+// the list of IDs (SuppressionIDs), and the reason after it, without the
+// white space around it, and on one line.
 func suppressionForm(text string) (ids, reason string, ok bool) {
-	rest, ok := strings.CutPrefix(text, "#")
+	from, to, ok := SuppressionIDs(text)
 	if !ok {
 		return "", "", false
 	}
-	for _, word := range []string{"kokua-lint", ":", "ignore["} {
-		if rest, ok = strings.CutPrefix(skipSpace(rest), word); !ok {
-			return "", "", false
-		}
-	}
-	ids, rest, ok = strings.Cut(rest, "]")
-	if !ok {
-		return "", "", false
-	}
-	reason = skipSpace(rest)
-	for len(reason) > 0 && isSpace(reason[len(reason)-1]) {
-		reason = reason[:len(reason)-1]
-	}
+	reason = strings.TrimRightFunc(skipSpace(text[to+1:]), func(r rune) bool { return r < 0x80 && isSpace(byte(r)) })
 	if strings.Contains(reason, "\n") {
 		return "", "", false
 	}
-	return ids, reason, true
+	return text[from:to], reason, true
 }
 
 // suppression is one parsed suppression comment.
