@@ -7,10 +7,12 @@ import (
 	"os"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	// The stack is 16 KiB before any other package initializes ...
+	_ "github.com/kokua-policy/kokua-policy/cmd/internal/earlystack"
 )
 
 func main() {
-	// A compile reaches a 32 KiB stack: grow to it now, while shallow.
+	// ... and a compile reaches 32 KiB: grow to it now, while shallow.
 	cli.GrowStack[[24 << 10]byte]()
 	os.Exit(Main(os.Args, os.Stdin, os.Stdout, os.Stderr))
 }
