@@ -23,7 +23,7 @@ func agentsCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 		Name:      "agents",
 		Usage:     "show each agent's availability, residency and approval, and where they come from",
 		UsageText: "kokua-compile agents [--manifest FILE] [--format human|json] CONFIG|POLICY",
-		Flags:     lintFlags("format of the listing and of diagnostics: human or json"),
+		Flags:     lintFlags("format of the listing and of diagnostics: human or json", nil),
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return oneConfig

@@ -28,23 +28,24 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // command is kokua-compile's command tree, reading and writing the streams it is
 // given.
 func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
+	// The flags write where the action reads them (cli.Bind).
+	var o compileOptions
 	return &urfave.Command{
 		Name:      "kokua-compile",
 		Usage:     "write the resolved tool-access policy of a Kokua config.toml",
 		UsageText: "kokua-compile [--manifest FILE] [--format human|json|sarif|github] [-o FILE] CONFIG\nkokua-compile --check -o FILE [--manifest FILE] [--only-kokua] CONFIG\nkokua-compile agents [--manifest FILE] [--format human|json] CONFIG|POLICY\nkokua-compile diff [--manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] OLD NEW\nkokua-compile diff --base REF [--manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] CONFIG\nkokua-compile graph [--manifest FILE] [--format dot|mermaid] CONFIG|POLICY\nkokua-compile keygen KEY\nkokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] CONFIG|POLICY [TESTS...]\nkokua-compile risks [--manifest FILE] [--format human|json|markdown] CONFIG|POLICY\nkokua-compile report [--manifest FILE] [--base OLD|--base REF] [-o report.html] CONFIG|POLICY",
 		Flags: append([]urfave.Flag{
-			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the policy to `FILE` (a regular file or none; through a symlink to its target; atomically, keeping its mode) instead of stdout"},
-			&urfave.BoolFlag{Name: "check", Local: true, Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG and the manifest"},
-			cli.OnlyKokuaFlag(),
-			&urfave.StringFlag{Name: "sign", Local: true, Usage: "sign the policy with the Ed25519 private key in `KEY` (PEM, from kokua-compile keygen); kokua-run --verify-key checks it"},
-		}, lintFlags("format of diagnostics (on stderr): human, json, sarif or github")...),
+			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Destination: &o.output, Usage: "write the policy to `FILE` (a regular file or none; through a symlink to its target; atomically, keeping its mode) instead of stdout"},
+			&urfave.BoolFlag{Name: "check", Local: true, Destination: &o.check, Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG and the manifest"},
+			cli.Bind(cli.OnlyKokuaFlag(), &o.onlyKokua),
+			&urfave.StringFlag{Name: "sign", Local: true, Destination: &o.sign, Usage: "sign the policy with the Ed25519 private key in `KEY` (PEM, from kokua-compile keygen); kokua-run --verify-key checks it"},
+		}, lintFlags("format of diagnostics (on stderr): human, json, sarif or github", &o.lintOptions)...),
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return oneConfig
 			}
-			return compileConfig(compileOptions{
-				lintOptions: lintOptionsOf(c), output: c.String("output"), check: c.Bool("check"), onlyKokua: c.Bool("only-kokua"), sign: c.String("sign"),
-			}, stdin, stdout, stderr)
+			o.config = c.Args().First()
+			return compileConfig(o, stdin, stdout, stderr)
 		},
 		// One line per subcommand; each lives in its own file.
 		Commands: []*urfave.Command{
@@ -64,14 +65,20 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 var oneConfig = cli.Fail(cli.ExitUsage, "kokua-compile: name exactly one config file, or - for standard input")
 
 // lintFlags are the flags of the lint that comes first, in every
-// subcommand that compiles; formatUsage says what --format formats.
-func lintFlags(formatUsage string) []urfave.Flag {
-	return []urfave.Flag{
-		cli.ManifestFlag(),
-		cli.FormatFlag(formatUsage),
-		cli.ColorFlag("colour of diagnostics: auto, always or never"),
-		cli.StdinFilenameFlag(),
+// subcommand that compiles; formatUsage says what --format formats. The
+// root command's flags write to o (cli.Bind); a subcommand passes nil and
+// reads them with lintOptionsOf, which finds a flag written before the
+// subcommand's name too.
+func lintFlags(formatUsage string, o *lintOptions) []urfave.Flag {
+	manifest, format := cli.ManifestFlag(), cli.FormatFlag(formatUsage)
+	color, stdinName := cli.ColorFlag("colour of diagnostics: auto, always or never"), cli.StdinFilenameFlag()
+	if o != nil {
+		cli.Bind(manifest, &o.manifest)
+		cli.Bind(format, &o.format)
+		cli.Bind(color, &o.color)
+		cli.Bind(stdinName, &o.stdinName)
 	}
+	return []urfave.Flag{manifest, format, color, stdinName}
 }
 
 // lintOptions are the flags of the lint and the config it checks.

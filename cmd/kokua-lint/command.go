@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -33,36 +34,35 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // command is kokua-lint's command tree, reading and writing the streams it is
 // given.
 func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
+	// The flags write where the action reads them (cli.Bind).
+	var o options
+	var list bool
 	return &urfave.Command{
 		Name:      "kokua-lint",
 		Usage:     "check Kokua's config.toml tool access offline",
 		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...\nkokua-lint --fix [--unsafe-fixes] [--diff] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format human|json|sarif]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
 		Flags: []urfave.Flag{
-			cli.ManifestFlag(),
-			cli.FormatFlag("output format: human, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations)"),
-			cli.ColorFlag("colour: auto, always or never (auto honours NO_COLOR)"),
-			&urfave.StringFlag{Name: "fail-on", Local: true, Value: "error", Usage: "exit 1 on findings of this severity or worse: error or warning"},
-			&urfave.BoolFlag{Name: "list-rules", Local: true, Usage: "print every rule with its severity, phase and summary (in --format human, json or sarif)"},
-			cli.StdinFilenameFlag(),
-			cli.OnlyKokuaFlag(),
-			&urfave.BoolFlag{Name: "fix", Local: true, Usage: "make the safe fixes of the findings in each CONFIG, in place (a config read from - is written to standard output), and report what remains"},
-			&urfave.BoolFlag{Name: "unsafe-fixes", Local: true, Usage: "with --fix or --diff, make the unsafe fixes too: those that could widen what an agent may do"},
-			&urfave.BoolFlag{Name: "diff", Local: true, Usage: "print what --fix would change as a unified diff, and write nothing"},
-			&urfave.StringFlag{Name: "sarif-file", Local: true, Usage: "also write the findings as SARIF 2.1.0 to `FILE`, in the same run (the GitHub Action annotates and uploads from one run)"},
+			cli.Bind(cli.ManifestFlag(), &o.manifest),
+			cli.Bind(cli.FormatFlag("output format: human, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations)"), &o.format),
+			cli.Bind(cli.ColorFlag("colour: auto, always or never (auto honours NO_COLOR)"), &o.color),
+			&urfave.StringFlag{Name: "fail-on", Local: true, Value: "error", Destination: &o.failOn, Usage: "exit 1 on findings of this severity or worse: error or warning"},
+			&urfave.BoolFlag{Name: "list-rules", Local: true, Destination: &list, Usage: "print every rule with its severity, phase and summary (in --format human, json or sarif)"},
+			cli.Bind(cli.StdinFilenameFlag(), &o.stdinName),
+			cli.Bind(cli.OnlyKokuaFlag(), &o.onlyKokua),
+			&urfave.BoolFlag{Name: "fix", Local: true, Destination: &o.fix, Usage: "make the safe fixes of the findings in each CONFIG, in place (a config read from - is written to standard output), and report what remains"},
+			&urfave.BoolFlag{Name: "unsafe-fixes", Local: true, Destination: &o.unsafeFixes, Usage: "with --fix or --diff, make the unsafe fixes too: those that could widen what an agent may do"},
+			&urfave.BoolFlag{Name: "diff", Local: true, Destination: &o.diff, Usage: "print what --fix would change as a unified diff, and write nothing"},
+			&urfave.StringFlag{Name: "sarif-file", Local: true, Destination: &o.sarifFile, Usage: "also write the findings as SARIF 2.1.0 to `FILE`, in the same run (the GitHub Action annotates and uploads from one run)"},
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			if c.Bool("list-rules") {
+			if list {
 				if c.NArg() > 0 {
 					return usage("--list-rules takes no config files")
 				}
-				return listRules(stdout, cli.String(c, "format"))
+				return listRules(stdout, o.format)
 			}
-			return lintConfigs(options{
-				configs: c.Args().Slice(), manifest: cli.String(c, "manifest"), format: cli.String(c, "format"),
-				color: cli.String(c, "color"), failOn: c.String("fail-on"),
-				stdinName: c.String("stdin-filename"), onlyKokua: c.Bool("only-kokua"), sarifFile: c.String("sarif-file"),
-				fix: c.Bool("fix"), unsafeFixes: c.Bool("unsafe-fixes"), diff: c.Bool("diff"),
-			}, stdin, stdout, stderr)
+			o.configs = c.Args().Slice()
+			return lintConfigs(o, stdin, stdout, stderr)
 		},
 		// One line per subcommand; each lives in its own file.
 		Commands: []*urfave.Command{
@@ -192,7 +192,9 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.format == "human" && m.Embedded && len(sources) > 1 {
-		fmt.Fprintf(stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install (%d toolsets)\n", len(m.Toolsets()))
+		// Not fmt: in a clean run, this line is the one use of it, and its
+		// first use costs a lint's worth of time (docs/benchmarks.md).
+		_, _ = io.WriteString(stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install ("+strconv.Itoa(len(m.Toolsets()))+" toolsets)\n")
 	}
 	if err := lint.Write(stdout, o.format, all, lint.WriteOptions{Sources: sources, Style: cli.Style(color)}); err != nil {
 		return cli.StdoutFailed("kokua-lint", "the report", err)

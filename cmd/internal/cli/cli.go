@@ -321,6 +321,17 @@ func String(c *urfave.Command, name string) string {
 	return c.String(name)
 }
 
+// Bind makes f write its value to dest, where the action reads it, and
+// returns f. A root command's action reads its flags so: urfave/cli's
+// lookup by name (c.String, c.Bool) walks every flag of the command and
+// makes a slice of each one's names as it goes, which for kokua-lint's
+// dozen flags came to some 600 allocations a run (docs/benchmarks.md). A
+// subcommand reads a flag that may come before its name with String.
+func Bind[T, C any, VC urfave.ValueCreator[T, C]](f *urfave.FlagBase[T, C, VC], dest *T) *urfave.FlagBase[T, C, VC] {
+	f.Destination = dest
+	return f
+}
+
 // ManifestFlag is --manifest FILE, the registry manifest kokua-lint and
 // kokua-compile check against.
 func ManifestFlag() *urfave.StringFlag {
