@@ -67,7 +67,7 @@ func marshal(d *Document, sign func(digest string) (*Signature, error)) ([]byte,
 	if err != nil {
 		return nil, err
 	}
-	s, err := seal(raw)
+	s, err := sealValid(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -119,15 +119,21 @@ type sealed struct {
 // seal is the one definition of the canonical form and the digest: Marshal
 // seals what it writes with it, and Parse checks what it reads with it.
 //
-// encoding/json checks the syntax first; seal then only puts members in
-// order, leaving every number and literal as written and every string
-// that needs no escape as it is. A string holding an escape, a control
-// character or anything outside ASCII is decoded and written again by
-// encoding/json, which is what defines a string's canonical form.
+// encoding/json checks the syntax first; sealValid then only puts
+// members in order, leaving every number and literal as written and every
+// string that needs no escape as it is. A string holding an escape, a
+// control character or anything outside ASCII is decoded and written again
+// by encoding/json, which is what defines a string's canonical form.
 func seal(doc []byte) (sealed, error) {
 	if !json.Valid(doc) {
 		return sealed{}, json.Unmarshal(doc, new(json.RawMessage)) // says what is wrong
 	}
+	return sealValid(doc)
+}
+
+// sealValid is seal of a document known to be valid JSON: what
+// encoding/json wrote, which Marshal seals without reading it twice.
+func sealValid(doc []byte) (sealed, error) {
 	// The room after the document is for Marshal to add the digest.
 	c := canonWriter{in: doc, out: make([]byte, 0, len(doc)+len(`,"digest":""`)+len(DigestPrefix)+64)}
 	c.space()
