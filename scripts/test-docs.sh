@@ -84,7 +84,7 @@ DELEGATED = [
     (r"^go test \./\.\.\.$", ".ci/run runs it, with -race"),
     (r"^go test \./lint -run TestGolden -update$", "rewrites the goldens; .ci/run runs the golden tests"),
     (r"^go generate \./internal/config$", "rewrites the committed schemas; internal/config/schemagen's TestGenerate runs the step and TestJSONSchemaUpToDate compares its output"),
-    (r"^([A-Z]+=\d+ )*bash scripts/bench\.sh$", "minutes long; checked with bash -n"),
+    (r"^([A-Z_]+=\d+ )*bash scripts/bench\.sh$", "minutes long; checked with bash -n"),
     (r"^(bash )?scripts/loadtest\.sh( |$)", "minutes long; checked with bash -n"),
     (r"^bash scripts/mutation\.sh( |$)", "mutation testing takes about an hour; checked with bash -n"),
     (r"^cd editors/vscode$|^npm install$|^ln -s .*\.vscode/extensions/", "installs the VS Code extension on this machine (docs/editor.md, the LSP part)"),
