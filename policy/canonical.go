@@ -116,8 +116,9 @@ type sealed struct {
 	signature []byte
 }
 
-// seal is the one definition of the canonical form and the digest: Marshal
-// seals what it writes with it, and Parse checks what it reads with it.
+// seal is the one definition of the canonical form and the digest: Parse
+// checks what it reads with it, and Marshal seals what it writes with its
+// second step, sealValid.
 //
 // encoding/json checks the syntax first; sealValid then only puts
 // members in order, leaving every number and literal as written and every
@@ -137,7 +138,7 @@ func sealValid(doc []byte) (sealed, error) {
 	// The room after the document is for Marshal to add the digest.
 	c := canonWriter{in: doc, out: make([]byte, 0, len(doc)+len(`,"digest":""`)+len(DigestPrefix)+64)}
 	c.space()
-	if c.in[c.i] != '{' {
+	if c.i == len(c.in) || c.in[c.i] != '{' {
 		return sealed{}, errors.New("the document is not a JSON object")
 	}
 	c.object(true)
@@ -149,8 +150,9 @@ func sealValid(doc []byte) (sealed, error) {
 		signature: c.signature}, nil
 }
 
-// canonWriter writes the canonical form of a document encoding/json has
-// found valid, so that every token is known to be complete.
+// canonWriter writes the canonical form of a document that is valid JSON
+// (checked by seal, or written by encoding/json), so that every token is
+// known to be complete.
 type canonWriter struct {
 	in, out []byte
 	i       int // the next byte of in

@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	// The stack is 16 KiB before any other package initializes ...
+	// The stack is 16 KiB before any deep package initialization ...
 	_ "github.com/kokua-policy/kokua-policy/cmd/internal/earlystack"
 )
 

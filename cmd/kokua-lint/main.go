@@ -6,8 +6,8 @@ package main
 import (
 	"os"
 
-	// A lint run reaches a 16 KiB stack: grown to it before any other
-	// package initializes.
+	// A lint run reaches a 16 KiB stack: grown to it before any package
+	// with a deep init runs.
 	_ "github.com/kokua-policy/kokua-policy/cmd/internal/earlystack"
 )
 

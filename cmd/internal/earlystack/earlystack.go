@@ -1,5 +1,5 @@
 // Package earlystack grows the main goroutine's stack to 16 KiB before any
-// other package of a command initializes. A command imports it for that
+// package of a command with a deep init runs. A command imports it for that
 // effect alone:
 //
 //	import _ "github.com/kokua-policy/kokua-policy/cmd/internal/earlystack"
