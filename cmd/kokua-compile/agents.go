@@ -22,21 +22,22 @@ func agentsCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "agents",
 		Usage:     "show each agent's availability, residency and approval, and where they come from",
-		UsageText: "kokua-compile agents [--manifest FILE] [--format human|json] CONFIG|POLICY",
-		Flags:     lintFlags("format of the listing and of diagnostics: human or json", nil),
+		UsageText: "kokua-compile agents [--manifest FILE] [--format human|json] [--verify-key PUB] CONFIG|POLICY",
+		Flags:     append(lintFlags("format of the listing and of diagnostics: human or json", nil), cli.VerifyKeyFlag()),
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return oneConfig
 			}
-			return agents(lintOptionsOf(c), stdin, stdout, stderr)
+			return agents(lintOptionsOf(c), c.String("verify-key"), stdin, stdout, stderr)
 		},
 	}
 }
 
 // agents lints the config and, when it has no error, writes the view of
 // each agent; of a compiled policy, it writes the view of the policy's
-// agents, or says the file is not a policy it can read.
-func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+// agents, or says the file is not a policy it can read or is not signed
+// with the key of verifyKey.
+func agents(o lintOptions, verifyKey string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.format != "human" && o.format != "json" {
 		return usage("agents lists in --format human or json, not %q", o.format)
 	}
@@ -44,10 +45,17 @@ func agents(o lintOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	key, err := policyKey(verifyKey, src)
+	if err != nil {
+		return err
+	}
 	if diff.IsPolicy(src.Data) {
 		// A compiled policy, as graph and diff take one: its agents are
 		// read from it, verified, and no manifest is needed.
-		p, err := policy.Parse(src.Name, src.Data)
+		p, err := diff.ParsePolicy(src, key)
+		if errors.Is(err, policy.ErrSignature) {
+			return usage("%v", err)
+		}
 		if err != nil {
 			return notAPolicy(src.Name, err)
 		}

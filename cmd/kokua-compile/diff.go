@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"io"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -22,7 +24,7 @@ func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:  "diff",
 		Usage: "report the tools, toolsets, delegation edges, risk paths, reviewer and approval changes between two configs or policies, each graded; exit 1 when any reaches --fail-on",
-		UsageText: "kokua-compile diff [--manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] OLD NEW\n" +
+		UsageText: "kokua-compile diff [--manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] [--verify-key PUB] OLD NEW\n" +
 			"kokua-compile diff --base REF [--manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] CONFIG",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
@@ -30,14 +32,15 @@ func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			&urfave.StringFlag{Name: "fail-on", Local: true, Value: "any", Usage: "the least grade that makes the run fail: critical, high, medium, or any (any widening or graded change)"},
 			&urfave.BoolFlag{Name: "allow-widen", Local: true, Usage: "exit 0 whatever changed"},
 			&urfave.StringFlag{Name: "base", Local: true, Usage: "read the old side from git: `REF`:CONFIG (git show)"},
+			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			return runDiff(cli.String(c, "manifest"), cli.String(c, "format"), cli.String(c, "fail-on"), c.String("base"), c.Bool("allow-widen"), c.Args().Slice(), stdout, stderr)
+			return runDiff(cli.String(c, "manifest"), cli.String(c, "format"), cli.String(c, "fail-on"), c.String("base"), c.String("verify-key"), c.Bool("allow-widen"), c.Args().Slice(), stdout, stderr)
 		},
 	}
 }
 
-func runDiff(manifest, format, failOn, base string, allowWiden bool, args []string, stdout, stderr io.Writer) error {
+func runDiff(manifest, format, failOn, base, verifyKey string, allowWiden bool, args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains(diff.Formats, format) {
 		return usage("--format takes human, markdown, json or github, not %q", format)
 	}
@@ -66,15 +69,19 @@ func runDiff(manifest, format, failOn, base string, allowWiden bool, args []stri
 	default:
 		return usage("name two files, the old side and the new one (configs or compiled policies)")
 	}
+	key, err := policyKey(verifyKey, oldSrc, newSrc)
+	if err != nil {
+		return err
+	}
 	m, err := cli.Manifest(manifest)
 	if err != nil {
 		return usage("%v", err)
 	}
-	oldSide, err := loadSide(oldSrc, m, stderr, "nothing was compared")
+	oldSide, err := loadSide(oldSrc, m, key, stderr, "nothing was compared")
 	if err != nil {
 		return err
 	}
-	newSide, err := loadSide(newSrc, m, stderr, "nothing was compared")
+	newSide, err := loadSide(newSrc, m, key, stderr, "nothing was compared")
 	if err != nil {
 		return err
 	}
@@ -88,11 +95,34 @@ func runDiff(manifest, format, failOn, base string, allowWiden bool, args []stri
 	return nil
 }
 
-// loadSide reads one side; a config with errors is reported on stderr as
-// kokua-lint reports it, and ends the command with exit 1 and a line that
-// says so and nothing, what the command did not do.
-func loadSide(src lint.Source, m *lint.Manifest, stderr io.Writer, nothing string) (*diff.Side, error) {
-	side, res, err := diff.Load(src, m)
+// policyKey reads the public key of --verify-key, nil when path is "":
+// every compiled policy among srcs must be signed with it. The flag is
+// refused when no input is a compiled policy: a config is compiled here,
+// unsigned, so the check would pass without checking anything.
+func policyKey(path string, srcs ...lint.Source) (ed25519.PublicKey, error) {
+	if path == "" {
+		return nil, nil
+	}
+	var configs []string
+	for _, src := range srcs {
+		if diff.IsPolicy(src.Data) {
+			return cli.ReadVerifyKey("kokua-compile", path)
+		}
+		configs = append(configs, diag.Printable(src.Name))
+	}
+	what := "is a config, which carries"
+	if len(configs) > 1 {
+		what = "are configs, which carry"
+	}
+	return nil, usage("--verify-key checks the signature of a compiled policy, and %s %s none: name the policy kokua-compile --sign wrote", strings.Join(configs, " and "), what)
+}
+
+// loadSide reads one side; a compiled policy must be signed with key when
+// key is not nil (policyKey). A config with errors is reported on stderr
+// as kokua-lint reports it, and ends the command with exit 1 and a line
+// that says so and nothing, what the command did not do.
+func loadSide(src lint.Source, m *lint.Manifest, key ed25519.PublicKey, stderr io.Writer, nothing string) (*diff.Side, error) {
+	side, res, err := diff.Load(src, m, key)
 	if err != nil {
 		return nil, usage("%v", err)
 	}
@@ -107,9 +137,9 @@ func loadSide(src lint.Source, m *lint.Manifest, stderr io.Writer, nothing strin
 }
 
 // oneSide reads the one config or compiled policy of a command that takes
-// one (graph, risks) with its --manifest, after checking that --format is
-// one of formats, and loads it; nothing says what a config with errors
-// stops.
+// one (graph, risks) with its --manifest and --verify-key, after checking
+// that --format is one of formats, and loads it; nothing says what a
+// config with errors stops.
 func oneSide(c *urfave.Command, stderr io.Writer, formats []string, nothing string) (side *diff.Side, format string, err error) {
 	if c.NArg() != 1 {
 		return nil, "", usage("name exactly one config or compiled policy")
@@ -122,11 +152,15 @@ func oneSide(c *urfave.Command, stderr io.Writer, formats []string, nothing stri
 	if err != nil {
 		return nil, "", usage("%v", err)
 	}
+	key, err := policyKey(c.String("verify-key"), src)
+	if err != nil {
+		return nil, "", err
+	}
 	m, err := cli.Manifest(cli.String(c, "manifest"))
 	if err != nil {
 		return nil, "", usage("%v", err)
 	}
-	side, err = loadSide(src, m, stderr, nothing)
+	side, err = loadSide(src, m, key, stderr, nothing)
 	return side, format, err
 }
 

@@ -21,20 +21,21 @@ func reportCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "report",
 		Usage:     "write the policy explorer: one self-contained HTML page with the agents-by-tools matrix, reasons, reach graph, a simulator and, with --base, what a change did",
-		UsageText: "kokua-compile report [--manifest FILE] [--base OLD|--base REF] [-o report.html] CONFIG|POLICY",
+		UsageText: "kokua-compile report [--manifest FILE] [--base OLD|--base REF] [-o report.html] [--verify-key PUB] CONFIG|POLICY",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			cli.ColorFlag("colour of diagnostics: auto, always or never"),
 			cli.StdinFilenameFlag(),
 			&urfave.StringFlag{Name: "base", Local: true, Usage: "compare with `OLD`, a config or policy file, or, when no such file exists, the config at the git revision REF (git show REF:CONFIG)"},
 			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the page to `FILE` (a regular file or none; atomically) instead of stdout"},
+			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return oneConfig
 			}
 			o := lintOptions{config: c.Args().First(), manifest: cli.String(c, "manifest"), format: "human", color: cli.String(c, "color"), stdinName: c.String("stdin-filename")}
-			return writeReport(o, cli.String(c, "base"), cli.String(c, "output"), stdin, stdout, stderr)
+			return writeReport(o, cli.String(c, "base"), c.String("verify-key"), cli.String(c, "output"), stdin, stdout, stderr)
 		},
 	}
 }
@@ -42,7 +43,7 @@ func reportCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 // writeReport reads the input (and the base), builds the page and writes
 // it to stdout or to output. Nothing is written when an input cannot be
 // read or has errors.
-func writeReport(o lintOptions, base, output string, stdin io.Reader, stdout, stderr io.Writer) error {
+func writeReport(o lintOptions, base, verifyKey, output string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := cli.RegularOutput("kokua-compile", "-o", output); err != nil {
 		return err
 	}
@@ -53,7 +54,8 @@ func writeReport(o lintOptions, base, output string, stdin io.Reader, stdout, st
 		}
 	}
 	if err := cli.NotAnInput("kokua-compile", "-o", output, stdin, cli.Input{What: "the config", Path: o.config},
-		cli.Input{What: "the manifest", Path: o.manifest}, cli.Input{What: "the base", Path: baseFile}); err != nil {
+		cli.Input{What: "the manifest", Path: o.manifest}, cli.Input{What: "the base", Path: baseFile},
+		cli.Input{What: "the verify key", Path: verifyKey}); err != nil {
 		return err
 	}
 	src, m, err := readInputs(o, stdin)
@@ -61,6 +63,7 @@ func writeReport(o lintOptions, base, output string, stdin io.Reader, stdout, st
 		return err
 	}
 	in := report.Input{Name: src.Name}
+	inputs := []lint.Source{src} // and the base's, when there is one
 	if base != "" {
 		var old lint.Source
 		switch {
@@ -74,17 +77,24 @@ func writeReport(o lintOptions, base, output string, stdin io.Reader, stdout, st
 		if err != nil {
 			return usage("%v", err)
 		}
-		oldSide, err := loadSide(old, m, stderr, "no report was written")
+		inputs = append(inputs, old)
+	}
+	key, err := policyKey(verifyKey, inputs...)
+	if err != nil {
+		return err
+	}
+	if base != "" {
+		oldSide, err := loadSide(inputs[1], m, key, stderr, "no report was written")
 		if err != nil {
 			return err
 		}
-		newSide, err := loadSide(src, m, stderr, "no report was written")
+		newSide, err := loadSide(src, m, key, stderr, "no report was written")
 		if err != nil {
 			return err
 		}
 		in.Policy, in.Changes = newSide.Policy, diff.Compare(oldSide, newSide)
 	} else {
-		side, err := loadSide(src, m, stderr, "no report was written")
+		side, err := loadSide(src, m, key, stderr, "no report was written")
 		if err != nil {
 			return err
 		}

@@ -16,10 +16,11 @@ func risksCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "risks",
 		Usage:     "list, for every agent, the paths from untrusted content to exec, write, self-modify, persist and egress tools, most severe first",
-		UsageText: "kokua-compile risks [--manifest FILE] [--format human|json|markdown] CONFIG|POLICY",
+		UsageText: "kokua-compile risks [--manifest FILE] [--format human|json|markdown] [--verify-key PUB] CONFIG|POLICY",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			cli.FormatFlag("format of the report: human, json or markdown"),
+			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			side, format, err := oneSide(c, stderr, diff.RiskFormats, "no risk was listed")

@@ -26,19 +26,20 @@ func testCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "test",
 		Usage:     "check the claims of policy test files (kokua.test.toml beside the config by default) against a config or a compiled policy; exit 1 when one fails",
-		UsageText: "kokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] CONFIG|POLICY [TESTS...]",
+		UsageText: "kokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] [--verify-key PUB] CONFIG|POLICY [TESTS...]",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			cli.FormatFlag("format of the report: human, json, junit, sarif or github"),
 			cli.StdinFilenameFlag(),
+			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			return runTest(cli.String(c, "manifest"), cli.String(c, "format"), c.String("stdin-filename"), c.Args().Slice(), stdin, stdout, stderr)
+			return runTest(cli.String(c, "manifest"), cli.String(c, "format"), c.String("stdin-filename"), c.String("verify-key"), c.Args().Slice(), stdin, stdout, stderr)
 		},
 	}
 }
 
-func runTest(manifest, format, stdinName string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func runTest(manifest, format, stdinName, verifyKey string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !slices.Contains(expect.Formats, format) {
 		return usage("test reports in --format %s, not %q", strings.Join(expect.Formats, ", "), format)
 	}
@@ -94,7 +95,11 @@ func runTest(manifest, format, stdinName string, args []string, stdin io.Reader,
 	if err != nil {
 		return usage("%v", err)
 	}
-	side, err := loadSide(src, m, stderr, "no claim was checked")
+	key, err := policyKey(verifyKey, src)
+	if err != nil {
+		return err
+	}
+	side, err := loadSide(src, m, key, stderr, "no claim was checked")
 	if err != nil {
 		return err
 	}

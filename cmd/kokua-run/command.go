@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io"
@@ -51,7 +50,7 @@ func load(path, verifyKey string) (*policy.Policy, error) {
 	}
 	var p *policy.Policy
 	if verifyKey != "" {
-		key, err := readVerifyKey(verifyKey)
+		key, err := cli.ReadVerifyKey("kokua-run", verifyKey)
 		if err != nil {
 			return nil, err
 		}
@@ -66,23 +65,6 @@ func load(path, verifyKey string) (*policy.Policy, error) {
 		return nil, cli.Fail(cli.ExitRefused, "kokua-run: %v", err)
 	}
 	return p, nil
-}
-
-// verifyKeyFlag is --verify-key, which decide, session and serve take.
-func verifyKeyFlag() urfave.Flag {
-	return &urfave.StringFlag{Name: "verify-key", Usage: "accept only a policy signed with the Ed25519 key whose public key (PEM, from kokua-compile keygen) is in `FILE`"}
-}
-
-// readVerifyKey reads the public key file of --verify-key.
-func readVerifyKey(path string) (ed25519.PublicKey, error) {
-	if err := notRegular(path); err != nil {
-		return nil, err
-	}
-	key, err := policy.ReadPublicKey(path)
-	if err != nil {
-		return nil, cli.Fail(cli.ExitUsage, "kokua-run: --verify-key: %v", err)
-	}
-	return key, nil
 }
 
 // notRegular refuses, with ExitUsage and without opening it, an input

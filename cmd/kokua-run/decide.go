@@ -23,7 +23,7 @@ func decideCommand(stdout io.Writer) *urfave.Command {
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "format", Value: "human", Usage: "human or json"},
 			&urfave.BoolFlag{Name: "unattended", Usage: "the call is in a turn nobody watches: gated calls are denied"},
-			verifyKeyFlag(),
+			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 3 {

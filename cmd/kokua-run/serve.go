@@ -33,7 +33,7 @@ func serveCommand(stderr io.Writer) *urfave.Command {
 		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] [--verify-key PUB] [--no-ui] POLICY",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "addr", Value: server.DefaultAddr, Usage: "address to listen on, HOST:PORT; a HOST alone (localhost) gets the default port, 8181 (loopback by default)"},
-			verifyKeyFlag(),
+			cli.VerifyKeyFlag(),
 			&urfave.BoolFlag{Name: "no-ui", Local: true, Usage: "do not serve the policy explorer at / (the API alone)"},
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {

@@ -26,7 +26,7 @@ func sessionCommand(stdin io.Reader, stdout io.Writer) *urfave.Command {
 		UsageText: "kokua-run session [--preload TOOLSET,...] [--verify-key PUB] POLICY AGENT < script",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "preload", Usage: "toolsets the conversation loaded before the script starts, in the order they were first loaded, as when it is resumed"},
-			verifyKeyFlag(),
+			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 2 {

@@ -31,7 +31,7 @@ func floorRunCommand(t *testing.T, m *lint.Manifest) *diff.Side {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := diff.Load(lint.Source{Name: "edited.json", Data: data}, m)
+	s, _, err := diff.Load(lint.Source{Name: "edited.json", Data: data}, m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

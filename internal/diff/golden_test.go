@@ -21,7 +21,7 @@ func side(t testing.TB, path string, m *lint.Manifest) *diff.Side {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, res, err := diff.Load(lint.Source{Name: filepath.Base(path), Data: data}, m)
+	s, res, err := diff.Load(lint.Source{Name: filepath.Base(path), Data: data}, m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

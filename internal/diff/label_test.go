@@ -63,7 +63,7 @@ func TestPolicySideLabels(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oldPol, _, err := diff.Load(lint.Source{Name: "policy.json", Data: data}, m)
+			oldPol, _, err := diff.Load(lint.Source{Name: "policy.json", Data: data}, m, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func TestComposedRegistryPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, res, err := diff.Load(lint.Source{Name: "config.toml", Data: src}, wiki)
+	n, res, err := diff.Load(lint.Source{Name: "config.toml", Data: src}, wiki, nil)
 	if err != nil || n == nil {
 		t.Fatalf("the config does not compile against the wiki manifest: %v %v", err, res)
 	}

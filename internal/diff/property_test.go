@@ -306,7 +306,7 @@ type generated struct {
 
 func load(t *testing.T, name string, data []byte, m *lint.Manifest) (generated, bool) {
 	t.Helper()
-	s, _, err := diff.Load(lint.Source{Name: name, Data: data}, m)
+	s, _, err := diff.Load(lint.Source{Name: name, Data: data}, m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

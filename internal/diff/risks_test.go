@@ -156,7 +156,7 @@ func TestRiskPathsHold(t *testing.T) {
 // agents, for docs/benchmarks.md's scale.
 func BenchmarkRisks(b *testing.B) {
 	m := classed(b, 90)
-	s, _, err := diff.Load(lint.Source{Name: "gen.toml", Data: gen.Config(1000, 90)}, m)
+	s, _, err := diff.Load(lint.Source{Name: "gen.toml", Data: gen.Config(1000, 90)}, m, nil)
 	if err != nil || s == nil {
 		b.Fatal("the generated config does not lint clean", err)
 	}

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"bytes"
+	"crypto/ed25519"
 	"fmt"
 	"slices"
 
@@ -34,14 +35,16 @@ func IsPolicy(data []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("{"))
 }
 
-// Load reads one side: a compiled policy is verified with policy.Parse; a
-// config is linted against the manifest and compiled, exactly as
-// kokua-compile would. The lint's result comes back for a config, nil for
-// a policy; a config with an error is not compiled (the side is nil, the
-// error nil: the diagnostics say why).
-func Load(src lint.Source, m *lint.Manifest) (*Side, *engine.Linted, error) {
+// Load reads one side: a compiled policy is verified with policy.Parse,
+// or, given a key, with policy.ParseVerified, which refuses it unless key
+// signed it; a config is linted against the manifest and compiled, exactly
+// as kokua-compile would, and the key does not apply to it. The lint's
+// result comes back for a config, nil for a policy; a config with an error
+// is not compiled (the side is nil, the error nil: the diagnostics say
+// why).
+func Load(src lint.Source, m *lint.Manifest, key ed25519.PublicKey) (*Side, *engine.Linted, error) {
 	if IsPolicy(src.Data) {
-		p, err := policy.Parse(src.Name, src.Data)
+		p, err := ParsePolicy(src, key)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -61,6 +64,15 @@ func Load(src lint.Source, m *lint.Manifest) (*Side, *engine.Linted, error) {
 		return nil, res, fmt.Errorf("compiling %s: %w", src.Name, err)
 	}
 	return &Side{Name: src.Name, Policy: p, Graph: reach.New(p), Config: res.Config}, res, nil
+}
+
+// ParsePolicy verifies a compiled policy, and its signature when key is
+// not nil (policy.ParseVerified).
+func ParsePolicy(src lint.Source, key ed25519.PublicKey) (*policy.Policy, error) {
+	if key != nil {
+		return policy.ParseVerified(src.Name, src.Data, key)
+	}
+	return policy.Parse(src.Name, src.Data)
 }
 
 // toolsKey is the key path of a key of an agent's tools table.

@@ -14,7 +14,7 @@ import (
 // agents over 100 toolsets: the work is one decision per selected pair.
 func BenchmarkRunEveryPair(b *testing.B) {
 	m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: gen.Manifest(100)})
-	side, _, err := diff.Load(lint.Source{Name: "config.toml", Data: gen.Config(200, 100)}, m)
+	side, _, err := diff.Load(lint.Source{Name: "config.toml", Data: gen.Config(200, 100)}, m, nil)
 	if err != nil || side == nil {
 		b.Fatal(err)
 	}

@@ -59,7 +59,7 @@ func TestDifferential(t *testing.T) {
 	for _, size := range []struct{ agents, toolsets int }{{3, 6}, {7, 14}, {16, 30}} {
 		data := gen.Config(size.agents, size.toolsets)
 		m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: gen.Manifest(size.toolsets)})
-		side, _, err := diff.Load(lint.Source{Name: "config.toml", Data: data}, m)
+		side, _, err := diff.Load(lint.Source{Name: "config.toml", Data: data}, m, nil)
 		if err != nil || side == nil {
 			t.Fatalf("%v: the generated config does not compile: %v", size, err)
 		}

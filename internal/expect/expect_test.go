@@ -22,7 +22,7 @@ func shipped(t *testing.T) *diff.Side {
 	if err != nil {
 		t.Fatal(err)
 	}
-	side, _, err := diff.Load(lint.Source{Name: "config.toml", Data: data}, lint.DefaultManifest())
+	side, _, err := diff.Load(lint.Source{Name: "config.toml", Data: data}, lint.DefaultManifest(), nil)
 	if err != nil || side == nil {
 		t.Fatalf("the shipped config does not compile: %v", err)
 	}
@@ -140,7 +140,7 @@ func TestSelectorsMatchingNothing(t *testing.T) {
 // compose matches nothing.
 func TestComposedWithoutComposer(t *testing.T) {
 	data := []byte("[assistant]\nagent = \"a\"\n\n[assistant.tools]\nconfirm = []\nreview = []\n\n[agents.a.tools]\navailable = [\"time\"]\n")
-	side, _, err := diff.Load(lint.Source{Name: "config.toml", Data: data}, lint.DefaultManifest())
+	side, _, err := diff.Load(lint.Source{Name: "config.toml", Data: data}, lint.DefaultManifest(), nil)
 	if err != nil || side == nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func (s *server) configBeside(d *document) *policy.Policy {
 		}
 		data = src.Data
 	}
-	side, _, err := diff.Load(lint.Source{Name: path, Data: data}, s.manifest)
+	side, _, err := diff.Load(lint.Source{Name: path, Data: data}, s.manifest, nil)
 	if err != nil || side == nil {
 		return nil
 	}

@@ -30,7 +30,7 @@ func load(t testing.TB, dir string) report.Input {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, res, err := diff.Load(lint.Source{Name: name, Data: data}, m)
+		s, res, err := diff.Load(lint.Source{Name: name, Data: data}, m, nil)
 		if err != nil || s == nil {
 			t.Fatalf("%s/%s: %v %v", dir, name, err, res.Diagnostics)
 		}

@@ -42,7 +42,7 @@ func side(path string) (*diff.Side, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s, res, err := diff.Load(lint.Source{Name: "config.toml", Data: data}, lint.DefaultManifest())
+	s, res, err := diff.Load(lint.Source{Name: "config.toml", Data: data}, lint.DefaultManifest(), nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"crypto/ed25519"
+	"errors"
 	"fmt"
 	"io"
 
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/lint"
+	"github.com/kokua-policy/kokua-policy/policy"
 )
 
 // Stdin is the argument that stands for standard input.
@@ -47,6 +51,29 @@ func ReadInput(path string, stdin io.Reader, name string) (lint.Source, error) {
 		return lint.Source{}, lint.TooLarge("standard input")
 	}
 	return lint.Source{Name: name, Data: data}, nil
+}
+
+// VerifyKeyFlag is --verify-key FILE, the public key a compiled policy
+// must be signed with: kokua-run's decide, session and serve take it, and
+// every kokua-compile subcommand that reads a compiled policy.
+func VerifyKeyFlag() *urfave.StringFlag {
+	return &urfave.StringFlag{Name: "verify-key", Local: true, Usage: "accept only a policy signed with the Ed25519 key whose public key (PEM, from kokua-compile keygen) is in `FILE`"}
+}
+
+// ReadVerifyKey reads the public key file of --verify-key for command, the
+// name its messages start with. A file that cannot be read or holds no
+// Ed25519 public key is a usage error, and a named pipe, a device or a
+// folder is refused without being opened (opening a pipe would wait for a
+// writer).
+func ReadVerifyKey(command, path string) (ed25519.PublicKey, error) {
+	if err := regular.Stat(path); errors.Is(err, regular.ErrNotRegular) {
+		return nil, Fail(ExitUsage, "%s: cannot read %s: %v", command, path, err)
+	}
+	key, err := policy.ReadPublicKey(path)
+	if err != nil {
+		return nil, Fail(ExitUsage, "%s: --verify-key: %v", command, err)
+	}
+	return key, nil
 }
 
 // CheckStdin refuses a command line that reads standard input twice, or
