@@ -203,6 +203,7 @@ func (mg *migration) writtenOf(n *tomlpos.Node) (written, bool) {
 
 // remove deletes an old key however it is written.
 func (mg *migration) remove(n *tomlpos.Node, w written) {
+	mg.gone[n] = true
 	if w.inline {
 		mg.removeMember(n)
 		return
@@ -214,6 +215,7 @@ func (mg *migration) remove(n *tomlpos.Node, w written) {
 // comments (dropLine), or its place inside an inline table, whose own
 // line keeps any comment after it.
 func (mg *migration) drop(n *tomlpos.Node, w written, key string) {
+	mg.gone[n] = true
 	if w.inline {
 		mg.removeMember(n)
 		return

@@ -165,12 +165,15 @@ type migration struct {
 	// order first met, and inlineEdits their edits (writeInlines).
 	inlineOrder []*tomlpos.Node
 	inlineEdits map[*tomlpos.Node]*inlineEdit
+	// gone are the old keys and tables the migration took out of the
+	// table they were written in (emptied).
+	gone map[*tomlpos.Node]bool
 }
 
 func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migration {
 	mg := &migration{src: src, cfg: c, root: c.Root, lines: lineindex.New(src.Name, src.Data),
 		toolsOf: map[string][]string{}, toolsIn: map[string][]string{kokua.Core: kokua.CoreTools}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value,
-		crlf: crlf(src.Data)}
+		crlf: crlf(src.Data), gone: map[*tomlpos.Node]bool{}}
 	for _, t := range engine.ManifestOf(m).Manifest.Toolsets {
 		mg.known[t.Name] = true
 		for _, tool := range t.Tools {

@@ -49,6 +49,9 @@ func (mg *migration) run() {
 	}
 	mg.approval(assistant)
 	mg.subagentsFlag(roles)
+	if sub := root.Get("subagents"); mg.emptied(sub) {
+		mg.dropHeader(sub)
+	}
 	mg.writeInlines()
 }
 
@@ -369,12 +372,24 @@ func (mg *migration) roles() []string {
 		moved = append(moved, f.Name)
 	}
 	if len(moved) == len(rs.Fields) {
+		mg.gone[rs] = true
 		mg.dropHeader(rs)
-		if sub := mg.root.Get("subagents"); len(sub.Fields) == 1 || len(sub.Fields) == 2 && sub.Get("concurrent") != nil {
-			mg.dropHeader(sub)
-		}
 	}
 	return moved
+}
+
+// emptied reports whether the migration took every key and table out of
+// t, which held at least one: its [header] then holds nothing.
+func (mg *migration) emptied(t *tomlpos.Node) bool {
+	if t == nil || len(t.Fields) == 0 {
+		return false
+	}
+	for _, f := range t.Fields {
+		if !mg.gone[f.Value] {
+			return false
+		}
+	}
+	return true
 }
 
 // dropHeader deletes a [header] line left with nothing in it.
