@@ -25,7 +25,7 @@ func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 		Name:  "diff",
 		Usage: "report the tools, toolsets, delegation edges, risk paths, reviewer and approval changes between two configs or policies, each graded; exit 1 when any reaches --fail-on",
 		UsageText: "kokua-compile diff [--manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] [--verify-key PUB] OLD NEW\n" +
-			"kokua-compile diff --base REF [--manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] CONFIG",
+			"kokua-compile diff --base REF [--manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] [--verify-key PUB] CONFIG",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			cli.FormatFlag("format of the report: human, markdown, json or github (annotations)"),
@@ -77,15 +77,11 @@ func runDiff(manifest, format, failOn, base, verifyKey string, allowWiden bool, 
 	if err != nil {
 		return usage("%v", err)
 	}
-	oldSide, err := loadSide(oldSrc, m, key, stderr, "nothing was compared")
+	sides, err := loadSides(m, key, stderr, "nothing was compared", oldSrc, newSrc)
 	if err != nil {
 		return err
 	}
-	newSide, err := loadSide(newSrc, m, key, stderr, "nothing was compared")
-	if err != nil {
-		return err
-	}
-	r := diff.Compare(oldSide, newSide)
+	r := diff.Compare(sides[0], sides[1])
 	if err := diff.Write(stdout, format, r); err != nil {
 		return cli.StdoutFailed("kokua-compile", "the report", err)
 	}
@@ -134,6 +130,27 @@ func loadSide(src lint.Source, m *lint.Manifest, key ed25519.PublicKey, stderr i
 		return nil, cli.Fail(cli.ExitFindings, "kokua-compile: %s has errors; %s", src.Name, nothing)
 	}
 	return side, nil
+}
+
+// loadSides loads each of srcs with loadSide, in their order, but the
+// compiled policies first: a policy refused (for its signature, say) is
+// refused whichever side it is, before a config's findings end the
+// command.
+func loadSides(m *lint.Manifest, key ed25519.PublicKey, stderr io.Writer, nothing string, srcs ...lint.Source) ([]*diff.Side, error) {
+	sides := make([]*diff.Side, len(srcs))
+	for _, policies := range []bool{true, false} {
+		for i, src := range srcs {
+			if diff.IsPolicy(src.Data) != policies {
+				continue
+			}
+			side, err := loadSide(src, m, key, stderr, nothing)
+			if err != nil {
+				return nil, err
+			}
+			sides[i] = side
+		}
+	}
+	return sides, nil
 }
 
 // oneSide reads the one config or compiled policy of a command that takes

@@ -63,7 +63,7 @@ func writeReport(o lintOptions, base, verifyKey, output string, stdin io.Reader,
 		return err
 	}
 	in := report.Input{Name: src.Name}
-	inputs := []lint.Source{src} // and the base's, when there is one
+	var inputs []lint.Source // the base, when there is one, then the input
 	if base != "" {
 		var old lint.Source
 		switch {
@@ -79,26 +79,18 @@ func writeReport(o lintOptions, base, verifyKey, output string, stdin io.Reader,
 		}
 		inputs = append(inputs, old)
 	}
+	inputs = append(inputs, src)
 	key, err := policyKey(verifyKey, inputs...)
 	if err != nil {
 		return err
 	}
+	sides, err := loadSides(m, key, stderr, "no report was written", inputs...)
+	if err != nil {
+		return err
+	}
+	in.Policy = sides[len(sides)-1].Policy
 	if base != "" {
-		oldSide, err := loadSide(inputs[1], m, key, stderr, "no report was written")
-		if err != nil {
-			return err
-		}
-		newSide, err := loadSide(src, m, key, stderr, "no report was written")
-		if err != nil {
-			return err
-		}
-		in.Policy, in.Changes = newSide.Policy, diff.Compare(oldSide, newSide)
-	} else {
-		side, err := loadSide(src, m, key, stderr, "no report was written")
-		if err != nil {
-			return err
-		}
-		in.Policy = side.Policy
+		in.Changes = diff.Compare(sides[0], sides[1])
 	}
 	if !diff.IsPolicy(src.Data) {
 		in.Config = src.Data

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -94,6 +95,10 @@ func TestVerifyKeyTwoSides(t *testing.T) {
 		t.Fatalf("compile: exit %d, %s", code, errs)
 	}
 	pub := key + ".pub"
+	broken := filepath.Join(dir, "broken.toml")
+	if err := os.WriteFile(broken, []byte("[agents.coder\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -108,6 +113,12 @@ func TestVerifyKeyTwoSides(t *testing.T) {
 		{[]string{"report", "--verify-key", pub, "--base", unsigned, config}, cli.ExitUsage, "it is not signed"},
 		{[]string{"report", "--verify-key", pub, "--base", config, config}, cli.ExitUsage, "are configs"},
 		{[]string{"report", "--verify-key", pub, "-o", pub, signed}, cli.ExitUsage, "the verify key"},
+		// A policy's refusal comes first, whichever side a config with
+		// errors is on.
+		{[]string{"diff", "--verify-key", pub, broken, unsigned}, cli.ExitUsage, "it is not signed"},
+		{[]string{"diff", "--verify-key", pub, unsigned, broken}, cli.ExitUsage, "it is not signed"},
+		{[]string{"report", "--verify-key", pub, "--base", broken, unsigned}, cli.ExitUsage, "it is not signed"},
+		{[]string{"diff", "--verify-key", pub, broken, signed}, cli.ExitFindings, "broken.toml has errors"},
 	} {
 		code, _, errs := clitest.Run(Main, "kokua-compile", "", c.args...).Split()
 		if code != c.code || !strings.Contains(errs, c.want) {
