@@ -360,7 +360,8 @@ func (mg *migration) roles() []string {
 	for _, f := range rs.Fields {
 		t := f.Value
 		old := config.TablePath(t.Path())
-		if !t.Header || mg.root.Lookup("agents", f.Name) != nil {
+		subs, whole := roleSubtables(t, true)
+		if !t.Header || mg.root.Lookup("agents", f.Name) != nil || !whole {
 			mg.flagAt(valueFrom(t), "%s was removed: declare the agent whole in %s, then delete this table and this comment", old, config.TablePath([]string{"agents", f.Name}))
 			continue
 		}
@@ -369,6 +370,11 @@ func (mg *migration) roles() []string {
 		}
 		mg.edit(valueFrom(t), valueTo(t), config.TablePath([]string{"agents", f.Name}))
 		mg.change(t, "%s became %s", old, config.TablePath([]string{"agents", f.Name}))
+		for _, s := range subs {
+			to := config.TablePath(append([]string{"agents", f.Name}, s.Path()[len(t.Path()):]...))
+			mg.edit(valueFrom(s), valueTo(s), to)
+			mg.change(s, "%s became %s", config.TablePath(s.Path()), to)
+		}
 		moved = append(moved, f.Name)
 	}
 	if len(moved) == len(rs.Fields) {
@@ -378,18 +384,48 @@ func (mg *migration) roles() []string {
 	return moved
 }
 
-// emptied reports whether the migration took every key and table out of
-// t, which held at least one: its [header] then holds nothing.
+// roleSubtables are the tables under a role's table t written with
+// [headers] of their own, which move with it to [agents.<name>], outermost
+// first. whole is false when one cannot move so: an array of tables, or a
+// role's own tools table, which the migration writes for the role itself.
+func roleSubtables(t *tomlpos.Node, role bool) (subs []*tomlpos.Node, whole bool) {
+	for _, f := range t.Fields {
+		v := f.Value
+		switch {
+		case v.ArrayOfTables || role && f.Name == "tools" && (v.Header || v.Implicit()):
+			return nil, false
+		case v.Header || v.Implicit():
+			if v.Header {
+				subs = append(subs, v)
+			}
+			below, ok := roleSubtables(v, false)
+			if !ok {
+				return nil, false
+			}
+			subs = append(subs, below...)
+		}
+	}
+	return subs, true
+}
+
+// emptied reports whether the migration took something out of t and left
+// nothing written below its [header]: every key it held is gone, and what
+// is left are tables under headers of their own (a role that could not
+// move), which need no parent header.
 func (mg *migration) emptied(t *tomlpos.Node) bool {
-	if t == nil || len(t.Fields) == 0 {
+	if t == nil {
 		return false
 	}
+	took := false
 	for _, f := range t.Fields {
-		if !mg.gone[f.Value] {
+		switch v := f.Value; {
+		case mg.gone[v]:
+			took = true
+		case !v.Header && !v.Implicit() && !v.ArrayOfTables:
 			return false
 		}
 	}
-	return true
+	return took
 }
 
 // dropHeader deletes a [header] line left with nothing in it.
@@ -399,8 +435,13 @@ func (mg *migration) dropHeader(t *tomlpos.Node) {
 	}
 	from, to := valueFrom(t), valueTo(t)
 	end := mg.lineEnd(to)
-	if strings.TrimSpace(string(mg.src.Data[to:end])) == "" && strings.TrimSpace(string(mg.src.Data[mg.lineStart(from):from])) == "" {
+	rest := string(mg.src.Data[to:end])
+	switch before := strings.TrimSpace(string(mg.src.Data[mg.lineStart(from):from])); {
+	case before == "" && strings.TrimSpace(rest) == "":
 		from, to = mg.lineStart(from), end
+	case before == "" && strings.HasPrefix(strings.TrimSpace(rest), "#"):
+		// The comment after the header stays, where the header began.
+		to += len(rest) - len(strings.TrimLeft(rest, " \t"))
 	}
 	mg.edit(from, to, "")
 	mg.change(t, "%s was left empty and removed", config.TablePath(t.Path()))
