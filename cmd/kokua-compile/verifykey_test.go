@@ -17,21 +17,9 @@ import (
 // check (a config carries no signature, and a check of nothing must not
 // pass).
 func TestVerifyKey(t *testing.T) {
-	dir := t.TempDir()
-	ours, theirs := filepath.Join(dir, "ours.key"), filepath.Join(dir, "theirs.key")
-	for _, key := range []string{ours, theirs} {
-		if code, _, errs := clitest.Run(Main, "kokua-compile", "", "keygen", key).Split(); code != cli.ExitOK {
-			t.Fatalf("keygen %s: exit %d, %s", key, code, errs)
-		}
-	}
+	dir, ours, signed, unsigned := signedShipped(t)
+	theirs := newKey(t, filepath.Join(dir, "theirs.key"))
 	config := shippedPath(t)
-	signed, unsigned := filepath.Join(dir, "signed.json"), filepath.Join(dir, "unsigned.json")
-	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "--sign", ours, "-o", signed, config).Split(); code != cli.ExitOK {
-		t.Fatalf("--sign: exit %d, %s", code, errs)
-	}
-	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "-o", unsigned, config).Split(); code != cli.ExitOK {
-		t.Fatalf("compile: exit %d, %s", code, errs)
-	}
 	tests := filepath.Join("..", "..", "examples", "kokua.test.toml")
 
 	// Each subcommand's arguments after --verify-key PUB, reading input.
@@ -81,19 +69,8 @@ func TestVerifyKey(t *testing.T) {
 // compiled policy they read and leave a config side alone; two configs
 // leave the flag nothing to check.
 func TestVerifyKeyTwoSides(t *testing.T) {
-	dir := t.TempDir()
-	key := filepath.Join(dir, "policy.key")
-	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "keygen", key).Split(); code != cli.ExitOK {
-		t.Fatalf("keygen: exit %d, %s", code, errs)
-	}
+	dir, key, signed, unsigned := signedShipped(t)
 	config := shippedPath(t)
-	signed, unsigned := filepath.Join(dir, "signed.json"), filepath.Join(dir, "unsigned.json")
-	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "--sign", key, "-o", signed, config).Split(); code != cli.ExitOK {
-		t.Fatalf("--sign: exit %d, %s", code, errs)
-	}
-	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "-o", unsigned, config).Split(); code != cli.ExitOK {
-		t.Fatalf("compile: exit %d, %s", code, errs)
-	}
 	pub := key + ".pub"
 	broken := filepath.Join(dir, "broken.toml")
 	if err := os.WriteFile(broken, []byte("[agents.coder\n"), 0o644); err != nil {
@@ -128,4 +105,29 @@ func TestVerifyKeyTwoSides(t *testing.T) {
 	if got := mustRead(t, pub); !strings.Contains(got, "PUBLIC KEY") {
 		t.Errorf("report -o naming the verify key changed it: %q", got)
 	}
+}
+
+// signedShipped compiles the shipped config twice in a fresh folder:
+// signed with a new key (key, with key.pub beside it), and unsigned.
+func signedShipped(t *testing.T) (dir, key, signed, unsigned string) {
+	t.Helper()
+	dir = t.TempDir()
+	key = newKey(t, filepath.Join(dir, "ours.key"))
+	signed, unsigned = filepath.Join(dir, "signed.json"), filepath.Join(dir, "unsigned.json")
+	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "--sign", key, "-o", signed, shippedPath(t)).Split(); code != cli.ExitOK {
+		t.Fatalf("--sign: exit %d, %s", code, errs)
+	}
+	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "-o", unsigned, shippedPath(t)).Split(); code != cli.ExitOK {
+		t.Fatalf("compile: exit %d, %s", code, errs)
+	}
+	return dir, key, signed, unsigned
+}
+
+// newKey makes a key pair at path (and path.pub) and returns path.
+func newKey(t *testing.T, path string) string {
+	t.Helper()
+	if code, _, errs := clitest.Run(Main, "kokua-compile", "", "keygen", path).Split(); code != cli.ExitOK {
+		t.Fatalf("keygen %s: exit %d, %s", path, code, errs)
+	}
+	return path
 }
