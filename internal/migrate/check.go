@@ -61,9 +61,9 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 	// One marker per line, rule and key: the first finding's message, and
 	// how many more the linter has there.
 	type mark struct {
-		at         int
-		head, text string
-		more       int
+		at               int
+		head, text, help string
+		more             int
 	}
 	var marks []*mark
 	byHead := map[string]*mark{}
@@ -84,7 +84,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 			mk.more++
 			continue
 		}
-		mk := &mark{at: at, head: head, text: d.Text()}
+		mk := &mark{at: at, head: head, text: d.Text(), help: d.Suggestion}
 		byHead[fmt.Sprint(at, head)] = mk
 		marks = append(marks, mk)
 	}
@@ -96,6 +96,10 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		text := mk.head + ": " + mk.text
 		if mk.more > 0 {
 			text += fmt.Sprintf(" (and %d more here: kokua-lint lists them)", mk.more)
+		}
+		// The help line, unless the message already says it.
+		if mk.help != "" && !strings.Contains(text, mk.help) {
+			text = strings.TrimSuffix(text, ".") + ". Help: " + mk.help + "."
 		}
 		indent := data[mk.at:]
 		indent = indent[:len(indent)-len(bytes.TrimLeft(indent, " \t"))]

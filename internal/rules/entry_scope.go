@@ -78,7 +78,11 @@ var entryScopeRule = &Rule{
 					builtin.add(l, it.Value, t)
 					continue
 				}
-				p.Report(Finding{Span: it.Span, Key: l.Path, Suggestion: "drop the entry",
+				// Declaring the toolset comes first in the help: dropping
+				// the entry, then declaring the toolset, would leave its
+				// tools ungated.
+				p.Report(Finding{Span: it.Span, Key: l.Path,
+					Suggestion: fmt.Sprintf("list %s in the available list of the agent that should hold it, and the entry gates its tools; or drop the entry", q(t)),
 					Message: fmt.Sprintf("%s has an entry that %s: %s names toolset %s, which no agent declares",
 						l.Path, l.effect(), q(it.Value), q(t)),
 					Notes: notes("a toolset no agent declares builds no tools, so the entry holds nothing back")})
