@@ -1,6 +1,8 @@
 package model
 
 import (
+	"slices"
+
 	"github.com/kokua-policy/kokua-policy/internal/similar"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
@@ -41,7 +43,8 @@ type Resolution struct {
 	// entry is resolved by the toolset's first build.
 	Pending bool
 	// Homes are the prefixed forms a bare or misfiled tool name should take
-	// ("compute.execute_python").
+	// ("compute.execute_python"), or, for a bare name close to no toolset,
+	// those of the tools it is close to (a misspelled bare tool name).
 	Homes []string
 	// Close are "did you mean" candidates (R208): toolset names for an
 	// unknown toolset, tool names for a missing tool.
@@ -116,6 +119,11 @@ func (w *World) resolve(text string) Resolution {
 		}
 		r.Status = UnknownToolset
 		r.Close = w.suggest(e.Toolset, nameList{}, w.toolsetNames)
+		if len(r.Close) == 0 && e.Whole() && !isStar(text) {
+			for _, tool := range w.suggest(e.Toolset, nameList{allTools: true}, w.toolNames) {
+				r.Homes = append(r.Homes, prefixed(w.homesOf(tool), tool)...)
+			}
+		}
 		return r
 	}
 	r.Toolset = t
@@ -179,6 +187,8 @@ func prefixed(homes []string, tool string) []string {
 type nameList struct {
 	core  bool
 	tools *Toolset
+	// allTools is every tool's name, core's included.
+	allTools bool
 }
 
 // suggest returns the "did you mean" candidates for word among a list of
@@ -195,6 +205,17 @@ func (w *World) suggest(word string, list nameList, names func() []string) []str
 		w.indexes[list] = ix
 	}
 	return ix.Suggest(word)
+}
+
+// toolNames are the names of every tool, each once.
+func (w *World) toolNames() []string {
+	w.homesOnce.Do(w.homes)
+	names := make([]string, 0, len(w.toolHome))
+	for name := range w.toolHome {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func (w *World) toolsetNames() []string {

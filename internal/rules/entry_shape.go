@@ -65,8 +65,15 @@ func shapeFault(r model.Resolution) (fault, fix, note string) {
 		// segment and keeps the rest of the text (fixFor would append a
 		// toolset name as if it were a tool: 'computr.compute').
 		fix := "fix or drop the entry"
-		if len(r.Close) > 0 {
+		switch {
+		case len(r.Close) > 0:
 			fix = "write " + tomlName(r.Close[0]+strings.TrimPrefix(e.Text, e.Toolset))
+		case len(r.Homes) > 0:
+			// Close to no toolset but to a tool: a misspelled bare tool
+			// name, which is written toolset.tool.
+			return fmt.Sprintf("%s names no installed toolset, nor any tool", q(e.Text)),
+				"write " + listed(r.Homes, tomlName, "or"),
+				fmt.Sprintf("Did you mean the tool %s? A tool is written <toolset>.<tool>.", orList(r.Homes))
 		}
 		return fmt.Sprintf("%s names no installed toolset %s%s", q(e.Text), q(e.Toolset), didYouMean(r.Close)), fix, ""
 	case e.Fault == kokua.TooManyDots:
