@@ -33,7 +33,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 		UsageText: "kokua-run decide [--format human|json] [--unattended] [--verify-key PUB] POLICY AGENT TOOL\nkokua-run session [--preload TOOLSET,...] [--verify-key PUB] POLICY AGENT < script\nkokua-run serve [--addr 127.0.0.1:8181] [--verify-key PUB] [--no-ui] POLICY",
 		// One line per subcommand; each lives in its own file.
 		Commands: []*urfave.Command{
-			decideCommand(stdout),
+			decideCommand(stdout, stderr),
 			sessionCommand(stdin, stdout),
 			serveCommand(stderr),
 		},

@@ -5,17 +5,21 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
 // decideCommand is kokua-run decide: one call, answered on stdout and by
-// the exit code.
-func decideCommand(stdout io.Writer) *urfave.Command {
+// the exit code; a name that looks mistyped gets a line on stderr.
+func decideCommand(stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "decide",
 		Usage:     "answer one call: run, confirm, review, not_loaded, unavailable or denied (the exit code says which)",
@@ -30,7 +34,7 @@ func decideCommand(stdout io.Writer) *urfave.Command {
 				return cli.Fail(cli.ExitUsage, "kokua-run decide: want POLICY AGENT TOOL")
 			}
 			return decide(decideOptions{policy: c.Args().Get(0), agent: c.Args().Get(1), tool: c.Args().Get(2),
-				format: c.String("format"), unattended: c.Bool("unattended"), verifyKey: c.String("verify-key")}, stdout)
+				format: c.String("format"), unattended: c.Bool("unattended"), verifyKey: c.String("verify-key")}, stdout, stderr)
 		},
 	}
 }
@@ -46,7 +50,7 @@ type decideOptions struct {
 
 // decide loads a policy and answers one call; the exit code is the
 // decision's.
-func decide(o decideOptions, stdout io.Writer) error {
+func decide(o decideOptions, stdout, stderr io.Writer) error {
 	if o.format != "human" && o.format != "json" {
 		return cli.Fail(cli.ExitUsage, "kokua-run: --format takes human or json, not %q", o.format)
 	}
@@ -69,7 +73,41 @@ func decide(o decideOptions, stdout io.Writer) error {
 	} else if _, err := fmt.Fprintln(stdout, diag.Printable(human(a))); err != nil {
 		return cli.StdoutFailed("kokua-run decide", "the answer", err)
 	}
+	if h := mistyped(p.Document(), a); h != "" {
+		_, _ = fmt.Fprintln(stderr, "kokua-run decide: "+diag.Printable(h))
+	}
 	return cli.Code(exitCode(a.Decision))
+}
+
+// mistyped says, of an answer for an agent or a tool the policy does not
+// know, which known name is close, or "". The answer stands as it is (a
+// policy fails closed); the line is for the person who typed the names.
+func mistyped(doc *policy.Document, a policy.Answer) string {
+	composed := strings.HasPrefix(a.Agent, kokua.ComposedPrefix) || a.Agent == doc.DefaultTier.Label
+	if _, ok := doc.Agents[a.Agent]; !ok && !composed && a.Decision == policy.Denied {
+		if near := cli.Closest(a.Agent, slices.Sorted(maps.Keys(doc.Agents))); near != "" {
+			return fmt.Sprintf("the policy declares no agent '%s': did you mean '%s'?", a.Agent, near)
+		}
+		return ""
+	}
+	if a.Decision != policy.Unavailable {
+		return ""
+	}
+	tools := slices.Clone(doc.CoreTools)
+	for _, t := range doc.Toolsets {
+		for _, tool := range t.Tools {
+			tools = append(tools, tool.Name)
+		}
+	}
+	slices.Sort(tools)
+	tools = slices.Compact(tools)
+	if _, known := slices.BinarySearch(tools, a.Tool); known {
+		return ""
+	}
+	if near := cli.Closest(a.Tool, tools); near != "" {
+		return fmt.Sprintf("no toolset of the policy provides a tool '%s': did you mean '%s'?", a.Tool, near)
+	}
+	return ""
 }
 
 // exitCode is the exit code of a decision.

@@ -13,7 +13,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
-// runMain runs kokua-run in process with args after the program's name.
+// shippedPolicy is the compiled policy of the shipped config, a golden.
 func shippedPolicy(t *testing.T) string {
 	t.Helper()
 	return filepath.Join("..", "..", "testdata", "compile", "shipped", "want.json")
@@ -56,6 +56,30 @@ func TestDecideExitCodes(t *testing.T) {
 			if err := json.Unmarshal([]byte(out), &a); err != nil || a.Decision != tt.want || a.Reason.Summary == "" {
 				t.Errorf("%s %s: JSON %s (%v)", tt.agent, tt.tool, out, err)
 			}
+		}
+	}
+}
+
+// TestDecideMistypedNames: an agent or a tool the policy does not know,
+// close to one it does, gets a line on stderr that names the close one; the
+// answer and its exit code stay what the policy says, and a name that is
+// known, or close to nothing, gets no line.
+func TestDecideMistypedNames(t *testing.T) {
+	for _, c := range []struct {
+		agent, tool string
+		code        int
+		stderr      string
+	}{
+		{"assistent", "read_file", cli.ExitDenied, "kokua-run decide: the policy declares no agent 'assistent': did you mean 'assistant'?\n"},
+		{"coder", "raed_file", cli.ExitUnavailable, "kokua-run decide: no toolset of the policy provides a tool 'raed_file': did you mean 'read_file'?\n"},
+		{"researcher", "write_file", cli.ExitUnavailable, ""}, // a tool the policy knows, out of this agent's reach
+		{"ghost", "write_file", cli.ExitDenied, ""},
+		{"coder", "zzzz", cli.ExitUnavailable, ""},
+		{"composed:assistent", "read_file", cli.ExitOK, ""}, // a composed worker's label, whatever follows the prefix
+	} {
+		code, out, errs := clitest.Run(Main, "kokua-run", "", "decide", shippedPolicy(t), c.agent, c.tool).Split()
+		if code != c.code || errs != c.stderr || strings.Contains(out, "did you mean") {
+			t.Errorf("decide %s %s: exit %d, stderr %q; want exit %d, stderr %q", c.agent, c.tool, code, errs, c.code, c.stderr)
 		}
 	}
 }
