@@ -282,6 +282,13 @@ const notDefined = "flag provided but not defined: -"
 // urfave/cli says it.
 func unknownFlag(c *urfave.Command, err error) string {
 	msg := err.Error()
+	// The flag package names a flag with one dash ("invalid value "" for
+	// flag -format: ..."); it is written as it is typed.
+	if head, rest, ok := strings.Cut(msg, " for flag -"); ok {
+		if name, tail, ok := strings.Cut(rest, ":"); ok {
+			msg = head + " for flag " + dashed(name) + ":" + tail
+		}
+	}
 	given, ok := strings.CutPrefix(msg, notDefined)
 	if !ok || c == nil {
 		return msg

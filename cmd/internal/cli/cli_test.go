@@ -17,7 +17,7 @@ func runTree(t *testing.T, action urfave.ActionFunc, args ...string) (code int, 
 	t.Helper()
 	root := &urfave.Command{
 		Name:   "tool",
-		Flags:  []urfave.Flag{&urfave.StringFlag{Name: "x"}},
+		Flags:  []urfave.Flag{&urfave.StringFlag{Name: "x"}, &urfave.StringFlag{Name: "name"}},
 		Action: action,
 		Commands: []*urfave.Command{{
 			Name:   "sub",
@@ -57,6 +57,9 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"--xx", "1", "ok"}, ExitUsage, "tool: unknown flag --xx: did you mean -x? (see --help)\n"},
 		{[]string{"sub", "--yy", "ok"}, ExitUsage, "tool: unknown flag --yy: did you mean -y? (see --help)\n"},
 		{[]string{"--helpp"}, ExitUsage, "tool: unknown flag --helpp: did you mean --help? (see --help)\n"},
+		// A flag is named as it is typed, with two dashes for a long name.
+		{[]string{"--name=", "ok"}, ExitUsage, "tool: invalid value \"\" for flag --name: " + ErrEmptyValue.Error() + " (see --help)\n"},
+		{[]string{"-x=", "ok"}, ExitUsage, "tool: invalid value \"\" for flag -x: " + ErrEmptyValue.Error() + " (see --help)\n"},
 		{[]string{"sbu", "ok"}, ExitUsage, "tool: unknown command 'sbu': did you mean 'sub'? (see --help)\n"},
 		{[]string{"sbu2"}, ExitOK, ""},
 		{[]string{"sub", "--y", "ok"}, ExitOK, ""},
