@@ -285,6 +285,9 @@ func pemBlock(data []byte, typ string) ([]byte, error) {
 	switch {
 	case b == nil:
 		return nil, fmt.Errorf("not a PEM file: want a %q block", typ)
+	case b.Type == privatePEM && typ == publicPEM:
+		// The easy slip: the key kokua-compile keygen wrote first.
+		return nil, fmt.Errorf("a PEM %q block, not %q: this is a private key; give its public key, the .pub file keygen wrote beside it", b.Type, typ)
 	case b.Type != typ:
 		return nil, fmt.Errorf("a PEM %q block, not %q", b.Type, typ)
 	case len(bytes.TrimSpace(rest)) > 0:

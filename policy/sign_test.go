@@ -181,7 +181,7 @@ func TestKeyFiles(t *testing.T) {
 	if k, err := policy.ParsePublicKey(pubPEM); err != nil || !k.Equal(pub) {
 		t.Errorf("public key round trip: %v", err)
 	}
-	if _, err := policy.ParsePublicKey(privPEM); err == nil || !strings.Contains(err.Error(), `a PEM "PRIVATE KEY" block, not "PUBLIC KEY"`) {
+	if _, err := policy.ParsePublicKey(privPEM); err == nil || !strings.Contains(err.Error(), `a PEM "PRIVATE KEY" block, not "PUBLIC KEY": this is a private key; give its public key`) {
 		t.Errorf("a private key read as a public one: %v", err)
 	}
 	if _, err := policy.ParsePrivateKey([]byte("ed25519 AAAA")); err == nil || !strings.Contains(err.Error(), "not a PEM file") {
