@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
 )
 
@@ -46,6 +47,8 @@ var unknownDelegateRule = &Rule{
 					f.Suggestion = "write " + tomlName(matches[0])
 					// Unsafe: delegating earns spawn_subagent and reaches the agent's tools.
 					f.Fixes = p.rewrites(it.Span, false, matches...)
+				} else {
+					f.Suggestion = "declare the agent in a " + config.TablePath([]string{"agents", it.Value}) + " table, or drop the name"
 				}
 				p.Report(f)
 			}
