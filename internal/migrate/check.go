@@ -76,6 +76,12 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 			line = first // a line inside a string: above the string's first
 		}
 		at := lines.Offset(line, 1)
+		if d.Span.Start.Offset >= len(bytes.TrimRight(data, " \t\r\n")) {
+			// A finding at the end of the file (a table to paste there):
+			// its marker goes after the last line, not among the keys of
+			// the table written last.
+			at = len(data)
+		}
 		head := Marker + " " + d.Rule
 		if d.Key != "" {
 			head += " at " + d.Key
@@ -103,7 +109,17 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		}
 		indent := data[mk.at:]
 		indent = indent[:len(indent)-len(bytes.TrimLeft(indent, " \t"))]
-		edits = append(edits, diag.Edit{Start: mk.at, End: mk.at, New: lineEnds(ends, string(indent)+commentSafe(text)+"\n")})
+		// At the end of the file, a blank line sets the marker apart from
+		// the table written last.
+		lead := ""
+		switch {
+		case mk.at != len(data) || len(data) == 0 || bytes.HasSuffix(data, []byte("\n\n")):
+		case data[len(data)-1] == '\n':
+			lead = "\n"
+		default:
+			lead = "\n\n"
+		}
+		edits = append(edits, diag.Edit{Start: mk.at, End: mk.at, New: lineEnds(ends, lead+string(indent)+commentSafe(text)+"\n")})
 	}
 	out, err := textdiff.Apply(data, edits)
 	if err != nil {
