@@ -103,8 +103,9 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		if mk.more > 0 {
 			text += fmt.Sprintf(" (and %d more here: kokua-lint lists them)", mk.more)
 		}
-		// The help line, unless the message already says it.
-		if mk.help != "" && !strings.Contains(text, mk.help) {
+		// The help line, unless the message already says it, or it says
+		// to run the migration that is leaving the marker.
+		if mk.help != "" && !strings.Contains(text, mk.help) && !strings.Contains(mk.help, "kokua-lint migrate") {
 			text = strings.TrimSuffix(text, ".") + ". Help: " + mk.help + "."
 		}
 		indent := data[mk.at:]

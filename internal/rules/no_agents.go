@@ -28,8 +28,14 @@ var noAgentsRule = &Rule{
 		if agents := p.Config.Root.Get("agents"); agents != nil {
 			span = agents.Span()
 		}
+		help := "copy the [agents.*] tables from config.example.toml, or run `kokua config init --force` to overwrite this file with it"
+		if oldLayout(p.Config.Root) {
+			// Overwriting a file from before [agents] would lose what
+			// migrate carries over.
+			help = "this file is written in the layout from before [agents]: run kokua-lint migrate, which writes the agents from it, or copy the [agents.*] tables from config.example.toml"
+		}
 		p.Report(Finding{Span: span, Key: "[agents]",
 			Message:    "the config declares no agents: Kokua needs at least one [agents.<name>] table, the entry agent among them",
-			Suggestion: "copy the [agents.*] tables from config.example.toml, or run `kokua config init --force` to overwrite this file with it"})
+			Suggestion: help})
 	},
 }

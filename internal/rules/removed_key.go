@@ -77,6 +77,14 @@ var removedKeyRule = &Rule{
 	},
 }
 
+// oldLayout reports whether a file with no agents holds a key of the
+// layout from before [agents] that removed-key reports and kokua-lint
+// migrate turns into agents: roles, the top-level toolsets, the memory
+// switch.
+func oldLayout(root *tomlpos.Node) bool {
+	return root.Get("tools") != nil || root.Lookup("subagents", "roles") != nil || root.Lookup("assistant", "memory") != nil
+}
+
 // migrateHint ends the message of every old key: the command that
 // rewrites it.
 const migrateHint = " (kokua-lint migrate rewrites it)"
