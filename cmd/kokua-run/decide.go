@@ -93,7 +93,9 @@ func mistyped(doc *policy.Document, a policy.Answer) string {
 	if a.Decision != policy.Unavailable {
 		return ""
 	}
-	tools := slices.Clone(doc.CoreTools)
+	// Every core tool is a known name, whether it exists in this policy
+	// or not.
+	tools := slices.Clone(kokua.CoreTools)
 	for _, t := range doc.Toolsets {
 		for _, tool := range t.Tools {
 			tools = append(tools, tool.Name)

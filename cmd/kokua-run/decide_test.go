@@ -75,7 +75,8 @@ func TestDecideMistypedNames(t *testing.T) {
 		{"researcher", "write_file", cli.ExitUnavailable, ""}, // a tool the policy knows, out of this agent's reach
 		{"ghost", "write_file", cli.ExitDenied, ""},
 		{"coder", "zzzz", cli.ExitUnavailable, ""},
-		{"composed:assistent", "read_file", cli.ExitOK, ""}, // a composed worker's label, whatever follows the prefix
+		{"assistant", "activate_skill", cli.ExitUnavailable, ""}, // a core tool, though this policy has none of that name
+		{"composed:assistent", "read_file", cli.ExitOK, ""},      // a composed worker's label, whatever follows the prefix
 	} {
 		code, out, errs := clitest.Run(Main, "kokua-run", "", "decide", shippedPolicy(t), c.agent, c.tool).Split()
 		if code != c.code || errs != c.stderr || strings.Contains(out, "did you mean") {

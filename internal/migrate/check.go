@@ -100,13 +100,16 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 			continue
 		}
 		text := mk.head + ": " + mk.text
+		// The help line of the first finding, unless its message already
+		// says it, or it says to run the migration leaving the marker.
+		if mk.help != "" && !strings.Contains(text, mk.help) && !strings.Contains(mk.help, "kokua-lint migrate") {
+			text = strings.TrimSuffix(text, ".") + ". Help: " + mk.help
+			if !strings.HasSuffix(text, "?") && !strings.HasSuffix(text, ".") {
+				text += "."
+			}
+		}
 		if mk.more > 0 {
 			text += fmt.Sprintf(" (and %d more here: kokua-lint lists them)", mk.more)
-		}
-		// The help line, unless the message already says it, or it says
-		// to run the migration that is leaving the marker.
-		if mk.help != "" && !strings.Contains(text, mk.help) && !strings.Contains(mk.help, "kokua-lint migrate") {
-			text = strings.TrimSuffix(text, ".") + ". Help: " + mk.help + "."
 		}
 		indent := data[mk.at:]
 		indent = indent[:len(indent)-len(bytes.TrimLeft(indent, " \t"))]
@@ -114,7 +117,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		// the table written last.
 		lead := ""
 		switch {
-		case mk.at != len(data) || len(data) == 0 || bytes.HasSuffix(data, []byte("\n\n")):
+		case mk.at != len(data) || len(data) == 0 || bytes.HasSuffix(data, []byte("\n\n")) || bytes.HasSuffix(data, []byte("\n\r\n")):
 		case data[len(data)-1] == '\n':
 			lead = "\n"
 		default:

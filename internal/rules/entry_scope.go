@@ -82,7 +82,7 @@ var entryScopeRule = &Rule{
 				// the entry, then declaring the toolset, would leave its
 				// tools ungated.
 				p.Report(Finding{Span: it.Span, Key: l.Path,
-					Suggestion: fmt.Sprintf("list %s in the available list of the agent that should hold it, and the entry gates its tools; or drop the entry", q(t)),
+					Suggestion: fmt.Sprintf("list %s in the available list of the agent that should hold it, or drop the entry", q(t)),
 					Message: fmt.Sprintf("%s has an entry that %s: %s names toolset %s, which no agent declares",
 						l.Path, l.effect(), q(it.Value), q(t)),
 					Notes: notes("a toolset no agent declares builds no tools, so the entry holds nothing back")})

@@ -77,12 +77,13 @@ var removedKeyRule = &Rule{
 	},
 }
 
-// oldLayout reports whether a file with no agents holds a key of the
-// layout from before [agents] that removed-key reports and kokua-lint
-// migrate turns into agents: roles, the top-level toolsets, the memory
-// switch.
+// oldLayout reports whether a file with no agents holds what kokua-lint
+// migrate writes agents from: roles, the top-level [tools].groups, or
+// [assistant].memory = true.
 func oldLayout(root *tomlpos.Node) bool {
-	return root.Get("tools") != nil || root.Lookup("subagents", "roles") != nil || root.Lookup("assistant", "memory") != nil
+	memory, roles := root.Lookup("assistant", "memory"), root.Lookup("subagents", "roles")
+	return root.Lookup("tools", "groups") != nil || roles != nil && len(roles.Fields) > 0 ||
+		memory != nil && memory.Kind == tomlpos.KindBool && memory.Bool
 }
 
 // migrateHint ends the message of every old key: the command that

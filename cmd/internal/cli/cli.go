@@ -284,9 +284,9 @@ func unknownFlag(c *urfave.Command, err error) string {
 	msg := err.Error()
 	// The flag package names a flag with one dash ("invalid value "" for
 	// flag -format: ..."); it is written as it is typed.
-	if head, rest, ok := strings.Cut(msg, " for flag -"); ok {
-		if name, tail, ok := strings.Cut(rest, ":"); ok {
-			msg = head + " for flag " + dashed(name) + ":" + tail
+	if i := strings.LastIndex(msg, " for flag -"); i >= 0 {
+		if name, tail, ok := strings.Cut(msg[i+len(" for flag -"):], ":"); ok {
+			msg = msg[:i] + " for flag " + dashed(name) + ":" + tail
 		}
 	}
 	given, ok := strings.CutPrefix(msg, notDefined)

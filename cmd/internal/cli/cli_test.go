@@ -60,6 +60,7 @@ func TestRunExitCodes(t *testing.T) {
 		// A flag is named as it is typed, with two dashes for a long name.
 		{[]string{"--name=", "ok"}, ExitUsage, "tool: invalid value \"\" for flag --name: " + ErrEmptyValue.Error() + " (see --help)\n"},
 		{[]string{"-x=", "ok"}, ExitUsage, "tool: invalid value \"\" for flag -x: " + ErrEmptyValue.Error() + " (see --help)\n"},
+		{[]string{"sub", "--y=a for flag -zz", "ok"}, ExitUsage, "tool: invalid value \"a for flag -zz\" for flag -y: parse error (see --help)\n"}, // the value's text is left alone
 		{[]string{"sbu", "ok"}, ExitUsage, "tool: unknown command 'sbu': did you mean 'sub'? (see --help)\n"},
 		{[]string{"sbu2"}, ExitOK, ""},
 		{[]string{"sub", "--y", "ok"}, ExitOK, ""},
