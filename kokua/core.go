@@ -22,6 +22,10 @@ var CoreTools = []string{SpawnSubagent, ActivateSkill, AvailableTools, LoadTools
 // composed worker is never given it (R43).
 const Capabilities = "capabilities"
 
+// ComposeSubagent is the tool of Capabilities that builds a composed
+// worker (R43).
+const ComposeSubagent = "compose_subagent"
+
 // All is the keyword of available = "all" (R5).
 const All = "all"
 

@@ -233,9 +233,21 @@ func (p *Policy) precompute(v *view) {
 		}
 		v.answers[tool] = st
 	}
-	// Every tool of a toolset the label holds or defers, by its qualified
-	// name (which can reach a tool another toolset holds first), written
-	// once for the whole policy.
+	// Every tool by the bare name the model calls first: a bare name
+	// holding a dot answers as the tool of that name, not as toolset.tool
+	// (locate).
+	for _, names := range []map[string]string{v.held, v.loadable} {
+		for tool := range names {
+			if _, done := v.answers[tool]; !done {
+				add(tool)
+			}
+		}
+	}
+	// Then every tool of a toolset the label holds or defers, by its
+	// qualified name (which can reach a tool another toolset holds first),
+	// written once for the whole policy, and the qualified names of tools
+	// held from elsewhere (core). That qualified name is looked up from a
+	// buffer, so that one answered above costs no string.
 	for _, name := range toolsets {
 		for _, q := range p.qualified[name] {
 			if _, done := v.answers[q]; !done {
@@ -243,15 +255,9 @@ func (p *Policy) precompute(v *view) {
 			}
 		}
 	}
-	// Then every tool by the bare name the model calls, and the qualified
-	// names of tools held from elsewhere (core). The qualified name is
-	// looked up from a buffer, so that one answered above costs no string.
 	var buf []byte
 	for _, names := range []map[string]string{v.held, v.loadable} {
 		for tool, ts := range names {
-			if _, done := v.answers[tool]; !done {
-				add(tool)
-			}
 			buf = append(append(append(buf[:0], ts...), '.'), tool...)
 			if _, done := v.answers[string(buf)]; !done {
 				add(string(buf))
@@ -423,7 +429,7 @@ func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
 	st, ok := v.answers[tool]
 	if !ok {
 		name := tool
-		if _, t, qualified := strings.Cut(tool, "."); qualified {
+		if ts, t, qualified := strings.Cut(tool, "."); qualified && p.names(ts) {
 			name = t
 		}
 		return Answer{Decision: Unavailable, Agent: agent, Tool: name, Reason: &unavailableReason}
@@ -432,6 +438,22 @@ func (p *Policy) Decide(agent, tool string, turn Turn) Answer {
 		return Answer{Decision: decisions[st.unattended], Agent: agent, Tool: tool[st.name:], Toolset: st.toolset, Reason: st.unattendedReason}
 	}
 	return Answer{Decision: decisions[st.decision], Agent: agent, Tool: tool[st.name:], Toolset: st.toolset, Reason: st.reason}
+}
+
+// DecideIn is Decide for a tool named by the toolset that offers it and
+// its own name, kept apart: the answer for that toolset's tool, whatever
+// its name holds (a dot, a space) and whatever another toolset offers
+// under the same name. A tool another toolset holds by that name at turn
+// start is still answered, as Decide answers toolset.tool. Unlike Decide
+// it answers from the index's slower path.
+func (p *Policy) DecideIn(agent, toolset, tool string, turn Turn) Answer {
+	v := p.view(agent)
+	if v == nil {
+		return p.Decide(agent, toolset+"."+tool, turn)
+	}
+	ans, r := p.decideIn(v, agent, toolset, tool, turn, nil)
+	ans.Reason = r
+	return ans
 }
 
 // Reasons shared by every answer of their kind.
@@ -467,6 +489,19 @@ func (p *Policy) view(label string) *view {
 // into the index that the caller copies into the answer it hands out.
 func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string) (Answer, *Reason) {
 	ans, r, g := p.answer(v, label, tool, loaded)
+	return finish(ans, r, g, turn)
+}
+
+// decideIn is decide for a tool named by its toolset and its own name.
+func (p *Policy) decideIn(v *view, label, toolset, tool string, turn Turn, loaded []string) (Answer, *Reason) {
+	name, ts, ok := p.locateIn(v, toolset, tool, loaded)
+	ans, r, g := p.answerAt(v, label, name, ts, ok, loaded)
+	return finish(ans, r, g, turn)
+}
+
+// finish settles an answer for the turn: an unattended turn denies the
+// call a gate decided.
+func finish(ans Answer, r *Reason, g *gate, turn Turn) (Answer, *Reason) {
 	if g != nil && turn.Unattended {
 		ans.Decision, r = Denied, g.reasons[1]
 	}
@@ -476,9 +511,14 @@ func (p *Policy) decide(v *view, label, tool string, turn Turn, loaded []string)
 // answer is decide for an attended turn, with the gate that decided, or
 // nil when none did: an unattended turn denies the call if there is one.
 func (p *Policy) answer(v *view, label, tool string, loaded []string) (Answer, *Reason, *gate) {
-	ans := Answer{Agent: label}
 	name, toolset, ok := p.locate(v, tool, loaded)
-	ans.Tool, ans.Toolset = name, toolset
+	return p.answerAt(v, label, name, toolset, ok, loaded)
+}
+
+// answerAt is answer for a tool located: its bare name, its toolset, and
+// whether the view holds it now.
+func (p *Policy) answerAt(v *view, label, name, toolset string, ok bool, loaded []string) (Answer, *Reason, *gate) {
+	ans := Answer{Agent: label, Tool: name, Toolset: toolset}
 	switch {
 	case !ok && toolset == "":
 		ans.Decision = Unavailable
@@ -566,25 +606,26 @@ func matches(d *Document, e Entry, tool string) bool {
 // locate finds the tool the model would call: its bare name and toolset,
 // and whether the agent holds it now. A tool of a deferred toolset not yet
 // loaded comes back with its toolset and ok false; a tool the agent cannot
-// reach with no toolset.
+// reach with no toolset. The model calls bare names, and an MCP server's
+// tool name may hold a dot ("repo.delete"): a question is the bare name of
+// a tool the agent holds or can load first, and toolset.tool only when no
+// such tool has that name and the part before the first dot names a
+// toolset of the policy (toolset names hold no dot, R18). To name a tool
+// by its toolset whatever the names, ask DecideIn.
 func (p *Policy) locate(v *view, tool string, loaded []string) (name, toolset string, ok bool) {
-	if ts, t, qualified := strings.Cut(tool, "."); qualified {
-		if v.deferred[ts] && p.refused[ts] != nil && p.lists(ts, t) {
-			// A deferred toolset that refuses its loads stays loadable
-			// (R149, R150); a session never holds its tools.
-			return t, ts, false
-		}
-		if !p.provides(ts, t, v) {
-			return t, "", false
-		}
-		if holder, held := v.held[t]; held && (holder == ts || v.heldToolset(ts)) {
-			return t, ts, true
-		}
-		if v.deferred[ts] {
-			return t, ts, has(loaded, ts)
-		}
-		return t, "", false
+	if name, toolset, ok = p.locateBare(v, tool, loaded); toolset != "" {
+		return name, toolset, ok
 	}
+	if ts, t, qualified := strings.Cut(tool, "."); qualified && p.names(ts) {
+		return p.locateIn(v, ts, t, loaded)
+	}
+	return tool, "", false
+}
+
+// locateBare is locate for a bare name: the toolset holding it now, a
+// loaded toolset offering it, or the first deferred toolset that would;
+// no toolset when none offers it.
+func (p *Policy) locateBare(v *view, tool string, loaded []string) (name, toolset string, ok bool) {
 	if ts, held := v.held[tool]; held {
 		return tool, ts, true
 	}
@@ -597,6 +638,32 @@ func (p *Policy) locate(v *view, tool string, loaded []string) (name, toolset st
 		return tool, ts, false
 	}
 	return tool, "", false
+}
+
+// names reports whether a toolset of that name exists: core or one the
+// document lists.
+func (p *Policy) names(toolset string) bool {
+	return toolset == kokua.Core || p.doc.Toolsets[toolset] != nil
+}
+
+// locateIn is locate for a tool named with its toolset: the tool as that
+// toolset offers it, whatever another toolset offers under the same name.
+func (p *Policy) locateIn(v *view, ts, t string, loaded []string) (name, toolset string, ok bool) {
+	if v.deferred[ts] && p.refused[ts] != nil && p.lists(ts, t) {
+		// A deferred toolset that refuses its loads stays loadable
+		// (R149, R150); a session never holds its tools.
+		return t, ts, false
+	}
+	if !p.provides(ts, t, v) {
+		return t, "", false
+	}
+	if holder, held := v.held[t]; held && (holder == ts || v.heldToolset(ts)) {
+		return t, ts, true
+	}
+	if v.deferred[ts] {
+		return t, ts, has(loaded, ts)
+	}
+	return t, "", false
 }
 
 func has(list []string, s string) bool {

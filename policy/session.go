@@ -94,6 +94,14 @@ func (s *Session) Decide(tool string, turn Turn) Answer {
 	return ans
 }
 
+// DecideIn is Decide for a tool named by the toolset that offers it and
+// its own name, kept apart (Policy.DecideIn).
+func (s *Session) DecideIn(toolset, tool string, turn Turn) Answer {
+	ans, r := s.p.decideIn(s.v, s.label, toolset, tool, turn, s.loaded)
+	ans.Reason = r
+	return ans
+}
+
 // LoadResult is what a load_tools call returns to the model, and what the
 // host needs to know of it.
 type LoadResult struct {

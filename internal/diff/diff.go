@@ -164,9 +164,12 @@ type Item struct {
 
 // ToolChange is one tool whose answer changed level.
 type ToolChange struct {
-	Tool string       `json:"tool"`
-	Old  reach.Answer `json:"old"`
-	New  reach.Answer `json:"new"`
+	// Toolset and Tool name the tool: the toolset that offers it and its
+	// own name, which may hold a dot.
+	Toolset string       `json:"toolset"`
+	Tool    string       `json:"tool"`
+	Old     reach.Answer `json:"old"`
+	New     reach.Answer `json:"new"`
 	// Because says what caused it, and At where.
 	Because string `json:"because"`
 	At      Place  `json:"at"`
@@ -197,9 +200,10 @@ type EdgeChange struct {
 
 // Reached is a tool an edge carries and the agent that runs it.
 type Reached struct {
-	Tool   string       `json:"tool"`
-	By     string       `json:"by"`
-	Answer reach.Answer `json:"answer"`
+	Toolset string       `json:"toolset"`
+	Tool    string       `json:"tool"`
+	By      string       `json:"by"`
+	Answer  reach.Answer `json:"answer"`
 }
 
 // AutoChange is [security.auto_approval].enabled switched.
@@ -317,7 +321,7 @@ func agentNames(o, n *reach.Graph) []string {
 }
 
 // answers returns a node's answers, none for a node the graph lacks.
-func answers(g *reach.Graph, name string) map[string]reach.Answer {
+func answers(g *reach.Graph, name string) map[reach.Key]reach.Answer {
 	if a := g.Agent(name); a != nil {
 		return a.Answers
 	}
@@ -364,16 +368,16 @@ func compareAgent(o, n *Side, name string) (*AgentChange, *ResidencyChange) {
 		}
 	}
 	oAns, nAns := answers(o.Graph, name), answers(n.Graph, name)
-	tools := reach.Sorted(oAns)
-	for _, t := range reach.Sorted(nAns) {
-		if _, ok := oAns[t]; !ok {
-			tools = append(tools, t)
+	keys := reach.SortedKeys(oAns)
+	for _, k := range reach.SortedKeys(nAns) {
+		if _, ok := oAns[k]; !ok {
+			keys = append(keys, k)
 		}
 	}
-	sort.Strings(tools)
-	for _, tool := range tools {
-		a, b := oAns[tool], nAns[tool]
-		a.Tool, b.Tool = tool, tool
+	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
+	for _, k := range keys {
+		a, b := oAns[k], nAns[k]
+		a.Tool, a.Toolset, b.Tool, b.Toolset = k.Tool, k.Toolset, k.Tool, k.Toolset
 		if a.Level == b.Level {
 			continue
 		}
@@ -382,8 +386,13 @@ func compareAgent(o, n *Side, name string) (*AgentChange, *ResidencyChange) {
 			continue
 		}
 		tc := toolChange(o, n, name, a, b)
-		if heldElsewhere(oa, na, a, b) {
-			tc = holderChange(o, n, name, a, b)
+		if ho, hn, ok := heldElsewhere(oa, na, k, oAns, nAns); ok {
+			tc = holderChange(o, n, name, a, b, ho, hn)
+			if len(minus(oa.Resident, na.Resident))+len(minus(na.Resident, oa.Resident)) == 0 {
+				// The order of available decided which toolset's build
+				// keeps the name.
+				tc.At = n.availablePlace(name, k.Toolset)
+			}
 		}
 		if b.Level > a.Level {
 			c.Widened = append(c.Widened, tc)
@@ -408,39 +417,50 @@ func isLoader(a reach.Answer) bool {
 	return a.Toolset == kokua.Core && (a.Tool == kokua.AvailableTools || a.Tool == kokua.LoadTools)
 }
 
-// heldElsewhere reports whether a tool name changed answer because
-// residency gave it to another toolset: both toolsets are available to the
-// agent on both sides, and one of them moved into or out of resident. This
-// is the one way residency changes an answer: approval entries gate a tool
-// name, and an entry on a deferred toolset waits until that toolset is
-// built (tool-access.md, What a load checks), so while it waits the
-// same-named tool a resident toolset holds runs as its own entries say.
-// The change is counted like any other; it is placed at the resident line.
-func heldElsewhere(oa, na *policy.Agent, a, b reach.Answer) bool {
-	if oa == nil || na == nil || a.Level == reach.Unavailable || b.Level == reach.Unavailable || a.Toolset == b.Toolset {
-		return false
+// heldElsewhere reports whether a toolset's tool became callable, or
+// stopped being, because another toolset holds its name on one side and
+// not on the other, while the agent's available holds the toolset on
+// both: a build keeps the first tool of a name, and a load never replaces
+// a held one (tool-access.md, Which of two same-named tools wins). It
+// returns the toolset holding the name on each side ("" for none). This is
+// the way residency changes an answer: approval entries gate a tool name,
+// and an entry on a deferred toolset waits until that toolset is built
+// (tool-access.md, What a load checks), so while it waits the same-named
+// tool a resident toolset holds runs as its own entries say. The change is
+// counted like any other.
+func heldElsewhere(oa, na *policy.Agent, k reach.Key, oAns, nAns map[reach.Key]reach.Answer) (string, string, bool) {
+	if oa == nil || na == nil || !slices.Contains(oa.Available.Expanded, k.Toolset) || !slices.Contains(na.Available.Expanded, k.Toolset) {
+		return "", "", false
 	}
-	moved := false
-	for _, ts := range []string{a.Toolset, b.Toolset} {
-		if !slices.Contains(oa.Available.Expanded, ts) || !slices.Contains(na.Available.Expanded, ts) {
-			return false
-		}
-		moved = moved || slices.Contains(oa.Resident, ts) != slices.Contains(na.Resident, ts)
-	}
-	return moved
+	ho, hn := holderOf(oAns, k), holderOf(nAns, k)
+	return ho, hn, ho != hn
 }
 
-// holderChange says why another toolset holds a tool name at turn start:
-// a resident toolset keeps the name against a deferred one. It points at
-// the resident line.
-func holderChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
-	tc := ToolChange{Tool: a.Tool, Old: a, New: b, At: n.residentKeyPlace(agent)}
+// holderOf is the toolset whose tool of the key's name an agent calls by
+// that name at turn start, when it is not the key's own; "" when it is, or
+// when none holds it.
+func holderOf(ans map[reach.Key]reach.Answer, k reach.Key) string {
+	for other, a := range ans {
+		if other.Tool == k.Tool && other.Toolset != k.Toolset && a.Level > reach.Unavailable && !a.OnDemand {
+			return other.Toolset
+		}
+	}
+	return ""
+}
+
+// holderChange says why another toolset holds a tool's name on one side:
+// it is placed at the resident line, which decides what a build holds
+// and what stays for a load (the caller moves it to the available line
+// when resident did not change: then available's order decided).
+func holderChange(o, n *Side, agent string, a, b reach.Answer, oldHolder, newHolder string) ToolChange {
+	tc := ToolChange{Tool: a.Tool, Toolset: a.Toolset, Old: a, New: b, At: n.residentKeyPlace(agent)}
 	if !n.declaresResident(agent) {
 		tc.At = o.residentKeyPlace(agent)
 	}
-	tc.Because = fmt.Sprintf("resident now gives the name to toolset %q, not %q", b.Toolset, a.Toolset)
-	if a.Entry != "" {
-		tc.Because += fmt.Sprintf(", and entry %q in %s waits until %q is built", a.Entry, a.Key, a.Toolset)
+	if newHolder != "" {
+		tc.Because = fmt.Sprintf("toolset %q now holds the name %q first, so %q's tool of that name is not called", newHolder, a.Tool, a.Toolset)
+	} else {
+		tc.Because = fmt.Sprintf("toolset %q no longer holds the name %q first, so %q's tool of that name is called", oldHolder, a.Tool, a.Toolset)
 	}
 	return tc
 }
@@ -451,10 +471,10 @@ func holderChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
 func loaderChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
 	switch {
 	case a.Level == reach.Unavailable:
-		return ToolChange{Tool: b.Tool, Old: a, New: b, At: n.residentKeyPlace(agent),
+		return ToolChange{Tool: b.Tool, Toolset: b.Toolset, Old: a, New: b, At: n.residentKeyPlace(agent),
 			Because: "the agent now defers a toolset (available names it, resident does not), and so holds the loaders"}
 	case b.Level == reach.Unavailable:
-		return ToolChange{Tool: a.Tool, Old: a, New: b, At: o.residentKeyPlace(agent),
+		return ToolChange{Tool: a.Tool, Toolset: a.Toolset, Old: a, New: b, At: o.residentKeyPlace(agent),
 			Because: "the agent no longer defers a toolset, and so no longer holds the loaders"}
 	}
 	return toolChange(o, n, agent, a, b)
@@ -493,7 +513,7 @@ func minus(a, b []string) []string {
 
 // toolChange says why an answer changed level, and where.
 func toolChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
-	tc := ToolChange{Tool: a.Tool, Old: a, New: b}
+	tc := ToolChange{Tool: a.Tool, Toolset: a.Toolset, Old: a, New: b}
 	od, nd := o.Policy.Document(), n.Policy.Document()
 	switch {
 	case a.Level == reach.Unavailable:

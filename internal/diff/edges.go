@@ -2,6 +2,7 @@ package diff
 
 import (
 	"slices"
+	"sort"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
@@ -40,7 +41,7 @@ func compareEdges(o, n *Side) []EdgeChange {
 			Carries: carried(n.Graph, e.To), New: []Reached{}}
 		before := o.Graph.Reach(e.From)
 		for _, x := range c.Carries {
-			if x.Answer.Level > before[x.Tool].Level {
+			if x.Answer.Level > before[reach.Key{Toolset: x.Toolset, Tool: x.Tool}].Level {
 				c.New = append(c.New, x)
 			}
 		}
@@ -60,7 +61,7 @@ func compareEdges(o, n *Side) []EdgeChange {
 // edgePlace is the delegates_to item, or the capabilities toolset that
 // lets an agent compose.
 func edgePlace(s *Side, e reach.Edge) Place {
-	if e.Via == "compose_subagent" {
+	if e.Via == kokua.ComposeSubagent {
 		return s.availablePlace(e.From, kokua.Capabilities)
 	}
 	return s.delegatePlace(e.From, e.To)
@@ -71,9 +72,9 @@ func edgePlace(s *Side, e reach.Edge) Place {
 func carried(g *reach.Graph, agent string) []Reached {
 	r := g.Reach(agent)
 	out := make([]Reached, 0, len(r))
-	for _, tool := range reach.Sorted(r) {
-		if !isLoader(r[tool].Answer) {
-			out = append(out, Reached{Tool: tool, By: r[tool].By, Answer: r[tool].Answer})
+	for _, k := range reach.SortedKeys(r) {
+		if !isLoader(r[k].Answer) {
+			out = append(out, Reached{Toolset: k.Toolset, Tool: k.Tool, By: r[k].By, Answer: r[k].Answer})
 		}
 	}
 	return out
@@ -83,19 +84,15 @@ func carried(g *reach.Graph, agent string) []Reached {
 // no reviewer could answer on the old side and one could on the new; the
 // loaders are not counted (see isLoader).
 func unprotectedTools(o, n *reach.Graph) []string {
-	seen := map[string]bool{}
+	seen := map[reach.Key]bool{}
 	for _, a := range n.Agents {
-		for tool, ans := range a.Answers {
-			if !isLoader(ans) && o.Protected(tool) && !n.Protected(tool) {
-				seen[tool] = true
+		for k, ans := range a.Answers {
+			if !isLoader(ans) && o.Protected(k) && !n.Protected(k) {
+				seen[k] = true
 			}
 		}
 	}
-	out := reach.Sorted(seen)
-	if out == nil {
-		out = []string{}
-	}
-	return out
+	return keyNames(seen)
 }
 
 // compareFloor lists the floor entries dropped and added, by their text.
@@ -124,4 +121,16 @@ func compareFloor(o, n *Side) *FloorChange {
 		return nil
 	}
 	return c
+}
+
+// keyNames are a set of tools as people read them, toolset.tool, in
+// order: by toolset, then tool.
+func keyNames(set map[reach.Key]bool) []string {
+	keys := reach.SortedKeys(set)
+	sort.SliceStable(keys, func(i, j int) bool { return keys[i].Toolset < keys[j].Toolset })
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k.String()
+	}
+	return out
 }

@@ -226,19 +226,15 @@ func compareRisks(o, n *Side) []RiskChange {
 
 // reviewerTools are the tools a reviewer may approve on a side, sorted.
 func reviewerTools(g *reach.Graph) []string {
-	seen := map[string]bool{}
+	seen := map[reach.Key]bool{}
 	for _, a := range g.Agents {
-		for tool, ans := range a.Answers {
+		for k, ans := range a.Answers {
 			if ans.Level == reach.Reviewer {
-				seen[tool] = true
+				seen[k] = true
 			}
 		}
 	}
-	out := reach.Sorted(seen)
-	if out == nil {
-		out = []string{}
-	}
-	return out
+	return keyNames(seen)
 }
 
 // compareReviewers lists what changed in the reviewers and in

@@ -198,8 +198,8 @@ func TestRemovingAGateGradesAsAdding(t *testing.T) {
 			if a.Composed {
 				continue
 			}
-			for _, tool := range reach.Sorted(a.Answers) {
-				if ans := a.Answers[tool]; ans.Entry != "" && ans.Toolset != kokua.Core && !ans.OnDemand {
+			for _, k := range reach.SortedKeys(a.Answers) {
+				if ans := a.Answers[k]; ans.Entry != "" && ans.Toolset != kokua.Core && !ans.OnDemand {
 					pairs = append(pairs, gated{a.Name, ans})
 				}
 			}

@@ -615,7 +615,7 @@ func holderOnly(r *diff.Report) bool {
 	n := 0
 	for _, a := range r.Agents {
 		for _, c := range append(slices.Clone(a.Widened), a.Narrowed...) {
-			if !strings.HasPrefix(c.Because, "resident now gives the name") || !strings.HasSuffix(c.At.Key, "].resident") {
+			if !strings.Contains(c.Because, "holds the name") || !strings.HasSuffix(c.At.Key, "].resident") {
 				return false
 			}
 			n++
@@ -653,9 +653,12 @@ func residencyOnly(t *testing.T, r *rand.Rand, from generated, m *lint.Manifest)
 // toolsets offer a name and resident moves from the gated one to the
 // other, the other's tool holds the name at turn start and runs as its own
 // entries say (kokua-run session: "call echo" runs, and asks only once
-// t000 is loaded). That is counted, placed at the resident line; with both
+// t000 is loaded). Tools are compared by toolset and name, so that is two
+// changes: t040's echo is now called and runs (widened), t000's is no
+// longer called (narrowed), both placed at the resident line. With both
 // toolsets resident, the order of available changes which one holds the
-// name but not its answer, since the entry is resolved at startup.
+// name: the gate stays (the entry is resolved at startup), but another
+// toolset's tool answers the call, which is reported too.
 func TestResidencyHolder(t *testing.T) {
 	// gen's toolsets t000 and t040 both offer echo.
 	manifest := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: gen.Manifest(41)})
@@ -674,22 +677,33 @@ func TestResidencyHolder(t *testing.T) {
 	b := side("b.toml", config(`["t000", "t040"]`, `["t040"]`))
 	for i, pair := range [][2]*diff.Side{{a, b}, {b, a}} {
 		r := diff.Compare(pair[0], pair[1])
-		if r.Widened != (i == 0) || r.WidenedCount+r.NarrowedCount != 1 || !holderOnly(r) {
+		if !r.Widened || r.WidenedCount != 1 || r.NarrowedCount != 1 || !holderOnly(r) {
 			t.Fatalf("moving resident between two toolsets offering echo:\n%s", reportText(t, r))
 		}
-		var c diff.ToolChange
-		if i == 0 {
-			c = r.Agents[0].Widened[0]
-		} else {
-			c = r.Agents[0].Narrowed[0]
+		// a -> b: t040's echo now runs; b -> a: t000's echo now asks, which
+		// widens from unavailable too, while t040's is no longer called.
+		w, nw := r.Agents[0].Widened[0], r.Agents[0].Narrowed[0]
+		wantW, wantN := "t040", "t000"
+		if i == 1 {
+			wantW, wantN = "t000", "t040"
 		}
-		if c.Tool != "echo" || c.At.Key != "[agents.assistant.tools].resident" || c.At.Line != 13 {
-			t.Errorf("the change %+v, want echo at the resident line 13", c)
+		for _, c := range []struct {
+			c  diff.ToolChange
+			ts string
+		}{{w, wantW}, {nw, wantN}} {
+			if c.c.Tool != "echo" || c.c.Toolset != c.ts || c.c.At.Key != "[agents.assistant.tools].resident" || c.c.At.Line != 13 {
+				t.Errorf("the change %+v, want %s's echo at the resident line 13", c.c, c.ts)
+			}
 		}
 	}
 	c := side("c.toml", config(`["t000", "t040"]`, `["t000", "t040"]`))
 	d := side("d.toml", config(`["t040", "t000"]`, `["t000", "t040"]`))
-	if r := diff.Compare(c, d); !r.Empty() || len(r.Residency) != 0 {
-		t.Errorf("reordering available with both toolsets resident changes no answer:\n%s", reportText(t, r))
+	// With both resident, the order of available decides whose echo a
+	// build keeps: another toolset's code answers the call, at the same
+	// gate, and that is reported at the available line.
+	r := diff.Compare(c, d)
+	if r.WidenedCount != 1 || r.NarrowedCount != 1 || len(r.Residency) != 0 || !strings.HasSuffix(r.Agents[0].Widened[0].At.Key, "].available") ||
+		r.Agents[0].Widened[0].Toolset != "t040" || r.Agents[0].Narrowed[0].Toolset != "t000" {
+		t.Errorf("reordering available with both toolsets resident gives echo to t040:\n%s", reportText(t, r))
 	}
 }

@@ -197,9 +197,9 @@ func bruteRisks(g *reach.Graph, root string) map[string]reach.Level {
 			next, gate := "", reach.Runs
 			switch {
 			case e.From == at && in[e.To]:
-				tool := kokua.SpawnSubagent
+				tool := reach.Key{Toolset: kokua.Core, Tool: kokua.SpawnSubagent}
 				if e.Via == "compose_subagent" {
-					tool = "compose_subagent"
+					tool = reach.Key{Toolset: "capabilities", Tool: "compose_subagent"}
 				}
 				next, gate = e.To, a.Answers[tool].Level
 			case e.To == at && in[e.From]:

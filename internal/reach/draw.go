@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -37,14 +38,32 @@ func (a *Agent) Title() string {
 	return a.Name
 }
 
+// Names are the names to show people for the agent's tools: the tool's
+// own name, or toolset.tool where two of its toolsets offer that name.
+func (a *Agent) Names() map[Key]string {
+	count := make(map[string]int, len(a.Answers))
+	for k := range a.Answers {
+		count[k.Tool]++
+	}
+	out := make(map[Key]string, len(a.Answers))
+	for k := range a.Answers {
+		out[k] = k.Tool
+		if count[k.Tool] > 1 {
+			out[k] = k.String()
+		}
+	}
+	return out
+}
+
 // Lines are a node's lines after its title: how many tools run unasked,
 // and the gated tools, one line per kind of gate: confirm, review a
 // reviewer may approve, review that asks the user.
 func (a *Agent) Lines() []string {
 	runs, onDemand := 0, 0
 	var confirm, reviewer, review []string
-	for _, tool := range Sorted(a.Answers) {
-		ans := a.Answers[tool]
+	names := a.Names()
+	for _, k := range SortedKeys(a.Answers) {
+		ans, tool := a.Answers[k], names[k]
 		switch {
 		case ans.Level == Runs:
 			runs++
@@ -123,7 +142,7 @@ func WriteDOT(w io.Writer, g *Graph) error {
 	}
 	for _, e := range g.Edges {
 		style := ""
-		if e.Via == "compose_subagent" {
+		if e.Via == kokua.ComposeSubagent {
 			style = ", style=dashed"
 		}
 		fmt.Fprintf(&b, "  \"%s\" -> \"%s\" [label=\"%s\"%s];\n", DOTString(e.From), DOTString(e.To), DOTString(g.EdgeLabel(e)), style)
@@ -159,7 +178,7 @@ func WriteMermaid(w io.Writer, g *Graph) error {
 	}
 	for _, e := range g.Edges {
 		arrow := "-->"
-		if e.Via == "compose_subagent" {
+		if e.Via == kokua.ComposeSubagent {
 			arrow = "-.->"
 		}
 		to := ids[e.To]

@@ -133,6 +133,30 @@ func (a Answer) Describe() string {
 	return s
 }
 
+// Key names a tool as the graph decides on it: the toolset that offers it
+// and the tool's own name, kept apart. A tool's name may hold a dot, a
+// space or any other character an MCP server sends, and two toolsets may
+// offer the same name, so the two are never joined into one string to be
+// split again; String joins them for people only.
+type Key struct {
+	Toolset string `json:"toolset"`
+	Tool    string `json:"tool"`
+}
+
+// KeyOf is the key of an answer.
+func KeyOf(a Answer) Key { return Key{Toolset: a.Toolset, Tool: a.Tool} }
+
+// String writes the key as toolset.tool, for people.
+func (k Key) String() string { return k.Toolset + "." + k.Tool }
+
+// Less orders keys by tool name, then toolset.
+func (k Key) Less(o Key) bool {
+	if k.Tool != o.Tool {
+		return k.Tool < o.Tool
+	}
+	return k.Toolset < o.Toolset
+}
+
 // Agent is one node of the graph: a declared agent, or composed workers.
 type Agent struct {
 	Name string
@@ -148,9 +172,13 @@ type Agent struct {
 	// Composes is true when capabilities is among the agent's available
 	// toolsets, so it can compose workers (R43).
 	Composes bool
-	// Answers are the answers for every tool the agent can reach, by the
-	// name the model calls.
-	Answers map[string]Answer
+	// Answers are the answers for every tool the agent can call, by
+	// toolset and tool: each tool the agent holds at turn start, from the
+	// toolset that holds its name, and each tool of a deferred toolset
+	// whose name nothing holds at turn start (a load never replaces a held
+	// tool, so the first of two deferred toolsets loaded keeps a shared
+	// name: either may).
+	Answers map[Key]Answer
 }
 
 // Edge is a way one agent makes another run: delegates_to, or
@@ -196,7 +224,7 @@ func New(p *policy.Policy) *Graph {
 		c := &Agent{Name: ComposedNode, Composed: true, Answers: composedAnswers(p)}
 		for _, name := range names {
 			if n := g.byName[name]; n.Composes {
-				g.Edges = append(g.Edges, Edge{From: name, To: ComposedNode, Via: "compose_subagent"})
+				g.Edges = append(g.Edges, Edge{From: name, To: ComposedNode, Via: kokua.ComposeSubagent})
 				c.Reachable = c.Reachable || n.Reachable
 			}
 		}
@@ -214,9 +242,10 @@ func (g *Graph) add(a *Agent) {
 func (g *Graph) Agent(name string) *Agent { return g.byName[name] }
 
 // Protected reports whether no reviewer can ever answer a call of the
-// tool: auto-approval is off, or the floor holds the tool (R85, R86).
-func (g *Graph) Protected(tool string) bool {
-	return !g.Doc.AutoApproval.Enabled || g.floor[tool]
+// tool: auto-approval is off, or the floor holds the tool's name (R85,
+// R86; the floor, like every entry, gates names).
+func (g *Graph) Protected(tool Key) bool {
+	return !g.Doc.AutoApproval.Enabled || g.floor[tool.Tool]
 }
 
 // Out returns the edges leaving an agent, in order.
@@ -256,8 +285,8 @@ type Reached struct {
 
 // Reach is what an agent can cause to run: for every tool, the most
 // permissive answer among the agent and every agent in its closure.
-func (g *Graph) Reach(name string) map[string]Reached {
-	out := map[string]Reached{}
+func (g *Graph) Reach(name string) map[Key]Reached {
+	out := map[Key]Reached{}
 	for _, n := range g.Closure(name) {
 		for tool, a := range g.byName[n].Answers {
 			if have, ok := out[tool]; !ok || a.Level > have.Level {
@@ -268,7 +297,7 @@ func (g *Graph) Reach(name string) map[string]Reached {
 	return out
 }
 
-// Sorted returns the keys of a map of answers in order.
+// Sorted returns the keys of a map of names in order.
 func Sorted[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -278,14 +307,30 @@ func Sorted[V any](m map[string]V) []string {
 	return keys
 }
 
+// SortedKeys returns the keys of a map of tools in order: by tool name,
+// then toolset.
+func SortedKeys[V any](m map[Key]V) []Key {
+	keys := make([]Key, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].Less(keys[j]) })
+	return keys
+}
+
 // agentAnswers are a declared agent's answers: the tools it holds at turn
-// start as Decide gives them, then each tool only a deferred toolset
-// offers, as a session that has loaded the first such toolset decides it.
-func agentAnswers(p *policy.Policy, name string, a *policy.Agent) map[string]Answer {
-	out := map[string]Answer{}
+// start, each from the toolset that holds its name, then each tool of a
+// deferred toolset whose name nothing holds at turn start, as a session
+// that has loaded that toolset decides it. Every question names the
+// toolset and the tool apart (policy.DecideIn).
+func agentAnswers(p *policy.Policy, name string, a *policy.Agent) map[Key]Answer {
+	out := make(map[Key]Answer, len(a.Tools))
+	held := make(map[string]bool, len(a.Tools))
 	for _, t := range a.Tools {
-		if _, done := out[t.Name]; !done {
-			out[t.Name] = answer(p.Decide(name, t.Name, policy.Turn{}), false)
+		held[t.Name] = true
+		k := Key{Toolset: t.Toolset, Tool: t.Name}
+		if _, done := out[k]; !done {
+			out[k] = answer(p.DecideIn(name, t.Toolset, t.Name, policy.Turn{}), false)
 		}
 	}
 	d := p.Document()
@@ -296,7 +341,8 @@ func agentAnswers(p *policy.Policy, name string, a *policy.Agent) map[string]Ans
 		}
 		var s *policy.Session
 		for _, t := range toolset.Tools {
-			if _, done := out[t.Name]; done {
+			k := Key{Toolset: ts, Tool: t.Name}
+			if _, done := out[k]; done || held[t.Name] {
 				continue
 			}
 			if s == nil {
@@ -305,8 +351,8 @@ func agentAnswers(p *policy.Policy, name string, a *policy.Agent) map[string]Ans
 					break
 				}
 			}
-			if ans := s.Decide(t.Name, policy.Turn{}); ans.Decision != policy.NotLoaded && ans.Decision != policy.Unavailable {
-				out[t.Name] = answer(ans, true)
+			if ans := s.DecideIn(ts, t.Name, policy.Turn{}); ans.Decision != policy.NotLoaded && ans.Decision != policy.Unavailable {
+				out[k] = answer(ans, true)
 			}
 		}
 	}
@@ -314,18 +360,22 @@ func agentAnswers(p *policy.Policy, name string, a *policy.Agent) map[string]Ans
 }
 
 // composedAnswers are a composed worker's answers: every tool its view of
-// the registry holds.
-func composedAnswers(p *policy.Policy) map[string]Answer {
-	out := map[string]Answer{}
+// the registry holds. Its toolsets are built together in trust order, so
+// the first toolset offering a name keeps it (tool-access.md, Which of
+// two same-named tools wins).
+func composedAnswers(p *policy.Policy) map[Key]Answer {
+	out := map[Key]Answer{}
+	seen := map[string]bool{}
 	d := p.Document()
 	label := d.Composed.LabelPrefix + "worker"
 	for _, name := range d.TrustOrder {
 		for _, t := range d.Toolsets[name].Tools {
-			if _, done := out[t.Name]; done {
+			if seen[t.Name] {
 				continue
 			}
-			if ans := p.Decide(label, t.Name, policy.Turn{}); ans.Decision != policy.Unavailable && ans.Decision != policy.NotLoaded {
-				out[t.Name] = answer(ans, false)
+			if ans := p.DecideIn(label, name, t.Name, policy.Turn{}); ans.Decision != policy.Unavailable && ans.Decision != policy.NotLoaded {
+				seen[t.Name] = true
+				out[Key{Toolset: name, Tool: t.Name}] = answer(ans, false)
 			}
 		}
 	}

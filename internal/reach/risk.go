@@ -222,10 +222,10 @@ func toolOrderOf(g *Graph) toolOrder {
 }
 
 // of is an agent's tools in registry order, names alike ordered by name.
-func (o toolOrder) of(a *Agent) []string {
-	tools := Sorted(a.Answers)
+func (o toolOrder) of(a *Agent) []Key {
+	tools := SortedKeys(a.Answers)
 	sort.SliceStable(tools, func(i, j int) bool {
-		x, y := a.Answers[tools[i]], a.Answers[tools[j]]
+		x, y := tools[i], tools[j]
 		return o[x.Toolset][x.Tool] < o[y.Toolset][y.Tool]
 	})
 	return tools
@@ -267,8 +267,8 @@ func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edg
 	// registry's order among equals.
 	for _, n := range r.Runs {
 		a := g.byName[n]
-		for _, tool := range order.of(a) {
-			ans := a.Answers[tool]
+		for _, k := range order.of(a) {
+			ans := a.Answers[k]
 			if ans.Level > best[n].level && has(classes.of(ans), kokua.UntrustedInput) {
 				best[n] = taint{level: ans.Level, hops: []Hop{{Kind: HopReads, Agent: n, Answer: ans}}}
 			}
@@ -283,8 +283,8 @@ func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edg
 			continue
 		}
 		a := g.byName[n]
-		for _, tool := range order.of(a) {
-			ans := a.Answers[tool]
+		for _, k := range order.of(a) {
+			ans, tool := a.Answers[k], k.Tool
 			cs := classes.of(ans)
 			l := min(t.level, ans.Level)
 			if l == Unavailable || len(cs) == 0 {
@@ -322,8 +322,8 @@ func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edg
 				continue
 			}
 			a := g.byName[n]
-			for _, tool := range order.of(a) {
-				ans := a.Answers[tool]
+			for _, k := range order.of(a) {
+				ans, tool := a.Answers[k], k.Tool
 				if l := min(t.level, ans.Level); has(classes.of(ans), kokua.Egress) && l > Unavailable && (out == nil || l > out.Level) {
 					out = &Path{Agent: root, Class: kokua.Egress, Lethal: true, Toolset: ans.Toolset, Tools: []string{tool},
 						Classes: classes.of(ans), Level: l, Hops: append(slices.Clone(t.hops), Hop{Kind: HopCalls, Agent: n, Answer: ans})}
@@ -378,13 +378,13 @@ func (g *Graph) steps(u string, in map[string]bool, edges []Edge) []Hop {
 	for _, e := range edges {
 		switch {
 		case e.From == u && in[e.To]:
-			tool := kokua.SpawnSubagent
-			if e.Via == "compose_subagent" {
-				tool = "compose_subagent"
+			tool := Key{Toolset: kokua.Core, Tool: kokua.SpawnSubagent}
+			if e.Via == kokua.ComposeSubagent {
+				tool = Key{Toolset: kokua.Capabilities, Tool: kokua.ComposeSubagent}
 			}
 			ans, ok := a.Answers[tool]
 			if !ok {
-				ans = Answer{Tool: tool, Level: Unavailable}
+				ans = Answer{Tool: tool.Tool, Toolset: tool.Toolset, Level: Unavailable}
 			}
 			out = append(out, Hop{Kind: HopDelegates, Agent: u, To: e.To, Via: e.Via, Answer: ans})
 		case e.To == u && in[e.From]:

@@ -115,7 +115,17 @@ func (s *Session) Loadable() []string {
 // match names (R35).
 func (s *Session) Answer(tool string) string {
 	name := tool
-	if ts, t, qualified := strings.Cut(tool, "."); qualified {
+	// The model calls bare names, and a tool's own name may hold a dot:
+	// the question is toolset.tool only when no tool the agent holds or
+	// can load has that name and the part before the dot names a toolset
+	// (toolset names hold no dot, R18).
+	bare := slices.Contains(s.held, tool)
+	for _, d := range s.deferred {
+		if t := s.r.toolset(d); t != nil && slices.Contains(t.Tools, tool) {
+			bare = true
+		}
+	}
+	if ts, t, qualified := strings.Cut(tool, "."); qualified && !bare && (ts == "core" || s.r.toolset(ts) != nil) {
 		name = t
 		switch held := s.qualifiedHeld(ts, t); {
 		case held:
