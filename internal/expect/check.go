@@ -88,7 +88,7 @@ type checker struct {
 	d     *policy.Document
 	g     *reach.Graph
 	agent []string // declared agents, in name order
-	tools []string // every tool, qualified: core first, then trust order
+	tools []reach.Key // every tool: core first, then trust order
 	names map[string][]string
 }
 
@@ -100,7 +100,7 @@ func newChecker(side *diff.Side) *checker {
 	}
 	sort.Strings(c.agent)
 	for _, t := range d.CoreTools {
-		c.tools = append(c.tools, kokua.Core+"."+t)
+		c.tools = append(c.tools, reach.Key{Toolset: kokua.Core, Tool: t})
 		c.names[kokua.Core] = append(c.names[kokua.Core], t)
 	}
 	for _, ts := range d.TrustOrder {
@@ -108,7 +108,7 @@ func newChecker(side *diff.Side) *checker {
 			continue
 		}
 		for _, t := range d.Toolsets[ts].Tools {
-			c.tools = append(c.tools, ts+"."+t.Name)
+			c.tools = append(c.tools, reach.Key{Toolset: ts, Tool: t.Name})
 			c.names[ts] = append(c.names[ts], t.Name)
 		}
 	}
@@ -131,7 +131,7 @@ func Selectors(p *policy.Policy, f *File) []diag.Diagnostic {
 // resolve turns a claim's selectors into the agents (graph node names)
 // and the qualified tools they select, or the diagnostics of those that
 // match nothing.
-func (c *checker) resolve(e *Expect) (agents, tools []string, ds []diag.Diagnostic) {
+func (c *checker) resolve(e *Expect) (agents []string, tools []reach.Key, ds []diag.Diagnostic) {
 	switch a := e.Agent.Text; {
 	case a == Every:
 		agents = c.agent
@@ -160,7 +160,7 @@ func (c *checker) resolve(e *Expect) (agents, tools []string, ds []diag.Diagnost
 
 // toolSelector resolves a tool selector: "*", a toolset, toolset.*, or
 // toolset.tool (core.<tool> for a core tool).
-func (c *checker) toolSelector(v Value) ([]string, []diag.Diagnostic) {
+func (c *checker) toolSelector(v Value) ([]reach.Key, []diag.Diagnostic) {
 	s := v.Text
 	if s == Every {
 		return c.tools, nil
@@ -171,9 +171,9 @@ func (c *checker) toolSelector(v Value) ([]string, []diag.Diagnostic) {
 		names, known := c.names[ts]
 		switch {
 		case known && len(names) > 0:
-			out := make([]string, len(names))
+			out := make([]reach.Key, len(names))
 			for i, n := range names {
-				out[i] = ts + "." + n
+				out[i] = reach.Key{Toolset: ts, Tool: n}
 			}
 			return out, nil
 		case known || slices.Contains(toolsets, ts):
@@ -218,7 +218,7 @@ func (c *checker) toolSelector(v Value) ([]string, []diag.Diagnostic) {
 		}
 		return nil, []diag.Diagnostic{d}
 	}
-	return []string{s}, nil
+	return []reach.Key{{Toolset: ts, Tool: tool}}, nil
 }
 
 func quoteAll(names []string) string {
@@ -293,13 +293,13 @@ func (c *checker) check(file string, e *Expect) Result {
 			if path == nil {
 				path = c.pathSteps(s.path)
 			}
-			ts, _, _ := strings.Cut(q, ".")
+			ts := q.Toolset
 			head, ok := prefix[ts]
 			if !ok {
 				head = append(slices.Clip(path), c.availability(s.node, ts, e)...)
 				prefix[ts] = head
 			}
-			r.Failures = append(r.Failures, Failure{Agent: s.node, Tool: q, Decision: ans.Decision, Path: s.path,
+			r.Failures = append(r.Failures, Failure{Agent: s.node, Tool: q.String(), Decision: ans.Decision, Path: s.path,
 				Chain: append(slices.Clip(head), c.decided(s.node, q, ans))})
 		}
 	}
@@ -312,38 +312,38 @@ func (c *checker) check(file string, e *Expect) Result {
 // toolset the agent defers is asked of a session that loaded exactly that
 // toolset (its decision once loaded); with loaded, of one session that
 // loaded those toolsets, in order.
-func (c *checker) asker(node string, e *Expect) func(string, policy.Turn) policy.Answer {
+func (c *checker) asker(node string, e *Expect) func(reach.Key, policy.Turn) policy.Answer {
 	if node == reach.ComposedNode {
 		label := c.d.Composed.LabelPrefix + "worker"
-		return func(q string, turn policy.Turn) policy.Answer { return c.p.Decide(label, q, turn) }
+		return func(q reach.Key, turn policy.Turn) policy.Answer { return c.p.DecideIn(label, q.Toolset, q.Tool, turn) }
 	}
+	direct := func(q reach.Key, turn policy.Turn) policy.Answer { return c.p.DecideIn(node, q.Toolset, q.Tool, turn) }
 	if e.HasLoaded {
 		s, err := c.p.NewSession(node)
 		if err != nil {
-			return func(q string, turn policy.Turn) policy.Answer { return c.p.Decide(node, q, turn) }
+			return direct
 		}
 		for _, l := range e.Loaded {
 			s.Load(l.Text)
 		}
-		return s.Decide
+		return func(q reach.Key, turn policy.Turn) policy.Answer { return s.DecideIn(q.Toolset, q.Tool, turn) }
 	}
 	a := c.d.Agents[node]
 	sessions := map[string]*policy.Session{}
-	return func(q string, turn policy.Turn) policy.Answer {
-		ts, _, _ := strings.Cut(q, ".")
-		if !slices.Contains(a.Deferred, ts) {
-			return c.p.Decide(node, q, turn)
+	return func(q reach.Key, turn policy.Turn) policy.Answer {
+		if !slices.Contains(a.Deferred, q.Toolset) {
+			return direct(q, turn)
 		}
-		s := sessions[ts]
+		s := sessions[q.Toolset]
 		if s == nil {
 			var err error
 			if s, err = c.p.NewSession(node); err != nil {
-				return c.p.Decide(node, q, turn)
+				return direct(q, turn)
 			}
-			s.Load(ts)
-			sessions[ts] = s
+			s.Load(q.Toolset)
+			sessions[q.Toolset] = s
 		}
-		return s.Decide(q, turn)
+		return s.DecideIn(q.Toolset, q.Tool, turn)
 	}
 }
 
@@ -399,8 +399,7 @@ func (c *checker) availability(node, ts string, e *Expect) []Step {
 }
 
 // decided is the policy's own reason for the decision.
-func (c *checker) decided(node, q string, ans policy.Answer) Step {
-	ts, tool, _ := strings.Cut(q, ".")
+func (c *checker) decided(node string, q reach.Key, ans policy.Answer) Step {
 	r := ans.Reason
 	file := c.side.ConfigFile()
 	switch {
@@ -409,7 +408,7 @@ func (c *checker) decided(node, q string, ans policy.Answer) Step {
 		if cfg := c.side.Config; cfg != nil && cfg.DefaultPair.Set {
 			at.Line, at.Column = cfg.DefaultPair.Span.Start.Line, cfg.DefaultPair.Span.Start.Column
 		}
-		return Step{Text: fmt.Sprintf("no entry of the inherited [assistant.tools] names %s, so the call runs", diag.Quote(ts+"."+tool)), Place: at}
+		return Step{Text: fmt.Sprintf("no entry of the inherited [assistant.tools] names %s, so the call runs", diag.Quote(q.String())), Place: at}
 	case ans.Decision == policy.Run:
 		table := "the agent's own pair"
 		if a := c.d.Agents[node]; a != nil && a.Approval.Table != "" {
@@ -421,7 +420,7 @@ func (c *checker) decided(node, q string, ans policy.Answer) Step {
 				at.Line, at.Column = a.Tools.Span.Start.Line, a.Tools.Span.Start.Column
 			}
 		}
-		return Step{Text: fmt.Sprintf("no entry of %s names %s, so the call runs", table, diag.Quote(ts+"."+tool)), Place: at}
+		return Step{Text: fmt.Sprintf("no entry of %s names %s, so the call runs", table, diag.Quote(q.String())), Place: at}
 	case r.Entry != "":
 		var pos *policy.Position
 		if r.Position != (policy.Position{}) {

@@ -80,7 +80,7 @@ type Column struct {
 	Tool    string
 }
 
-// Name is the column's qualified name, as Decide takes it.
+// Name is the column's qualified name, for people.
 func (c Column) Name() string { return c.Toolset + "." + c.Tool }
 
 // Group is a toolset's columns.
@@ -226,7 +226,7 @@ func (m *Model) row(a *reach.Agent) Row {
 	// loaded answers in a session that loaded the toolsets given, in the
 	// agent's available order.
 	sessions := map[string]*policy.Session{}
-	loaded := func(tool string, loads ...string) [2]int {
+	loaded := func(c Column, loads ...string) [2]int {
 		var order []string
 		for _, ts := range deferred {
 			if slices.Contains(loads, ts) {
@@ -238,23 +238,22 @@ func (m *Model) row(a *reach.Agent) Row {
 		if s == nil {
 			var err error
 			if s, err = p.NewSession(r.Label); err != nil {
-				return [2]int{m.answer(p.Decide(r.Label, tool, policy.Turn{})), m.answer(p.Decide(r.Label, tool, policy.Turn{Unattended: true}))}
+				return [2]int{m.answer(p.DecideIn(r.Label, c.Toolset, c.Tool, policy.Turn{})), m.answer(p.DecideIn(r.Label, c.Toolset, c.Tool, policy.Turn{Unattended: true}))}
 			}
 			for _, ts := range order {
 				s.Load(ts)
 			}
 			sessions[key] = s
 		}
-		return [2]int{m.answer(s.Decide(tool, policy.Turn{})), m.answer(s.Decide(tool, policy.Turn{Unattended: true}))}
+		return [2]int{m.answer(s.DecideIn(c.Toolset, c.Tool, policy.Turn{})), m.answer(s.DecideIn(c.Toolset, c.Tool, policy.Turn{Unattended: true}))}
 	}
 	for _, c := range m.Columns {
-		q := c.Name()
 		cell := Cell{Loaded: [2]int{-1, -1}}
-		cell.Idle = [2]int{m.answer(p.Decide(r.Label, q, policy.Turn{})), m.answer(p.Decide(r.Label, q, policy.Turn{Unattended: true}))}
+		cell.Idle = [2]int{m.answer(p.DecideIn(r.Label, c.Toolset, c.Tool, policy.Turn{})), m.answer(p.DecideIn(r.Label, c.Toolset, c.Tool, policy.Turn{Unattended: true}))}
 		own := slices.Contains(deferred, c.Toolset)
 		base := cell.Idle
 		if own {
-			if l := loaded(q, c.Toolset); l != cell.Idle {
+			if l := loaded(c, c.Toolset); l != cell.Idle {
 				cell.Loaded, base = l, l
 			}
 		}
@@ -267,7 +266,7 @@ func (m *Model) row(a *reach.Agent) Row {
 				if own {
 					loads = append(loads, c.Toolset)
 				}
-				if l := loaded(q, loads...); l != base {
+				if l := loaded(c, loads...); l != base {
 					cell.Others = append(cell.Others, Other{Toolset: slices.Index(m.Toolsets, other), Answer: l})
 				}
 			}
