@@ -199,26 +199,21 @@ func sortReached(g *reach.Graph, xs []Reached) {
 }
 
 // compareRisks lists the risk paths of the new side that the old side has
-// not, or has at a less permissive level, placed in the new side.
+// not, or has at a less permissive level (reach.Raised: a path is the same
+// only when its entry, every hop and its end are), placed in the new
+// side. Old is the best level the old side reaches the same agent,
+// toolset and classes at.
 func compareRisks(o, n *Side) []RiskChange {
+	oldRisks := o.Graph.Risks()
 	old := map[string]reach.Level{}
-	for _, a := range o.Graph.Risks() {
+	for _, a := range oldRisks {
 		for _, p := range a.Paths {
 			old[p.Key()] = max(old[p.Key()], p.Level)
 		}
 	}
 	out := []RiskChange{}
-	seen := map[string]bool{}
-	for _, a := range n.Graph.Risks() {
-		for _, p := range a.Paths {
-			if seen[p.Key()] || p.Level <= old[p.Key()] {
-				continue
-			}
-			// Paths of one key come best first (sorted by level within a
-			// grade), so the first is the one to show.
-			seen[p.Key()] = true
-			out = append(out, RiskChange{Agent: a.Agent, Old: old[p.Key()], Path: n.placePath(p), Grade: p.Grade})
-		}
+	for _, p := range reach.Raised(oldRisks, n.Graph.Risks()) {
+		out = append(out, RiskChange{Agent: p.Agent, Old: old[p.Key()], Path: n.placePath(p), Grade: p.Grade})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Grade > out[j].Grade })
 	return out

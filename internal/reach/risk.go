@@ -3,6 +3,8 @@ package reach
 import (
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
@@ -130,6 +132,60 @@ func (p Path) Key() string {
 	return k
 }
 
+// ID is the path's identity for comparing two policies: the agent whose
+// view it is, where the content enters, each hop with the tool it calls,
+// and the tools the path ends at with their classes. The gates on the way
+// are the path's level, compared apart (Raised), so that a gate loosened
+// raises a path and one tightened lowers it. A shorter path, or one
+// starting in another agent, is another path.
+func (p Path) ID() string {
+	var b strings.Builder
+	field := func(s string) {
+		b.WriteString(s)
+		b.WriteByte(0)
+	}
+	field(p.Agent)
+	field(strconv.FormatBool(p.Lethal))
+	field(string(p.Class))
+	field(p.Toolset)
+	field(strings.Join(p.Tools, "\x01"))
+	for _, c := range p.Classes {
+		field(string(c))
+	}
+	for _, h := range p.Hops {
+		field("\x02" + h.Kind)
+		field(h.Agent)
+		field(h.To)
+		field(h.Via)
+		field(h.Answer.Toolset)
+		field(h.Answer.Tool)
+	}
+	return b.String()
+}
+
+// Raised are the paths of the new side's risks that the old side's lack
+// (by ID) or have at a less permissive level, in the new side's order.
+// diff's risk section is exactly this list.
+func Raised(old, new []AgentRisks) []Path {
+	had := map[string]Level{}
+	for _, a := range old {
+		for _, p := range a.Paths {
+			if l, ok := had[p.ID()]; !ok || p.Level > l {
+				had[p.ID()] = p.Level
+			}
+		}
+	}
+	var out []Path
+	for _, a := range new {
+		for _, p := range a.Paths {
+			if l, ok := had[p.ID()]; !ok || p.Level > l {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // AgentRisks is one agent's view: what it can set running and the risk
 // paths in it, most severe first.
 type AgentRisks struct {
@@ -151,6 +207,21 @@ func (g *Graph) Risks() []AgentRisks {
 		if e.To != e.From {
 			adj[e.To] = append(adj[e.To], e)
 		}
+	}
+	// Each agent's edges in an order of names, not of the config's lists:
+	// which of two equal ways a path takes must not follow the order
+	// delegates_to is written in, or reordering it would change a path's
+	// identity (Path.ID).
+	for _, es := range adj {
+		sort.SliceStable(es, func(i, j int) bool {
+			if es[i].From != es[j].From {
+				return es[i].From < es[j].From
+			}
+			if es[i].To != es[j].To {
+				return es[i].To < es[j].To
+			}
+			return es[i].Via < es[j].Via
+		})
 	}
 	order := toolOrderOf(g)
 	var out, later []AgentRisks
@@ -262,10 +333,20 @@ func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edg
 			}
 		}
 	}
+	// The view in name order: sources, searches and ends are met in it,
+	// so that the hops a path shows do not follow the order of the
+	// config's lists.
+	view := slices.Clone(r.Runs)
+	sort.Slice(view, func(i, j int) bool {
+		if (view[i] == ComposedNode) != (view[j] == ComposedNode) {
+			return view[j] == ComposedNode
+		}
+		return view[i] < view[j]
+	})
 	best := map[string]taint{}
 	// Sources: each agent's best untrusted-input tool, the first in the
 	// registry's order among equals.
-	for _, n := range r.Runs {
+	for _, n := range view {
 		a := g.byName[n]
 		for _, k := range order.of(a) {
 			ans := a.Answers[k]
@@ -274,10 +355,10 @@ func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edg
 			}
 		}
 	}
-	g.widest(r.Runs, in, adj, best)
+	g.widest(view, in, adj, best)
 	byKey := map[string]int{}
 	var privateLeg *Path
-	for _, n := range r.Runs {
+	for _, n := range view {
 		t := best[n]
 		if t.level == Unavailable {
 			continue
@@ -314,9 +395,9 @@ func (g *Graph) agentRisks(root string, classes classIndex, adj map[string][]Edg
 		// The private data is in the context of the agent that read it;
 		// from there it travels as content does, to a way out.
 		from := map[string]taint{privateLeg.Hops[len(privateLeg.Hops)-1].Agent: {level: privateLeg.Level, hops: privateLeg.Hops}}
-		g.widest(r.Runs, in, adj, from)
+		g.widest(view, in, adj, from)
 		var out *Path
-		for _, n := range r.Runs {
+		for _, n := range view {
 			t := from[n]
 			if t.level == Unavailable {
 				continue
