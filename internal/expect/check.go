@@ -87,7 +87,7 @@ type checker struct {
 	p     *policy.Policy
 	d     *policy.Document
 	g     *reach.Graph
-	agent []string // declared agents, in name order
+	agent []string    // declared agents, in name order
 	tools []reach.Key // every tool: core first, then trust order
 	names map[string][]string
 }
