@@ -44,11 +44,13 @@ func shortSum(s string) string {
 
 // manifestFiles says which manifest each side was compiled against.
 func manifestFiles(m *ManifestChange) string {
-	state := "the same"
-	if m.Differs {
-		state = "differs"
+	if !m.Differs {
+		if m.Old == m.New {
+			return fmt.Sprintf("%s %s on both sides", m.New.File, shortSum(m.New.SHA256))
+		}
+		return fmt.Sprintf("%s -> %s, the same %s", m.Old.File, m.New.File, shortSum(m.New.SHA256))
 	}
-	return fmt.Sprintf("%s %s -> %s %s, %s", m.Old.File, shortSum(m.Old.SHA256), m.New.File, shortSum(m.New.SHA256), state)
+	return fmt.Sprintf("%s %s -> %s %s, differs", m.Old.File, shortSum(m.Old.SHA256), m.New.File, shortSum(m.New.SHA256))
 }
 
 // classText writes classes for people: "exec, write", or "none".

@@ -2,12 +2,15 @@ package diff_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -474,4 +477,67 @@ func TestManifestDigestLines(t *testing.T) {
 	if d1 == "" || d1 == d2 || d1 == d3 || d2 == d3 {
 		t.Errorf("digests %q, %q, %q are not distinct", d1, d2, d3)
 	}
+}
+
+// caseManifests are the manifests of a golden case's two sides: its
+// old.manifest.json and new.manifest.json, or its manifest.json for both,
+// or def, each named by its base name.
+func caseManifests(t testing.TB, dir string, def *lint.Manifest) (oldM, newM *lint.Manifest) {
+	t.Helper()
+	read := func(name string, or *lint.Manifest) *lint.Manifest {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			return or
+		}
+		m := lint.LoadManifest(lint.Source{Name: name, Data: data})
+		if err := m.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	both := read("manifest.json", def)
+	return read("old.manifest.json", both), read("new.manifest.json", both)
+}
+
+// TestManifestGoldenGrades holds the golden cases of the manifest and MCP
+// servers to their grades and exit codes, apart from their goldens.
+func TestManifestGoldenGrades(t *testing.T) {
+	tests := []struct {
+		name    string
+		grade   reach.Grade
+		failsOn string // the highest --fail-on the case fails
+	}{
+		// The cleared classes still grade: the base's judge the coder's
+		// new tools, with the lethal combination among the risk paths.
+		{"manifest-classes-cleared", reach.Critical, "critical"},
+		// Another host, and a credential sent to it: high, widening nothing.
+		{"mcp-server-moved", reach.High, "high"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(golden.Root(t), "testdata", "diff", tt.name)
+			om, nm := caseManifests(t, dir, lint.DefaultManifest())
+			r := diff.Compare(side(t, filepath.Join(dir, "old.toml"), om), side(t, filepath.Join(dir, "new.toml"), nm))
+			if r.Grade != tt.grade {
+				t.Errorf("grade %v, want %v\n%s", r.Grade, tt.grade, reportText(t, r))
+			}
+			for i, f := range diff.FailOn[:3] {
+				if want := i >= slicesIndex(diff.FailOn, tt.failsOn); r.Fails(f) != want {
+					t.Errorf("--fail-on %s: fails %v, want %v", f, r.Fails(f), want)
+				}
+			}
+			if !r.Fails("any") {
+				t.Error("--fail-on any passes")
+			}
+		})
+	}
+}
+
+func slicesIndex(xs []string, x string) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
 }
