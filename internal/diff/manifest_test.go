@@ -541,3 +541,31 @@ func slicesIndex(xs []string, x string) int {
 	}
 	return -1
 }
+
+// TestServerConnected: an MCP server the manifest marks connected, where
+// the base marked it not, gives its tools to the agents that hold it:
+// graded as their widened tools are (an MCP server's tools are
+// untrusted-input and egress, so high), listed under each agent with the
+// manifest as the cause, and counted there once. A server no agent holds
+// connected is info.
+func TestServerConnected(t *testing.T) {
+	before := serverManifest(t)
+	before.toolset(t, "wiki")["connected"] = false
+	before.toolset(t, "github")["connected"] = false
+	r := diff.Compare(configSide(t, "old.toml", serverConfig, before.load(t, "old.json")),
+		configSide(t, "new.toml", serverConfig, serverManifest(t).load(t, "new.json")))
+	text := reportText(t, r)
+	grades := map[string]reach.Grade{}
+	for _, c := range r.Manifest.Toolsets {
+		grades[c.Toolset+" "+c.Change] = c.Grade
+	}
+	if grades["wiki connected"] != reach.High || grades["github connected"] != reach.Info || len(grades) != 2 {
+		t.Errorf("toolset changes %v, want wiki connected high and github connected info\n%s", grades, text)
+	}
+	if r.WidenedCount != agentWidened(r) || r.WidenedCount != 2 || !r.Widened || !r.Fails("high") {
+		t.Errorf("widened_count %d, the agents' %d; want the two wiki tools, counted once\n%s", r.WidenedCount, agentWidened(r), text)
+	}
+	if !strings.Contains(text, `the MCP server "wiki" is now connected (the manifest) (new.json toolsets["wiki"].connected)`) {
+		t.Errorf("the agent's tool changes do not name the manifest as the cause:\n%s", text)
+	}
+}
