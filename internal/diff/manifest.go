@@ -541,17 +541,10 @@ func (r *Report) addManifest(o, n, judged *Side) {
 	for i := range m.Toolsets {
 		c := &m.Toolsets[i]
 		if c.Widened {
-			var tools []string
+			// Each tool is asked of its own callers: a caller of one tool
+			// of the toolset need not reach the others.
 			for _, t := range c.Tools {
-				tools = append(tools, t.Tool)
-			}
-			// Only the tools each caller can call count: a caller of one
-			// tool of the toolset need not reach the others.
-			c.counted = false
-			for _, t := range tools {
-				if unlisted(c.Toolset, []string{t}, callers(judged.Graph, c.Toolset, t)) {
-					c.counted = true
-				}
+				c.counted = c.counted || unlisted(c.Toolset, []string{t.Tool}, callers(judged.Graph, c.Toolset, t.Tool))
 			}
 		}
 		if c.counted {
