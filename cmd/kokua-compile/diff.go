@@ -24,10 +24,11 @@ func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:  "diff",
 		Usage: "report the tools, toolsets, delegation edges, risk paths, reviewer and approval changes between two configs or policies, each graded; exit 1 when any reaches --fail-on",
-		UsageText: "kokua-compile diff [--manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] [--verify-key PUB] OLD NEW\n" +
-			"kokua-compile diff --base REF [--manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] [--verify-key PUB] CONFIG",
+		UsageText: "kokua-compile diff [--manifest FILE] [--base-manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] [--verify-key PUB] OLD NEW\n" +
+			"kokua-compile diff --base REF [--manifest FILE] [--base-manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] [--verify-key PUB] CONFIG",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
+			baseManifestFlag(),
 			cli.FormatFlag("format of the report: human, markdown, json or github (annotations)"),
 			&urfave.StringFlag{Name: "fail-on", Local: true, Value: "any", Usage: "the least grade that makes the run fail: critical, high, medium, or any (any widening or graded change)"},
 			&urfave.BoolFlag{Name: "allow-widen", Local: true, Usage: "exit 0 whatever changed"},
@@ -35,12 +36,12 @@ func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			return runDiff(cli.String(c, "manifest"), cli.String(c, "format"), cli.String(c, "fail-on"), c.String("base"), c.String("verify-key"), c.Bool("allow-widen"), c.Args().Slice(), stdout, stderr)
+			return runDiff(cli.String(c, "manifest"), c.String("base-manifest"), cli.String(c, "format"), cli.String(c, "fail-on"), c.String("base"), c.String("verify-key"), c.Bool("allow-widen"), c.Args().Slice(), stdout, stderr)
 		},
 	}
 }
 
-func runDiff(manifest, format, failOn, base, verifyKey string, allowWiden bool, args []string, stdout, stderr io.Writer) error {
+func runDiff(manifest, baseManifest, format, failOn, base, verifyKey string, allowWiden bool, args []string, stdout, stderr io.Writer) error {
 	if !slices.Contains(diff.Formats, format) {
 		return usage("--format takes human, markdown, json or github, not %q", format)
 	}
@@ -73,14 +74,15 @@ func runDiff(manifest, format, failOn, base, verifyKey string, allowWiden bool, 
 	if err != nil {
 		return err
 	}
-	m, err := cli.Manifest(manifest)
-	if err != nil {
-		return usage("%v", err)
-	}
-	sides, err := loadSides(m, key, stderr, "nothing was compared", oldSrc, newSrc)
+	oldM, newM, note, err := sideManifests(manifest, baseManifest, base, oldSrc)
 	if err != nil {
 		return err
 	}
+	sides, err := loadSidesWith([]*lint.Manifest{oldM, newM}, key, stderr, "nothing was compared", oldSrc, newSrc)
+	if err != nil {
+		return err
+	}
+	sides[0].ManifestNote = note
 	r := diff.Compare(sides[0], sides[1])
 	if err := diff.Write(stdout, format, r); err != nil {
 		return cli.StdoutFailed("kokua-compile", "the report", err)
@@ -137,13 +139,22 @@ func loadSide(src lint.Source, m *lint.Manifest, key ed25519.PublicKey, stderr i
 // refused whichever side it is, before a config's findings end the
 // command.
 func loadSides(m *lint.Manifest, key ed25519.PublicKey, stderr io.Writer, nothing string, srcs ...lint.Source) ([]*diff.Side, error) {
+	ms := make([]*lint.Manifest, len(srcs))
+	for i := range ms {
+		ms[i] = m
+	}
+	return loadSidesWith(ms, key, stderr, nothing, srcs...)
+}
+
+// loadSidesWith is loadSides with a manifest for each source, in order.
+func loadSidesWith(ms []*lint.Manifest, key ed25519.PublicKey, stderr io.Writer, nothing string, srcs ...lint.Source) ([]*diff.Side, error) {
 	sides := make([]*diff.Side, len(srcs))
 	for _, policies := range []bool{true, false} {
 		for i, src := range srcs {
 			if diff.IsPolicy(src.Data) != policies {
 				continue
 			}
-			side, err := loadSide(src, m, key, stderr, nothing)
+			side, err := loadSide(src, ms[i], key, stderr, nothing)
 			if err != nil {
 				return nil, err
 			}

@@ -13,7 +13,7 @@ import (
 // TestEmptyFlagValues: every string flag of every kokua-compile command refuses
 // an empty value as a usage error; none reads "" as "not given".
 func TestEmptyFlagValues(t *testing.T) {
-	clitest.CheckEmptyFlags(t, Main, command(nil, io.Discard, io.Discard), "--sign", "-o", "--output", "--manifest", "--base", "--fail-on", "--stdin-filename")
+	clitest.CheckEmptyFlags(t, Main, command(nil, io.Discard, io.Discard), "--sign", "-o", "--output", "--manifest", "--base-manifest", "--base", "--fail-on", "--stdin-filename")
 }
 
 // TestEmptySignRefuses: an empty --sign refuses; it used to write an

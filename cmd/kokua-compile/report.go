@@ -64,6 +64,8 @@ func writeReport(o lintOptions, base, verifyKey, output string, stdin io.Reader,
 	}
 	in := report.Input{Name: src.Name}
 	var inputs []lint.Source // the base, when there is one, then the input
+	manifests := []*lint.Manifest{m, m}
+	note := ""
 	if base != "" {
 		var old lint.Source
 		switch {
@@ -73,6 +75,12 @@ func writeReport(o lintOptions, base, verifyKey, output string, stdin io.Reader,
 			return usage("--base %s names no file, and a config read from standard input has no git revision to read it at", base)
 		default:
 			old, err = gitShow(base, o.config)
+			if err == nil {
+				// The base is graded with the manifest at REF too.
+				if manifests[0], _, note, err = sideManifests(o.manifest, "", base, old); err != nil {
+					return err
+				}
+			}
 		}
 		if err != nil {
 			return usage("%v", err)
@@ -84,10 +92,11 @@ func writeReport(o lintOptions, base, verifyKey, output string, stdin io.Reader,
 	if err != nil {
 		return err
 	}
-	sides, err := loadSides(m, key, stderr, "no report was written", inputs...)
+	sides, err := loadSidesWith(manifests[2-len(inputs):], key, stderr, "no report was written", inputs...)
 	if err != nil {
 		return err
 	}
+	sides[0].ManifestNote = note
 	in.Policy = sides[len(sides)-1].Policy
 	if base != "" {
 		in.Changes = diff.Compare(sides[0], sides[1])

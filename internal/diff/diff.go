@@ -70,6 +70,9 @@ func (p Place) String() string {
 type Report struct {
 	Old string `json:"old"`
 	New string `json:"new"`
+	// Manifest is what changed in the manifest each side was compiled
+	// against and in the MCP servers (manifest.go).
+	Manifest *ManifestChange `json:"manifest"`
 	// Widened is true when any change widens; kokua-compile diff then
 	// exits 1.
 	Widened bool `json:"widened"`
@@ -116,7 +119,8 @@ type Report struct {
 // Empty reports whether the two sides let every agent do the same; a
 // report may then still list residency changes.
 func (r *Report) Empty() bool {
-	return r.EntryAgent == nil && len(r.Agents) == 0 && len(r.Delegation) == 0 && r.AutoApproval == nil && r.Floor == nil
+	return r.EntryAgent == nil && len(r.Agents) == 0 && len(r.Delegation) == 0 && r.AutoApproval == nil && r.Floor == nil &&
+		r.Manifest.empty()
 }
 
 // EntryAgentChange is a change of the agent the user talks to.
@@ -234,6 +238,7 @@ type FloorChange struct {
 
 // Compare reports what changes from the old side to the new one.
 func Compare(o, n *Side) *Report {
+	loaded, n := n, n.judgedBy(o)
 	r := &Report{Old: o.Name, New: n.Name, Agents: []AgentChange{}, Delegation: []EdgeChange{}, Residency: []ResidencyChange{}}
 	od, nd := o.Policy.Document(), n.Policy.Document()
 	if od.EntryAgent != nd.EntryAgent {
@@ -289,6 +294,7 @@ func Compare(o, n *Side) *Report {
 			r.NarrowedCount++
 		}
 	}
+	r.addManifest(o, loaded, n)
 	r.Widened = r.WidenedCount > 0 || r.composedWidened
 	r.newGraph = n.Graph
 	r.grade(o, n)

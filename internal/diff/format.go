@@ -60,6 +60,7 @@ func summary(r *Report) string {
 	} else {
 		s = fmt.Sprintf("%d widened, %d narrowed", r.WidenedCount, r.NarrowedCount)
 	}
+	s += manifestSummary(r)
 	if r.Grade == reach.NoGrade {
 		return s
 	}
@@ -300,6 +301,7 @@ func human(r *Report) string {
 			p("    %s\n", reviewerReach(c))
 		}
 	}
+	humanManifest(p, r)
 	if len(r.Info) > 0 {
 		p("\norder and comments (nothing an agent can do changes)\n")
 		for _, c := range r.Info {

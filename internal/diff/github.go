@@ -76,6 +76,7 @@ func github(r *Report) string {
 	for _, c := range r.Reviewers {
 		note(c.Grade, c.At, fmt.Sprintf("%s: %s; %s", reviewerField(c), reviewerValues(c), reviewerReach(c)))
 	}
+	githubManifest(note, r)
 	for _, c := range r.Info {
 		note(reach.Info, c.At, c.What+" changed; nothing an agent can do changes")
 	}

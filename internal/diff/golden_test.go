@@ -33,7 +33,9 @@ func side(t testing.TB, path string, m *lint.Manifest) *diff.Side {
 
 // TestGolden compares the report of every case of testdata/diff (old.toml
 // to new.toml) in the three formats with want.txt, want.md and want.json;
-// go test ./internal/diff -update rewrites them. The first line of old.toml says
+// go test ./internal/diff -update rewrites them; a case is compiled
+// against its manifest.json, or each side against old.manifest.json and
+// new.manifest.json, when it has them. The first line of old.toml says
 // what the case shows; a case whose folder ends in what it expects is
 // held to it: every case but no-change, resident-moved,
 // confirm-to-review-auto-off and floor-dropped-auto-off changes
@@ -44,6 +46,7 @@ func TestGolden(t *testing.T) {
 		"confirm-to-review-auto-on": true, "auto-approval-on": true, "floor-dropped-auto-on": true,
 		"delegation-gained": true, "agent-added": true, "declared-pair": true, "entry-agent-changed": true,
 		"pr-researcher-fs-write": true, "pr-auto-approval-on": true, "pr-researcher-delegates-coder": true, "pr-coder-capabilities": true,
+		"manifest-classes-cleared": true,
 	}
 	empty := map[string]bool{"no-change": true, "confirm-to-review-auto-off": true, "resident-moved": true, "resident-declared": true,
 		"pr-run-command-confirm": true, "pr-refactor": true, "pr-reviewer-rewrite": true}
@@ -59,7 +62,8 @@ func TestGolden(t *testing.T) {
 	for _, dir := range golden.Cases(t, "diff") {
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
-			r := diff.Compare(side(t, filepath.Join(dir, "old.toml"), m), side(t, filepath.Join(dir, "new.toml"), m))
+			om, nm := caseManifests(t, dir, m)
+			r := diff.Compare(side(t, filepath.Join(dir, "old.toml"), om), side(t, filepath.Join(dir, "new.toml"), nm))
 			if r.Widened != widens[name] {
 				t.Errorf("widened = %v, want %v", r.Widened, widens[name])
 			}

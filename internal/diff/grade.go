@@ -425,7 +425,7 @@ func (r *Report) widenings() []string {
 // setDigest sets the report's digest: the SHA-256 of its widenings, one a
 // line; empty when nothing grades medium or above.
 func (r *Report) setDigest() {
-	w := r.widenings()
+	w := append(r.widenings(), r.ManifestLines()...)
 	if len(w) == 0 {
 		return
 	}

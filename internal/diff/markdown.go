@@ -179,6 +179,7 @@ func markdown(r *Report) string {
 			}
 		}
 	}
+	markdownManifest(p, r)
 	if len(r.Info) > 0 {
 		p("\n#### Order and comments\n\nNothing an agent can do changes.\n\n")
 		for _, c := range r.Info {

@@ -27,6 +27,10 @@ type Side struct {
 	// file. With it, a change points at the line of the very item that
 	// caused it; a policy records the positions of approval entries only.
 	Config *config.Config
+	// ManifestNote, when set, says how the side's manifest was chosen
+	// otherwise than asked (a manifest not tracked at the base revision);
+	// the report's headline repeats it.
+	ManifestNote string
 }
 
 // IsPolicy reports whether the bytes are a compiled policy (a JSON object)
