@@ -42,6 +42,7 @@ var page = sync.OnceValue(func() *template.Template {
 		"printable": diag.Printable,
 		"num":       num,
 		"join":      func(xs []string) string { return diag.Printable(strings.Join(xs, ", ")) },
+		"lines":     diag.PrintableLines,
 	}).Parse(pageHTML))
 })
 
