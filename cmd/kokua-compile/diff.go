@@ -30,7 +30,7 @@ func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			cli.ManifestFlag(),
 			baseManifestFlag(),
 			cli.FormatFlag("format of the report: human, markdown, json or github (annotations)"),
-			&urfave.StringFlag{Name: "fail-on", Local: true, Value: "any", Usage: "the least grade that makes the run fail: critical, high, medium, or any (any widening or graded change)"},
+			failOnFlag("the least grade that makes the run fail: critical, high, medium, or any (any widening or graded change)"),
 			&urfave.BoolFlag{Name: "allow-widen", Local: true, Usage: "exit 0 whatever changed"},
 			&urfave.StringFlag{Name: "base", Local: true, Usage: "read the old side from git: `REF`:CONFIG (git show)"},
 			cli.VerifyKeyFlag(),

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"slices"
 
 	urfave "github.com/urfave/cli/v3"
 
@@ -21,12 +22,13 @@ func reportCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "report",
 		Usage:     "write the policy explorer: one self-contained HTML page with the agents-by-tools matrix, reasons, reach graph, a simulator and, with --base, what a change did",
-		UsageText: "kokua-compile report [--manifest FILE] [--base OLD|--base REF] [-o report.html] [--verify-key PUB] CONFIG|POLICY",
+		UsageText: "kokua-compile report [--manifest FILE] [--base OLD|--base REF] [--fail-on critical|high|medium|any] [-o report.html] [--verify-key PUB] CONFIG|POLICY",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			cli.ColorFlag("colour of diagnostics: auto, always or never"),
 			cli.StdinFilenameFlag(),
 			&urfave.StringFlag{Name: "base", Local: true, Usage: "compare with `OLD`, a config or policy file, or, when no such file exists, the config at the git revision REF (git show REF:CONFIG)"},
+			failOnFlag("with --base, the --fail-on of kokua-compile diff the page's verdict is for: critical, high, medium, or any (any widening or graded change)"),
 			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the page to `FILE` (a regular file or none; atomically) instead of stdout"},
 			cli.VerifyKeyFlag(),
 		},
@@ -35,15 +37,30 @@ func reportCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 				return oneConfig
 			}
 			o := lintOptions{config: c.Args().First(), manifest: cli.String(c, "manifest"), format: "human", color: cli.String(c, "color"), stdinName: c.String("stdin-filename")}
-			return writeReport(o, cli.String(c, "base"), c.String("verify-key"), cli.String(c, "output"), stdin, stdout, stderr)
+			failOn := c.String("fail-on")
+			if !slices.Contains(diff.FailOn, failOn) {
+				return usage("--fail-on takes critical, high, medium or any, not %q", failOn)
+			}
+			if c.IsSet("fail-on") && cli.String(c, "base") == "" {
+				return usage("--fail-on says which grade fails a change; name the change's old side with --base")
+			}
+			return writeReport(o, cli.String(c, "base"), failOn, c.String("verify-key"), cli.String(c, "output"), stdin, stdout, stderr)
 		},
 	}
 }
 
+// failOnFlag is --fail-on, the least grade that fails a change, as
+// kokua-compile diff takes it and kokua-compile report says its verdict
+// for; both default to any.
+func failOnFlag(help string) *urfave.StringFlag {
+	return &urfave.StringFlag{Name: "fail-on", Local: true, Value: "any", Usage: help}
+}
+
 // writeReport reads the input (and the base), builds the page and writes
-// it to stdout or to output. Nothing is written when an input cannot be
+// it to stdout or to output; with a base, the page's verdict is for
+// --fail-on failOn. Nothing is written when an input cannot be
 // read or has errors.
-func writeReport(o lintOptions, base, verifyKey, output string, stdin io.Reader, stdout, stderr io.Writer) error {
+func writeReport(o lintOptions, base, failOn, verifyKey, output string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := cli.RegularOutput("kokua-compile", "-o", output); err != nil {
 		return err
 	}
@@ -62,7 +79,7 @@ func writeReport(o lintOptions, base, verifyKey, output string, stdin io.Reader,
 	if err != nil {
 		return err
 	}
-	in := report.Input{Name: src.Name}
+	in := report.Input{Name: src.Name, FailOn: failOn}
 	var inputs []lint.Source // the base, when there is one, then the input
 	manifests := []*lint.Manifest{m, m}
 	note := ""

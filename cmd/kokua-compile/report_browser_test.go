@@ -124,3 +124,30 @@ func TestReportInBrowserMatchesAgents(t *testing.T) {
 		})
 	}
 }
+
+// TestReportVerdictInBrowser: the page kokua-compile report --base
+// --fail-on writes of a change that drops a floor entry, opened in
+// Chromium at 1280x800, shows on its first screen, before any scrolling,
+// the graded headline with the most serious grade, the verdict for that
+// --fail-on, and the dropped entry marked "dropped".
+func TestReportVerdictInBrowser(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	base, changed := reportChange(t, "config.toml", `never_auto_approve = ["skills.add_skill_script"]`, `never_auto_approve = []`)
+	out := filepath.Join(t.TempDir(), "report.html")
+	t.Chdir(filepath.Dir(base))
+	if r := clitest.Run(Main, "kokua-compile", "", "report", "--base", filepath.Base(base), "--fail-on", "high", "-o", out, filepath.Base(changed)); r.Code != cli.ExitOK {
+		t.Fatalf("report: %+v", r)
+	}
+	b.Open(t, "file://"+out)
+	got := browser.Eval[[]string](t, b, `(function () {
+  function seen(e) { if (!e) return "missing"; var r = e.getBoundingClientRect();
+    return (r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0 ? "" : "off the first screen: ") + e.innerText.replace(/\s+/g, " ").trim(); }
+  return [String(window.scrollY), seen(document.getElementById("headline")), seen(document.getElementById("fail-on")), seen(document.querySelector("#floor li.dropped"))];
+})()`)
+	want := []string{"0", "critical 2 critical, 9 high, 3 medium, 3 info; 12 widened, 5 narrowed", "Would fail --fail-on high: a change grades critical.",
+		"dropped skills.add_skill_script (base.toml:26:23 [security].never_auto_approve)"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the first screen shows (scroll, headline, verdict, floor):\n%q\nwant\n%q", got, want)
+	}
+	b.Clean(t)
+}

@@ -116,11 +116,73 @@ func TestReportBaseRef(t *testing.T) {
 	copyFile(t, reportCase(t, "config.toml"), cfg)
 	t.Chdir(repo)
 	code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "report", "--base", "HEAD", "config.toml").Split()
-	if code != cli.ExitOK || !strings.Contains(stdout, "HEAD:config.toml: 11 widened, 5 narrowed") {
+	if code != cli.ExitOK || !strings.Contains(stdout, "HEAD:config.toml: 2 critical, 8 high, 3 medium, 3 info; 11 widened, 5 narrowed") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	code, _, stderr = clitest.Run(Main, "kokua-compile", "", "report", "--base", "no-such-ref", "config.toml").Split()
 	if code != cli.ExitUsage || !strings.Contains(stderr, "git show") {
 		t.Errorf("a bad ref: exit %d: %s", code, stderr)
+	}
+}
+
+// reportChange writes the team's base and its config with text replaced
+// (pairs of old and new) into a folder, and returns the two paths.
+func reportChange(t *testing.T, config string, replace ...string) (base, changed string) {
+	t.Helper()
+	dir := t.TempDir()
+	base, changed = filepath.Join(dir, "base.toml"), filepath.Join(dir, "config.toml")
+	copyFile(t, reportCase(t, "base.toml"), base)
+	data, err := os.ReadFile(reportCase(t, config))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	for i := 0; i < len(replace); i += 2 {
+		if !strings.Contains(text, replace[i]) {
+			t.Fatalf("%s has no %q", config, replace[i])
+		}
+		text = strings.Replace(text, replace[i], replace[i+1], 1)
+	}
+	if err := os.WriteFile(changed, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return base, changed
+}
+
+// TestReportFailOn: report --base says the verdict of diff --fail-on, any
+// unless --fail-on says otherwise, and exits 0 either way (the page is
+// the view; diff is the gate). --fail-on takes diff's values, and only
+// with --base.
+func TestReportFailOn(t *testing.T) {
+	base, reviewer := reportChange(t, "base.toml", `model = "anthropic:claude-haiku-4-5"`, `model = "anthropic:claude-opus-4-1"`)
+	for _, c := range []struct {
+		name   string
+		args   []string
+		config string
+		want   string
+	}{
+		{"the team's change, by default", nil, reportCase(t, "config.toml"), "<strong>Would fail <code>--fail-on any</code></strong>: a change grades critical."},
+		{"the team's change, --fail-on critical", []string{"--fail-on", "critical"}, reportCase(t, "config.toml"), "<strong>Would fail <code>--fail-on critical</code></strong>: a change grades critical."},
+		{"a reviewer's model, --fail-on high", []string{"--fail-on", "high"}, reviewer, "<strong>Would fail <code>--fail-on high</code></strong>: a change grades high."},
+		{"a reviewer's model, --fail-on critical", []string{"--fail-on=critical"}, reviewer,
+			"<strong>Passes <code>--fail-on critical</code></strong>: nothing grades critical or above (the most serious grade is high)."},
+	} {
+		args := append(append([]string{"report", "--base", base}, c.args...), c.config)
+		code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", args...).Split()
+		if code != cli.ExitOK || !strings.Contains(stdout, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; the page does not say %q", c.name, code, stderr, c.want)
+		}
+		if strings.Contains(stdout, "Nothing widened") {
+			t.Errorf("%s: the page says \"Nothing widened\"", c.name)
+		}
+	}
+	for _, args := range [][]string{
+		{"report", "--base", base, "--fail-on", "low", reviewer},
+		{"report", "--fail-on", "high", reviewer},
+	} {
+		r := clitest.Run(Main, "kokua-compile", "", args...)
+		if r.Code != cli.ExitUsage || r.Stdout != "" || !strings.Contains(r.Stderr, "--fail-on") {
+			t.Errorf("%q: exit %d, stderr %q; want a usage error about --fail-on", args, r.Code, r.Stderr)
+		}
 	}
 }

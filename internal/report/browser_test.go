@@ -266,7 +266,8 @@ func TestBrowserFilterAndGraph(t *testing.T) {
 }
 
 // TestBrowserDiff: the page of a change outlines its widened and narrowed
-// cells, as many as the report lists, and lists the widened ones first.
+// cells, as many as the report lists, and lists the widened ones before
+// the narrowed ones, after the verdict.
 func TestBrowserDiff(t *testing.T) {
 	b := browser.New(t, 1280, 800)
 	in := caseInput(t, "team-diff")
@@ -286,9 +287,11 @@ func TestBrowserDiff(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("widened and narrowed cells, cells drawn unlike the model, then rows: %v, want %v", got, want)
 	}
-	first := browser.Eval[string](t, b, `document.querySelector("#changes h3").textContent`)
-	if !strings.HasPrefix(first, "Widened") {
-		t.Errorf("the changes start with %q, want the widened ones", first)
+	// The changes open with the verdict; the tools widened come before
+	// those narrowed.
+	order := browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("#changes > div, #changes > h3")).map(function (e) { return e.id; })`)
+	if len(order) == 0 || order[0] != "verdict" || slices.Index(order, "widened-h") > slices.Index(order, "narrowed-h") {
+		t.Errorf("the changes' parts come in the order %v, want the verdict first and the tools widened before those narrowed", order)
 	}
 	// A widened cell keeps its mark through the simulator.
 	b.Do(t, chromedp.Click(chromedp.ID("unattended")))
@@ -575,4 +578,94 @@ func TestBrowserLargeMatrix(t *testing.T) {
 		t.Errorf("filtered, scrolling drew %d of %d rows", len(seen), len(wantRows))
 	}
 	b.Clean(t)
+}
+
+// TestBrowserVerdictFirstScreen opens pages of changes in Chromium at
+// 1280x800 and reads, before any scrolling, what the first screen shows:
+// the graded headline with the most serious grade, the --fail-on
+// verdict, and each floor entry the change dropped, marked "dropped".
+// A high reviewer change shows no "Nothing widened" anywhere. The agents
+// block, opened, shows its text on as many lines as it has.
+func TestBrowserVerdictFirstScreen(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	floorDropped := []string{floorLine, `never_auto_approve = []`}
+	reviewer := []string{modelLine, `model = "anthropic:claude-opus-4-1"`}
+	for _, c := range []struct {
+		name     string
+		new      side
+		failOn   string
+		headline []string
+		verdict  string
+		dropped  []string
+	}{
+		{"team change, floor dropped, reviewer changed", side{"config.toml", append(floorDropped, reviewer...)}, "high",
+			[]string{"critical", "2 critical, 10 high, 3 medium, 3 info; 12 widened, 5 narrowed"}, "Would fail --fail-on high: a change grades critical.",
+			[]string{"dropped skills.add_skill_script"}},
+		{"reviewer's model changed", side{"base.toml", reviewer}, "critical",
+			[]string{"high", "1 high; no change to what any agent can do; 1 change to the reviewer"},
+			"Passes --fail-on critical: nothing grades critical or above (the most serious grade is high).", nil},
+		{"floor entry dropped", side{"base.toml", floorDropped}, "any",
+			[]string{"high", "1 high; 1 widened, 0 narrowed"}, "Would fail --fail-on any: a change grades high.",
+			[]string{"dropped skills.add_skill_script"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := verdictInput(t, side{file: "base.toml"}, c.new, c.failOn)
+			b.Open(t, file(t, page(t, in)))
+			// seen is each element's text and whether it lies wholly
+			// within the window as the page first shows it.
+			type seen struct {
+				Text   string
+				OnShow bool
+			}
+			var got struct {
+				ScrollY  float64
+				Headline seen
+				Verdict  seen
+				Dropped  []seen
+				Nothing  bool
+			}
+			raw := browser.Eval[string](t, b, `(function () {
+  function seen(e) { var r = e.getBoundingClientRect(); return { Text: e.innerText.replace(/\s+/g, " ").trim(), OnShow: r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0 && r.left >= 0 && r.right <= window.innerWidth }; }
+  return JSON.stringify({ ScrollY: window.scrollY, Headline: seen(document.getElementById("headline")), Verdict: seen(document.getElementById("fail-on")),
+    Dropped: Array.from(document.querySelectorAll("#floor li.dropped")).map(seen), Nothing: document.body.innerText.indexOf("Nothing widened") >= 0 });
+})()`)
+			if err := json.Unmarshal([]byte(raw), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.ScrollY != 0 {
+				t.Errorf("the page opened scrolled to %v", got.ScrollY)
+			}
+			for _, want := range c.headline {
+				if !got.Headline.OnShow || !strings.Contains(got.Headline.Text, want) {
+					t.Errorf("the first screen's headline (shown %v) is %q, want it to hold %q", got.Headline.OnShow, got.Headline.Text, want)
+				}
+			}
+			if !strings.HasPrefix(got.Headline.Text, c.headline[0]+" ") {
+				t.Errorf("the headline %q does not start with the grade %s", got.Headline.Text, c.headline[0])
+			}
+			if !got.Verdict.OnShow || got.Verdict.Text != c.verdict {
+				t.Errorf("the first screen's verdict (shown %v) is %q, want %q", got.Verdict.OnShow, got.Verdict.Text, c.verdict)
+			}
+			if len(got.Dropped) != len(c.dropped) {
+				t.Errorf("%d floor entries are marked dropped, want %d", len(got.Dropped), len(c.dropped))
+			}
+			for i, want := range c.dropped {
+				if i < len(got.Dropped) && (!got.Dropped[i].OnShow || !strings.HasPrefix(got.Dropped[i].Text, want)) {
+					t.Errorf("the dropped floor entry (on the first screen %v) reads %q, want %q on the first screen", got.Dropped[i].OnShow, got.Dropped[i].Text, want)
+				}
+			}
+			if got.Nothing {
+				t.Errorf("a change graded %s says \"Nothing widened\"", in.Changes.Grade)
+			}
+			// The agents block, opened, is as many lines as its text.
+			lines := browser.Eval[[]any](t, b, `(function () { var pre = document.getElementById("agents-text"); pre.parentNode.open = true;
+  var style = getComputedStyle(pre); return [pre.innerText, pre.getBoundingClientRect().height, parseFloat(style.lineHeight) || 1.45 * parseFloat(style.fontSize), style.whiteSpace]; })()`)
+			shown, height, line := lines[0].(string), lines[1].(float64), lines[2].(float64)
+			want := report.Build(in).AgentsText
+			if strings.TrimRight(shown, "\n") != strings.TrimRight(want, "\n") || strings.Contains(shown, `\n`) || height < line*float64(strings.Count(want, "\n")) {
+				t.Errorf("the agents block shows %q in %.0f pixels (white-space %v), want %d lines of %.0f: %q", shown, height, lines[3], strings.Count(want, "\n"), line, want)
+			}
+			b.Clean(t)
+		})
+	}
 }

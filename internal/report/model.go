@@ -43,6 +43,10 @@ type Input struct {
 	// Changes is the comparison with a base (kokua-compile report --base),
 	// or nil.
 	Changes *diff.Report
+	// FailOn is the kokua-compile diff --fail-on value (one of
+	// diff.FailOn) the page's verdict on Changes is for; "" is diff's
+	// default, any.
+	FailOn string
 	// Served marks the page kokua-run serve serves: it may call the
 	// server's /v1/decide from its decision tester.
 	Served bool
@@ -323,6 +327,14 @@ func (m *Model) reason(r policy.Reason) Reason {
 		}
 	}
 	return out
+}
+
+// FailOn is the --fail-on value the page's verdict is for.
+func (m *Model) FailOn() string {
+	if m.Input.FailOn == "" {
+		return "any"
+	}
+	return m.Input.FailOn
 }
 
 // ConfigFile names the config the policy's positions are in: the input

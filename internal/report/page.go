@@ -14,6 +14,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
 //go:embed page.html
@@ -42,6 +43,7 @@ var page = sync.OnceValue(func() *template.Template {
 		"printable": diag.Printable,
 		"num":       num,
 		"join":      func(xs []string) string { return diag.Printable(strings.Join(xs, ", ")) },
+		"lines":     diag.PrintableLines,
 	}).Parse(pageHTML))
 })
 
@@ -102,19 +104,18 @@ type rowView struct {
 type cellView struct{ Class, Text string }
 
 type summary struct {
-	Entry                 string
-	Agents, Tools         int
-	AutoApproval          bool
-	Reviewers             []string
-	MaxPerTurn            int
-	FloorActive           bool
-	Floor                 []string
-	SavedBytes, AllBytes  int
-	SavedPercent          string
-	Digest, Compiler      string
-	ConfigFile, Manifest  string
-	Widened, Narrowed     int
-	BaseName, ChangedName string
+	Entry                string
+	Agents, Tools        int
+	AutoApproval         bool
+	Reviewers            []string
+	MaxPerTurn           int
+	FloorActive          bool
+	Floor                []string
+	SavedBytes, AllBytes int
+	SavedPercent         string
+	Digest, Compiler     string
+	ConfigFile, Manifest string
+	BaseName, Headline   string
 }
 
 type agentView struct {
@@ -151,16 +152,86 @@ type rowData struct {
 }
 
 type changesView struct {
-	Report    *diff.Report
-	Widened   []toolChangeView
-	Narrowed  []toolChangeView
-	Residency []string
-	Other     []string
+	Report *diff.Report
+	// Headline is diff's first line: the count of changes of each grade,
+	// then what widened and narrowed; Grade the most serious grade, ""
+	// when nothing is graded.
+	Headline string
+	Grade    string
+	// FailOn is the --fail-on value the verdict is for; Fails whether
+	// kokua-compile diff --fail-on FailOn fails the change, and Why says
+	// why it fails or passes.
+	FailOn string
+	Fails  bool
+	Why    string
+	// The graded changes the first screen shows, after the verdict.
+	Risks      []riskView
+	Reviewers  []reviewerView
+	Floor      *floorView
+	Auto       *autoView
+	Manifest   []manifestView
+	Delegation []edgeView
+	Entry      *entryView
+	Widened    []toolChangeView
+	// NoneWidened is what the page says when no tool's answer widened:
+	// "Nothing widened." only when nothing widens and nothing grades
+	// medium or above.
+	NoneWidened string
+	Narrowed    []toolChangeView
+	Residency   []string
+	Other       []string
 }
 
 type toolChangeView struct {
-	Agent, Tool, Old, New, Because, At string
+	Agent, Tool, Old, New, Because, At, Grade string
 }
+
+// riskView is a risk path the change adds or raises, with its hops.
+type riskView struct {
+	Grade, Agent, Title, Was, Now string
+	Hops                          []hopView
+}
+
+type hopView struct{ Text, At string }
+
+// reviewerView is a change to what answers review calls.
+type reviewerView struct {
+	Grade, Setting, Values, At, Reach string
+	// Diff is the instructions' change, one line a line.
+	Diff []string
+}
+
+// floorView is the never_auto_approve floor's change; each entry dropped
+// carries a "dropped" mark.
+type floorView struct {
+	Grade, Effect, OldActive, NewActive string
+	Dropped, Added                      []itemView
+	Unprotected                         string
+}
+
+type itemView struct{ Name, At string }
+
+// autoView is auto-approval switched.
+type autoView struct {
+	Grade, Effect, Turned, At, Unprotected string
+}
+
+// manifestView is a change of the registry manifest between the sides.
+// diff.Report has no manifest section yet: manifestChanges is the hook
+// that fills these from it, and until then gives none.
+type manifestView struct {
+	Grade, What, Old, New, At string
+}
+
+// edgeView is a delegation edge gained or lost.
+type edgeView struct {
+	Grade, Effect, Change, From, To, Via, At string
+	// Widened marks a gained edge that carries something new.
+	Widened bool
+	New     []string
+}
+
+type entryView struct{ Grade, Old, New, At string }
 
 // Write writes the page.
 func Write(w io.Writer, m *Model) error {
@@ -274,7 +345,7 @@ func (m *Model) summary() summary {
 		s.SavedPercent = strconv.FormatFloat(100*float64(s.SavedBytes)/float64(s.AllBytes), 'f', 1, 64)
 	}
 	if c := m.Input.Changes; c != nil {
-		s.Widened, s.Narrowed, s.BaseName, s.ChangedName = c.WidenedCount, c.NarrowedCount, c.Old, c.New
+		s.BaseName, s.Headline = c.Old, c.Headline()
 	}
 	return s
 }
@@ -320,18 +391,23 @@ func orNone(xs []string) string {
 	return strings.Join(xs, ", ")
 }
 
-// changes lists a comparison's changes: widened tools first, each with
-// the change that caused it, then narrowed ones, then residency, then the
-// rest of the report (agents, delegation, auto-approval, the floor) as
-// kokua-compile diff writes them in markdown.
+// changes lists a comparison's changes as the page shows them: first the
+// verdict (the graded headline, and whether kokua-compile diff --fail-on
+// fails the change), then the graded changes no tool's cell shows (new
+// risk paths with their hops, reviewers, the floor, auto-approval, the
+// manifest, delegation, the entry agent), then the tools widened, each
+// with the change that caused it, the tools narrowed and residency, then
+// the whole report as kokua-compile diff writes it in markdown.
 func (m *Model) changes() *changesView {
 	r := m.Input.Changes
 	if r == nil {
 		return nil
 	}
-	cv := &changesView{Report: r}
+	cv := &changesView{Report: r, Headline: r.Headline(), Grade: gradeName(r.Grade), FailOn: m.FailOn()}
+	cv.Fails, cv.Why = verdict(r, cv.FailOn)
 	tc := func(agent string, c diff.ToolChange) toolChangeView {
-		return toolChangeView{Agent: agent, Tool: c.Tool, Old: c.Old.Describe(), New: c.New.Describe(), Because: c.Because, At: c.At.String()}
+		return toolChangeView{Agent: agent, Tool: c.Tool, Old: c.Old.Describe(), New: c.New.Describe(), Because: c.Because, At: c.At.String(),
+			Grade: gradeName(c.Grade)}
 	}
 	for _, a := range r.Agents {
 		for _, c := range a.Widened {
@@ -340,6 +416,48 @@ func (m *Model) changes() *changesView {
 		for _, c := range a.Narrowed {
 			cv.Narrowed = append(cv.Narrowed, tc(a.Agent, c))
 		}
+	}
+	cv.NoneWidened = "Nothing widened."
+	if r.Widened || r.Grade >= reach.Medium {
+		cv.NoneWidened = "No agent's answer for a tool widened; what the change grades " + r.Grade.String() + " for is listed above."
+	}
+	for _, c := range r.Risks {
+		rv := riskView{Grade: gradeName(c.Grade), Agent: diff.AgentTitle(c.Agent), Title: diff.PathTitle(c.Path), Was: diff.LevelWas(c.Old),
+			Now: c.Path.Level.Phrase()}
+		for _, h := range c.Path.Hops {
+			rv.Hops = append(rv.Hops, hopView{Text: diff.HopText(h), At: h.At.String()})
+		}
+		cv.Risks = append(cv.Risks, rv)
+	}
+	for _, c := range r.Reviewers {
+		rv := reviewerView{Grade: gradeName(c.Grade), Setting: c.Setting(), Values: c.Values(), At: c.At.String(), Reach: c.Reach()}
+		if c.Diff != "" {
+			rv.Diff = strings.Split(strings.TrimSuffix(c.Diff, "\n"), "\n")
+		}
+		cv.Reviewers = append(cv.Reviewers, rv)
+	}
+	if f := r.Floor; f != nil {
+		fv := &floorView{Grade: gradeName(f.Grade), Effect: f.Effect(), OldActive: onOff(f.OldActive), NewActive: onOff(f.NewActive),
+			Unprotected: strings.Join(f.Unprotected, ", ")}
+		for _, it := range f.Dropped {
+			fv.Dropped = append(fv.Dropped, itemView{Name: it.Name, At: it.At.String()})
+		}
+		for _, it := range f.Added {
+			fv.Added = append(fv.Added, itemView{Name: it.Name, At: it.At.String()})
+		}
+		cv.Floor = fv
+	}
+	if a := r.AutoApproval; a != nil {
+		cv.Auto = &autoView{Grade: gradeName(a.Grade), Effect: a.Effect(), Turned: onOff(a.New), At: a.At.String(),
+			Unprotected: strings.Join(a.Unprotected, ", ")}
+	}
+	cv.Manifest = manifestChanges(r)
+	for _, e := range r.Delegation {
+		cv.Delegation = append(cv.Delegation, edgeView{Grade: gradeName(e.Grade), Effect: e.Effect(), Change: e.Change,
+			From: diff.AgentTitle(e.From), To: diff.AgentTitle(e.To), Via: e.Via, At: e.At.String(), Widened: e.Widened, New: r.NewTo(e)})
+	}
+	if e := r.EntryAgent; e != nil {
+		cv.Entry = &entryView{Grade: gradeName(e.Grade), Old: e.Old, New: e.New, At: e.At.String()}
 	}
 	for _, rc := range r.Residency {
 		var parts []string
@@ -359,6 +477,47 @@ func (m *Model) changes() *changesView {
 		cv.Other = strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	}
 	return cv
+}
+
+// manifestChanges is the hook for the manifest's changes between the two
+// sides: diff.Report does not compare the sides' manifests yet (both are
+// compiled against one), so there is none to show. When the report gains
+// its manifest section, this fills the page's "Manifest" part from it;
+// the template shows the part whenever this returns some.
+func manifestChanges(*diff.Report) []manifestView { return nil }
+
+// verdict says whether kokua-compile diff --fail-on failOn fails a
+// report, as diff.Report.Fails decides, and why.
+func verdict(r *diff.Report, failOn string) (bool, string) {
+	fails := r.Fails(failOn)
+	switch {
+	case fails && r.Grade >= reach.Medium:
+		return true, "a change grades " + r.Grade.String() + "."
+	case fails:
+		return true, "the change widens what some agent can do."
+	case failOn == "any" && r.Grade == reach.NoGrade:
+		return false, "nothing widens, and nothing is graded."
+	case failOn == "any":
+		return false, "nothing widens, and nothing grades medium or above (the most serious grade is " + r.Grade.String() + ")."
+	case r.Grade == reach.NoGrade:
+		return false, "nothing is graded."
+	}
+	return false, "nothing grades " + failOn + " or above (the most serious grade is " + r.Grade.String() + ")."
+}
+
+// gradeName is a grade as the page writes it, "" for none.
+func gradeName(g reach.Grade) string {
+	if g == reach.NoGrade {
+		return ""
+	}
+	return g.String()
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', 1, 64) }

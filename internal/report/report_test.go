@@ -235,3 +235,32 @@ func TestCSP(t *testing.T) {
 		}
 	}
 }
+
+// between is the part of s from the first from to the first to after it.
+func between(t *testing.T, s, from, to string) string {
+	t.Helper()
+	i := strings.Index(s, from)
+	if i < 0 {
+		t.Fatalf("the page has no %q", from)
+	}
+	j := strings.Index(s[i:], to)
+	if j < 0 {
+		t.Fatalf("the page has no %q after %q", to, from)
+	}
+	return s[i : i+j]
+}
+
+// TestAgentsTextLines: the agents block keeps its line breaks as line
+// breaks, escaped, never as a written \n.
+func TestAgentsTextLines(t *testing.T) {
+	in := caseInput(t, "hostile")
+	block := between(t, string(page(t, in)), `<pre id="agents-text">`, "</pre>")
+	m := report.Build(in)
+	if strings.Contains(block, `\n`) || strings.Count(block, "\n") != strings.Count(m.AgentsText, "\n") {
+		t.Errorf("the agents block has %d line breaks and %d written \\n; the text has %d lines", strings.Count(block, "\n"),
+			strings.Count(block, `\n`), strings.Count(m.AgentsText, "\n"))
+	}
+	if strings.Contains(block, "<script") || strings.Contains(block, "<img") {
+		t.Errorf("the agents block carries a name raw")
+	}
+}

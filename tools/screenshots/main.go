@@ -1,8 +1,8 @@
 // Command screenshots takes the policy explorer's screenshots for
 // docs/explorer.md and the README (scripts/screenshots.sh runs it): the
-// page of the shipped config with a cell's reason open, and the page of a
-// team config's change (testdata/report/team-diff) at its widened cells,
-// each in Chromium at 1280x800.
+// page of the shipped config with a cell's reason open, and the first
+// screen of the page of a team config's change (testdata/report/team-diff),
+// its verdict, each in Chromium at 1280x800.
 //
 //	go run ./tools/screenshots [-chromium PATH] DIR
 package main
@@ -82,7 +82,7 @@ func run(chromium, out string) error {
   document.getElementById("matrix").scrollIntoView();
   X.reveal(0, j).click();
   return true; })()`, "explorer-matrix.png"},
-		{"testdata/report/team-diff", `(function () { document.getElementById("changes").scrollIntoView(); return true; })()`, "explorer-diff.png"},
+		{"testdata/report/team-diff", `(function () { window.scrollTo(0, 0); return true; })()`, "explorer-diff.png"},
 	} {
 		newSide, cfg, err := side(filepath.Join(s.dir, "config.toml"))
 		if err != nil {
