@@ -15,6 +15,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 //go:embed page.html
@@ -216,9 +217,8 @@ type autoView struct {
 	Grade, Effect, Turned, At, Unprotected string
 }
 
-// manifestView is a change of the registry manifest between the sides.
-// diff.Report has no manifest section yet: manifestChanges is the hook
-// that fills these from it, and until then gives none.
+// manifestView is a change of the registry manifest, or of an MCP
+// server, between the sides (diff.Report's manifest section).
 type manifestView struct {
 	Grade, What, Old, New, At string
 }
@@ -484,7 +484,53 @@ func (m *Model) changes() *changesView {
 // compiled against one), so there is none to show. When the report gains
 // its manifest section, this fills the page's "Manifest" part from it;
 // the template shows the part whenever this returns some.
-func manifestChanges(*diff.Report) []manifestView { return nil }
+func manifestChanges(r *diff.Report) []manifestView {
+	m := r.Manifest
+	if m == nil {
+		return nil
+	}
+	var out []manifestView
+	if m.Differs {
+		out = append(out, manifestView{Grade: gradeName(reach.Info), What: "the manifest", Old: m.Old.File + " " + m.Old.SHA256,
+			New: m.New.File + " " + m.New.SHA256})
+	}
+	classes := func(cs []kokua.Class) string {
+		if len(cs) == 0 {
+			return "none"
+		}
+		parts := make([]string, len(cs))
+		for i, c := range cs {
+			parts[i] = string(c)
+		}
+		return strings.Join(parts, ", ")
+	}
+	for _, t := range m.Tools {
+		v := manifestView{Grade: gradeName(t.Grade), What: t.Toolset + "." + t.Tool + " " + t.Change, At: t.At.String()}
+		switch t.Change {
+		case "classes":
+			v.Old, v.New = classes(t.OldClasses), classes(t.NewClasses)
+		case "added":
+			v.Old, v.New = "absent", classes(t.NewClasses)
+		default:
+			v.Old, v.New = classes(t.OldClasses), "absent"
+		}
+		out = append(out, v)
+	}
+	for _, ts := range m.Toolsets {
+		out = append(out, manifestView{Grade: gradeName(ts.Grade), What: "toolset " + ts.Toolset + " (" + ts.Kind + ")", Old: "before", New: ts.Change, At: ts.At.String()})
+	}
+	for _, sc := range m.Servers {
+		old, new := sc.Old, sc.New
+		if old == "" {
+			old = "unset"
+		}
+		if new == "" {
+			new = "unset"
+		}
+		out = append(out, manifestView{Grade: gradeName(sc.Grade), What: "MCP server " + sc.Server + " " + sc.Field, Old: old, New: new, At: sc.At.String()})
+	}
+	return out
+}
 
 // verdict says whether kokua-compile diff --fail-on failOn fails a
 // report, as diff.Report.Fails decides, and why.

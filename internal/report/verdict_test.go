@@ -1,6 +1,7 @@
 package report_test
 
 import (
+	"fmt"
 	"html"
 	"math/rand/v2"
 	"os"
@@ -57,7 +58,7 @@ var verdictCases = []struct {
 			`high reviewer careful's model: "anthropic:claude-haiku-4-5" -> "anthropic:claude-opus-4-1"`}},
 	{name: "floor entry dropped", old: side{file: "base.toml"}, new: side{file: "base.toml", replace: []string{floorLine, `never_auto_approve = []`}},
 		grade: "high", fails: []string{"high", "medium", "any"},
-		holds: []string{"1 high; 1 widened, 0 narrowed", "Floor (never_auto_approve)", "dropped skills.add_skill_script", "off the floor now: add_skill_script"}},
+		holds: []string{"1 high; 1 widened, 0 narrowed", "Floor (never_auto_approve)", "dropped skills.add_skill_script", "off the floor now: skills.add_skill_script"}},
 	{name: "floor entry added", old: side{file: "base.toml"},
 		new:   side{file: "base.toml", replace: []string{floorLine, `never_auto_approve = ["skills.add_skill_script", "fs_write.write_file"]`}},
 		grade: "", fails: nil, nothing: true,
@@ -71,14 +72,14 @@ var verdictCases = []struct {
 		holds: []string{"0 widened, 6 narrowed", "narrowed: turned off"}},
 	{name: "team change", old: side{file: "base.toml"}, new: side{file: "config.toml"},
 		grade: "critical", fails: []string{"critical", "high", "medium", "any"},
-		holds: []string{"2 critical, 8 high, 3 medium, 3 info; 11 widened, 5 narrowed", "Risk paths new or raised (2)",
+		holds: []string{"5 critical, 10 high, 3 medium, 3 info; 11 widened, 5 narrowed", "Risk paths new or raised (7)",
 			"critical agent lead: untrusted content can run code: execute_python in compute (exec); a reviewer may approve → runs unasked",
 			"scout returns its result to lead: runs unasked (config.toml:12:26 [agents.lead].delegates_to)",
 			"gained lead → scout (delegates_to): nothing new"}},
 	{name: "team change, floor dropped, reviewer changed", old: side{file: "base.toml"},
 		new:   side{file: "config.toml", replace: []string{floorLine, `never_auto_approve = []`, modelLine, `model = "anthropic:claude-opus-4-1"`}},
 		grade: "critical", fails: []string{"critical", "high", "medium", "any"},
-		holds: []string{"2 critical, 10 high, 3 medium, 3 info; 12 widened, 5 narrowed", "dropped skills.add_skill_script", "Reviewer (1)"}},
+		holds: []string{"5 critical, 12 high, 3 medium, 3 info; 12 widened, 5 narrowed", "dropped skills.add_skill_script", "Reviewer (1)"}},
 }
 
 // verdictSide reads a side of a verdict case as kokua-compile report
@@ -377,4 +378,42 @@ func TestVerdictGenerated(t *testing.T) {
 		t.Errorf("no generated change drops a floor entry")
 	}
 	t.Logf("%d pairs, by most serious grade: %v; %d drop a floor entry", pairs, seen, droppedSeen)
+}
+
+// TestManifestOnFirstScreen: an MCP server moved to another host, with a
+// token added, is on the page's graded changes, each with both values and
+// its grade, and the manifest's own change is said too.
+func TestManifestOnFirstScreen(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "diff", "mcp-server-moved")
+	read := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: read("manifest.json")})
+	o, _, err := diff.Load(lint.Source{Name: "old.toml", Data: read("old.toml")}, m, nil)
+	if err != nil || o == nil {
+		t.Fatalf("old.toml: %v", err)
+	}
+	n, _, err := diff.Load(lint.Source{Name: "new.toml", Data: read("new.toml")}, m, nil)
+	if err != nil || n == nil {
+		t.Fatalf("new.toml: %v", err)
+	}
+	r := diff.Compare(o, n)
+	if r.Manifest == nil || len(r.Manifest.Servers) == 0 {
+		t.Fatal("the case holds no MCP server change")
+	}
+	out := text(between(t, string(page(t, report.Input{Name: "new.toml", Policy: n.Policy, Config: read("new.toml"), Changes: r, FailOn: "high"})),
+		`<h3 id="manifest-h">`, "</ul>"))
+	for _, sc := range r.Manifest.Servers {
+		want := fmt.Sprintf("%s MCP server %s %s:", sc.Grade, sc.Server, sc.Field)
+		if !strings.Contains(out, want) || (sc.New != "" && !strings.Contains(out, sc.New)) || (sc.Old != "" && !strings.Contains(out, sc.Old)) {
+			t.Errorf("the page's manifest section lacks %q with both values:\n%s", want, out)
+		}
+		if sc.Grade < reach.High {
+			t.Errorf("MCP server %s's %s change grades %v, want at least high", sc.Server, sc.Field, sc.Grade)
+		}
+	}
 }
