@@ -13,7 +13,6 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/textdiff"
-	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -77,27 +76,11 @@ type InfoChange struct {
 	At   Place  `json:"at"`
 }
 
-// dangerous are the classes that make a new tool, or a loosened gate,
-// high: exec, write, self-modify, egress.
-func dangerous(cs []kokua.Class) bool {
-	for _, c := range cs {
-		switch c {
-		case kokua.Exec, kokua.Write, kokua.SelfModify, kokua.Egress:
-			return true
-		}
-	}
-	return false
-}
-
-// toolGrade grades one widened answer: high for a tool of class exec,
-// write, self-modify or egress, medium for any other. Removing a gate and
-// adding the tool ungated grade alike: the grade is the tool's, and both
-// widen.
+// toolGrade grades one widened answer by its tool's classes
+// (reach.ToolGrade): high for a tool of class exec, write, self-modify or
+// egress, medium for any other.
 func toolGrade(g *reach.Graph, a reach.Answer) reach.Grade {
-	if dangerous(g.ToolClasses(a.Toolset, a.Tool)) {
-		return reach.High
-	}
-	return reach.Medium
+	return reach.ToolGrade(g.ToolClasses(a.Toolset, a.Tool))
 }
 
 // grade sets the grade of every change of a report and counts them.
@@ -134,7 +117,7 @@ func (r *Report) grade(o, n *Side) {
 		a.Grade = reach.Medium
 		for _, ag := range n.Graph.Agents {
 			for _, ans := range ag.Answers {
-				if ans.Level == reach.Reviewer && dangerous(n.Graph.ToolClasses(ans.Toolset, ans.Tool)) {
+				if ans.Level == reach.Reviewer && toolGrade(n.Graph, ans) == reach.High {
 					a.Grade = reach.High
 				}
 			}
