@@ -3,6 +3,7 @@ package diff_test
 import (
 	"bytes"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -256,6 +257,93 @@ available = ` + workerTools + `
 		}
 		if e.Grade != tt.grade || r.Grade < tt.grade {
 			t.Errorf("%s: the edge is graded %v, want %v:\n%s", tt.name, e.Grade, tt.grade, reportText(t, r))
+		}
+	}
+}
+
+// TestDeclaredPairDropsGatesQuotesDiff: kokua-lint's
+// declared-pair-drops-gates quotes the grades kokua-compile diff gives
+// the change it warns about: the grade of each tool that now runs
+// unasked, and that of a risk path ending at them when untrusted content
+// reaches the agent with no user in the way. For each config, the old
+// side is the config with the warning's fix made (the dropped entries
+// repeated), and the diff from it to the config: its widened tools are
+// graded as quoted, and the report as the path's grade exactly when
+// untrusted content reaches the agent unasked (the shipped agents: the
+// researcher's web results return to the assistant, which delegates to
+// the coder unasked), as the tools' grade otherwise.
+func TestDeclaredPairDropsGatesQuotesDiff(t *testing.T) {
+	alone := []byte(`[assistant]
+agent = "assistant"
+
+[assistant.tools]
+confirm = ["config.update_config"]
+review = ["compute.run_command", "compute.execute_python", "fs_write"]
+
+[agents.assistant]
+delegates_to = ["coder"]
+
+[agents.assistant.tools]
+available = ["config", "time"]
+
+[agents.coder.tools]
+available = ["compute", "fs_write"]
+confirm = ["fs_write"]
+
+[security]
+never_auto_approve = ["config.update_config"]
+`)
+	read := func(dir string) []byte {
+		data, err := os.ReadFile("../../testdata/lint/" + dir + "/config.toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	quoted := regexp.MustCompile(`^A diff of the change grades (?:the tool|each tool) (\w+) \(kokua-compile diff\), and a risk path to (?:it|them) (\w+) where untrusted content reaches '(\w+)' with no user in the way`)
+	for _, tt := range []struct {
+		name    string
+		data    []byte
+		reached bool
+	}{
+		{"no untrusted content", alone, false},
+		{"web in the entry agent", replaceOnce(t, alone, `available = ["config", "time"]`, `available = ["config", "time", "web"]`), true},
+		{"web behind a reviewer", replaceOnce(t, replaceOnce(t, alone, `available = ["config", "time"]`, `available = ["config", "time", "web"]`),
+			`confirm = ["config.update_config"]`, `confirm = ["config.update_config", "web"]`), false},
+		{"shipped, confirm only", read("declared-pair-drops-gates--fail-confirm-only"), true},
+		{"review only, no untrusted content", read("declared-pair-drops-gates--fail-review-only-inline"), false},
+	} {
+		src := lint.Source{Name: "config.toml", Data: tt.data}
+		var found []string
+		for _, d := range lint.Lint(src, nil).Diagnostics {
+			for _, n := range d.Notes {
+				if m := quoted.FindStringSubmatch(n); d.Rule == "declared-pair-drops-gates" && m != nil {
+					found = m
+				}
+			}
+		}
+		if found == nil {
+			t.Fatalf("%s: no declared-pair-drops-gates note quoting the grades", tt.name)
+		}
+		toolGrade, pathGrade, agent := found[1], found[2], found[3]
+		fixed := lint.Fix(src, nil, false)
+		r := diff.Compare(loadDefault(t, "fixed.toml", fixed.Data), loadDefault(t, "config.toml", tt.data))
+		worst := reach.NoGrade
+		for _, a := range r.Agents {
+			for _, c := range a.Widened {
+				if a.Agent != agent || c.New.Level != reach.Runs {
+					t.Errorf("%s: the fix's diff widens %s of %s to %v", tt.name, c.Tool, a.Agent, c.New.Level)
+				}
+				worst = max(worst, c.Grade)
+			}
+		}
+		want := toolGrade
+		if tt.reached {
+			want = pathGrade
+		}
+		if worst.String() != toolGrade || r.Grade.String() != want || pathGrade != "critical" {
+			t.Errorf("%s: the warning quotes %s, and %s on a path; the diff grades the tools %v and the change %v, want %s:\n%s",
+				tt.name, toolGrade, pathGrade, worst, r.Grade, want, reportText(t, r))
 		}
 	}
 }
