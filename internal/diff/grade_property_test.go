@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
@@ -235,4 +237,131 @@ func checkGrades(t *testing.T, a, b generated, classes map[toolKey][]kokua.Class
 		}
 		counts["floor"]++
 	}
+}
+
+// TestReviewerLimitsProperty is the property behind a lowered limit's
+// info grade, the one reviewer change that lets a pull request through:
+// over generated configs with classes, with max_per_turn and
+// timeout_seconds set at random on both sides (zero and below included,
+// timeout_seconds sometimes fractional) and auto-approval sometimes off
+// on both, sometimes switched, each limit change is read here from the two TOML trees: a
+// side with auto-approval off while the other has it on counts its limit
+// as zero (R145), and the change widens exactly when the new value is
+// above the old (R187, R67). It is high when it widens and the reference
+// evaluator finds some agent whose review call goes to the reviewer on
+// the new side, info otherwise; and a pair that changes only limits, all
+// of them lowered, fails no --fail-on and has no digest.
+func TestReviewerLimitsProperty(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 35))
+	limit := func(timeout bool) any {
+		v := []int64{-1, 0, 1, 2, 5, 10, 60}[r.IntN(7)]
+		if timeout && r.IntN(3) == 0 {
+			return float64(v) + 0.5
+		}
+		return v
+	}
+	number := func(v any) float64 {
+		if f, ok := v.(float64); ok {
+			return f
+		}
+		return float64(v.(int64))
+	}
+	counts := map[string]int{}
+	for _, size := range []struct{ agents, toolsets int }{{2, 3}, {3, 9}, {5, 12}} {
+		m, _ := randomClasses(t, r, size.toolsets)
+		data := gen.Config(size.agents, size.toolsets)
+		for range 30 {
+			var sides [2]generated
+			var trees [2]config
+			switched, off := r.IntN(4) == 0, r.IntN(4) == 0
+			for i := range sides {
+				var c config
+				if err := toml.Unmarshal(data, &c); err != nil {
+					t.Fatal(err)
+				}
+				auto := table(table(c["security"])["auto_approval"])
+				auto["max_per_turn"], auto["timeout_seconds"] = limit(false), limit(true)
+				if off {
+					auto["enabled"] = false
+				}
+				if switched && i == 1 {
+					on, _ := auto["enabled"].(bool)
+					auto["enabled"] = !on
+				}
+				out, err := toml.Marshal(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g, ok := load(t, fmt.Sprintf("%c.toml", 'a'+i), out, m)
+				if !ok {
+					t.Fatalf("a generated config with limits %v does not lint clean:\n%s", auto, out)
+				}
+				sides[i], trees[i] = g, c
+			}
+			on := [2]bool{}
+			for i := range trees {
+				on[i], _ = table(table(trees[i]["security"])["auto_approval"])["enabled"].(bool)
+			}
+			reviewable := false
+			for _, ag := range sides[1].ref.Agents {
+				for _, ts := range sides[1].ref.Registry {
+					for _, tool := range ts.Tools {
+						reviewable = reviewable || level(sides[1].ref, ag.Name, tool) == reach.Reviewer
+					}
+				}
+			}
+			rep := diff.Compare(sides[0].side, sides[1].side)
+			allLowered := !switched
+			for _, field := range []string{"max_per_turn", "timeout_seconds"} {
+				var v [2]float64
+				for i := range trees {
+					v[i] = number(table(table(trees[i]["security"])["auto_approval"])[field])
+					if on[i] != on[1-i] && !on[i] {
+						v[i] = 0
+					}
+				}
+				var c *diff.ReviewerChange
+				for i := range rep.Reviewers {
+					if rep.Reviewers[i].Field == field {
+						c = &rep.Reviewers[i]
+					}
+				}
+				written := [2]any{table(table(trees[0]["security"])["auto_approval"])[field], table(table(trees[1]["security"])["auto_approval"])[field]}
+				if number(written[0]) == number(written[1]) {
+					if c != nil {
+						t.Fatalf("%s %v -> %v is reported as a change", field, written[0], written[1])
+					}
+					continue
+				}
+				dir, grade := diff.Narrows, reach.Info
+				if v[1] > v[0] {
+					dir = diff.Widens
+					allLowered = false
+					if reviewable {
+						grade = reach.High
+					}
+				}
+				if c == nil || c.Direction != dir || c.Grade != grade {
+					t.Fatalf("%s %v -> %v (auto-approval %v -> %v, a reviewer may approve: %v): the change %+v, want %s graded %v:\n%s",
+						field, written[0], written[1], on[0], on[1], reviewable, c, dir, grade, reportText(t, rep))
+				}
+				counts[dir+" "+grade.String()]++
+				if !on[0] && !on[1] {
+					counts["both off"]++
+				}
+			}
+			if allLowered && len(rep.Reviewers) > 0 {
+				if got := failsUnder(rep); len(got) > 0 || rep.Digest != "" {
+					t.Fatalf("limits lowered alone fail %v, digest %q:\n%s", got, rep.Digest, reportText(t, rep))
+				}
+				counts["lowered alone"]++
+			}
+		}
+	}
+	for _, k := range []string{"widens high", "widens info", "narrows info", "lowered alone", "both off"} {
+		if counts[k] < 3 {
+			t.Errorf("%d limit changes of kind %q, want at least 3 (all: %v)", counts[k], k, counts)
+		}
+	}
+	t.Logf("checked: %v", counts)
 }
