@@ -144,7 +144,7 @@ func TestReportVerdictInBrowser(t *testing.T) {
     return (r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0 ? "" : "off the first screen: ") + e.innerText.replace(/\s+/g, " ").trim(); }
   return [String(window.scrollY), seen(document.getElementById("headline")), seen(document.getElementById("fail-on")), seen(document.querySelector("#floor li.dropped"))];
 })()`)
-	want := []string{"0", "critical 2 critical, 9 high, 3 medium, 3 info; 12 widened, 5 narrowed", "Would fail --fail-on high: a change grades critical.",
+	want := []string{"0", "critical 5 critical, 11 high, 3 medium, 3 info; 12 widened, 5 narrowed", "Would fail --fail-on high: a change grades critical.",
 		"dropped skills.add_skill_script (base.toml:26:23 [security].never_auto_approve)"}
 	if !slices.Equal(got, want) {
 		t.Errorf("the first screen shows (scroll, headline, verdict, floor):\n%q\nwant\n%q", got, want)

@@ -116,7 +116,7 @@ func TestReportBaseRef(t *testing.T) {
 	copyFile(t, reportCase(t, "config.toml"), cfg)
 	t.Chdir(repo)
 	code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "report", "--base", "HEAD", "config.toml").Split()
-	if code != cli.ExitOK || !strings.Contains(stdout, "HEAD:config.toml: 2 critical, 8 high, 3 medium, 3 info; 11 widened, 5 narrowed") {
+	if code != cli.ExitOK || !strings.Contains(stdout, "HEAD:config.toml: 5 critical, 10 high, 3 medium, 3 info; 11 widened, 5 narrowed") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	code, _, stderr = clitest.Run(Main, "kokua-compile", "", "report", "--base", "no-such-ref", "config.toml").Split()

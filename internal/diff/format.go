@@ -386,11 +386,12 @@ func reviewerField(c ReviewerChange) string {
 	return fmt.Sprintf("reviewer %s's %s", c.Reviewer, c.Field)
 }
 
-// reviewerValues shows the old and new value; instructions are shown as
-// the diff below instead.
+// reviewerValues shows the old and new value, and which way a limit
+// moved; instructions are shown as the diff below instead, which only a
+// person can weigh.
 func reviewerValues(c ReviewerChange) string {
 	if c.Field == "system_message" {
-		return "the instructions changed"
+		return "the instructions changed; stricter or laxer: read the text"
 	}
 	q := func(s string) string {
 		if s == "" {
@@ -398,7 +399,18 @@ func reviewerValues(c ReviewerChange) string {
 		}
 		return fmt.Sprintf("%q", s)
 	}
-	return q(c.Old) + " -> " + q(c.New)
+	s := q(c.Old) + " -> " + q(c.New)
+	switch {
+	case c.Direction == Widens && c.Field == "max_per_turn":
+		s += "; widens: the reviewer may approve more calls in a turn"
+	case c.Direction == Narrows && c.Field == "max_per_turn":
+		s += "; narrows: the reviewer may approve fewer calls in a turn"
+	case c.Direction == Widens:
+		s += "; widens: the reviewer has longer to approve a call before it goes to the user"
+	case c.Direction == Narrows:
+		s += "; narrows: a call goes to the user sooner when the reviewer has not approved it"
+	}
+	return s
 }
 
 func reviewerReach(c ReviewerChange) string {

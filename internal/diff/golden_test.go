@@ -49,14 +49,14 @@ func TestGolden(t *testing.T) {
 		"manifest-classes-cleared": true,
 	}
 	empty := map[string]bool{"no-change": true, "confirm-to-review-auto-off": true, "resident-moved": true, "resident-declared": true,
-		"pr-run-command-confirm": true, "pr-refactor": true, "pr-reviewer-rewrite": true}
+		"pr-run-command-confirm": true, "pr-refactor": true, "pr-reviewer-rewrite": true, "reviewer-limits": true}
 	// The six pull requests of issue 25 and the reviewer rewrite, graded as
 	// a security reviewer would: the delegation and capabilities ones
 	// critical, the narrowing nothing, the refactor info only.
 	grades := map[string]reach.Grade{
 		"pr-researcher-fs-write": reach.High, "pr-run-command-confirm": reach.NoGrade, "pr-auto-approval-on": reach.Critical,
 		"pr-researcher-delegates-coder": reach.Critical, "pr-coder-capabilities": reach.Critical, "pr-refactor": reach.Info,
-		"pr-reviewer-rewrite": reach.High, "no-change": reach.NoGrade, "resident-declared": reach.Info, "declared-pair": reach.Critical,
+		"pr-reviewer-rewrite": reach.High, "reviewer-limits": reach.High, "no-change": reach.NoGrade, "resident-declared": reach.Info, "declared-pair": reach.Critical,
 	}
 	m := lint.DefaultManifest()
 	for _, dir := range golden.Cases(t, "diff") {

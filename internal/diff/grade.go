@@ -13,7 +13,6 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/textdiff"
-	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -51,7 +50,8 @@ type RiskChange struct {
 // ReviewerChange is a change to what decides how review calls are
 // answered: a reviewer's model, instructions, thinking or generation
 // table, which reviewers answer, or auto-approval's limits. It is high
-// for every tool a reviewer may approve on the new side.
+// when a reviewer may approve some tool on the new side, unless it is a
+// limit that narrows (info); info when no reviewer may approve any.
 type ReviewerChange struct {
 	// Reviewer is the [reviewers.<name>] table, or "" for
 	// [security.auto_approval]'s own settings.
@@ -65,10 +65,25 @@ type ReviewerChange struct {
 	// system_message.
 	Diff string `json:"diff"`
 	At   Place  `json:"at"`
+	// Direction is Widens or Narrows for a numeric limit (max_per_turn,
+	// timeout_seconds), by its value; ReadIt for every other field, whose
+	// direction only a person reading it can tell.
+	Direction string `json:"direction"`
 	// Tools are the tools a reviewer may approve on the new side.
 	Tools []string    `json:"tools"`
 	Grade reach.Grade `json:"grade"`
 }
+
+// The directions of a reviewer change.
+const (
+	// Widens: a limit rose, and the reviewer may approve more calls.
+	Widens = "widens"
+	// Narrows: a limit fell, and more calls reach the user.
+	Narrows = "narrows"
+	// ReadIt: a model, instructions, thinking, generation or the
+	// reviewers changed; stricter or laxer, a person reads it.
+	ReadIt = "read"
+)
 
 // InfoChange is a change of order or comments: nothing an agent can do
 // changes, and it is graded info.
@@ -77,27 +92,11 @@ type InfoChange struct {
 	At   Place  `json:"at"`
 }
 
-// dangerous are the classes that make a new tool, or a loosened gate,
-// high: exec, write, self-modify, egress.
-func dangerous(cs []kokua.Class) bool {
-	for _, c := range cs {
-		switch c {
-		case kokua.Exec, kokua.Write, kokua.SelfModify, kokua.Egress:
-			return true
-		}
-	}
-	return false
-}
-
-// toolGrade grades one widened answer: high for a tool of class exec,
-// write, self-modify or egress, medium for any other. Removing a gate and
-// adding the tool ungated grade alike: the grade is the tool's, and both
-// widen.
+// toolGrade grades one widened answer by its tool's classes
+// (reach.ToolGrade): high for a tool of class exec, write, self-modify or
+// egress, medium for any other.
 func toolGrade(g *reach.Graph, a reach.Answer) reach.Grade {
-	if dangerous(g.ToolClasses(a.Toolset, a.Tool)) {
-		return reach.High
-	}
-	return reach.Medium
+	return reach.ToolGrade(g.ToolClasses(a.Toolset, a.Tool))
 }
 
 // grade sets the grade of every change of a report and counts them.
@@ -134,7 +133,7 @@ func (r *Report) grade(o, n *Side) {
 		a.Grade = reach.Medium
 		for _, ag := range n.Graph.Agents {
 			for _, ans := range ag.Answers {
-				if ans.Level == reach.Reviewer && dangerous(n.Graph.ToolClasses(ans.Toolset, ans.Tool)) {
+				if ans.Level == reach.Reviewer && toolGrade(n.Graph, ans) == reach.High {
 					a.Grade = reach.High
 				}
 			}
@@ -233,35 +232,39 @@ func reviewerTools(g *reach.Graph) []string {
 }
 
 // compareReviewers lists what changed in the reviewers and in
-// auto-approval's limits. Each change is high when a reviewer may approve
-// some tool on the new side, info otherwise (auto-approval off, or no
-// review tool off the floor).
+// auto-approval's limits. With no tool a reviewer may approve on the new
+// side (auto-approval off, or no review tool off the floor) every change
+// is info. Otherwise a limit that narrows is info and every other change
+// is high: a limit that widens lets the reviewer approve more, and a
+// changed model, text, thinking, generation or set of reviewers may make
+// it approve more, which only a person reading it can tell.
 func compareReviewers(o, n *Side) []ReviewerChange {
 	od, nd := o.Policy.Document(), n.Policy.Document()
 	tools := reviewerTools(n.Graph)
-	grade := reach.Info
-	if len(tools) > 0 {
-		grade = reach.High
-	}
 	out := []ReviewerChange{}
 	add := func(c ReviewerChange) {
-		c.Tools, c.Grade = tools, grade
+		c.Tools, c.Grade = tools, reach.Info
+		if len(tools) > 0 && c.Direction != Narrows {
+			c.Grade = reach.High
+		}
 		out = append(out, c)
 	}
-	if a, b := strings.Join(od.AutoApproval.Reviewers, ", "), strings.Join(nd.AutoApproval.Reviewers, ", "); a != b {
-		add(ReviewerChange{Field: "reviewers", Old: a, New: b, At: n.autoKeyPlace("reviewers")})
+	oa, na := od.AutoApproval, nd.AutoApproval
+	if a, b := strings.Join(oa.Reviewers, ", "), strings.Join(na.Reviewers, ", "); a != b {
+		add(ReviewerChange{Field: "reviewers", Old: a, New: b, Direction: ReadIt, At: n.autoKeyPlace("reviewers")})
 	}
-	if a, b := od.AutoApproval.MaxPerTurn, nd.AutoApproval.MaxPerTurn; a != b {
-		add(ReviewerChange{Field: "max_per_turn", Old: strconv.Itoa(a), New: strconv.Itoa(b), At: n.autoKeyPlace("max_per_turn")})
+	if a, b := oa.MaxPerTurn, na.MaxPerTurn; a != b {
+		add(ReviewerChange{Field: "max_per_turn", Old: strconv.Itoa(a), New: strconv.Itoa(b),
+			Direction: limitDirection(oa.Enabled, na.Enabled, float64(a), float64(b)), At: n.autoKeyPlace("max_per_turn")})
 	}
-	if a, b := od.AutoApproval.TimeoutSeconds, nd.AutoApproval.TimeoutSeconds; a != b {
+	if a, b := oa.TimeoutSeconds, na.TimeoutSeconds; a != b {
 		add(ReviewerChange{Field: "timeout_seconds", Old: strconv.FormatFloat(a, 'g', -1, 64), New: strconv.FormatFloat(b, 'g', -1, 64),
-			At: n.autoKeyPlace("timeout_seconds")})
+			Direction: limitDirection(oa.Enabled, na.Enabled, a, b), At: n.autoKeyPlace("timeout_seconds")})
 	}
-	for _, name := range nd.AutoApproval.Reviewers {
+	for _, name := range na.Reviewers {
 		rn := nd.Reviewers[name]
 		ro := od.Reviewers[name]
-		if rn == nil || ro == nil || !slices.Contains(od.AutoApproval.Reviewers, name) {
+		if rn == nil || ro == nil || !slices.Contains(oa.Reviewers, name) {
 			continue
 		}
 		for _, f := range []struct{ field, a, b string }{
@@ -271,7 +274,7 @@ func compareReviewers(o, n *Side) []ReviewerChange {
 			if f.a == f.b {
 				continue
 			}
-			c := ReviewerChange{Reviewer: name, Field: f.field, Old: f.a, New: f.b, At: n.reviewerPlace(name, f.field)}
+			c := ReviewerChange{Reviewer: name, Field: f.field, Old: f.a, New: f.b, Direction: ReadIt, At: n.reviewerPlace(name, f.field)}
 			if f.field == "system_message" {
 				c.Diff = textDiff(f.a, f.b)
 			}
@@ -279,6 +282,30 @@ func compareReviewers(o, n *Side) []ReviewerChange {
 		}
 	}
 	return out
+}
+
+// limitDirection says which way a numeric limit of auto-approval moved,
+// max_per_turn or timeout_seconds, by the power it gives the reviewer:
+// the more calls it may answer in a turn, and the longer it may take on
+// one, the more calls it can approve before they reach the user ("in R
+// -> reviewer (if auto-approval enabled, budget max_per_turn, timeout
+// timeout_seconds; never for floor tools) then the user", R187; a review
+// goes "to the user if the reviewer does not approve", R67, and a
+// reviewer that ran out of budget or time has not approved). When
+// auto-approval is on on one side only, the side with it off reads no
+// limit (R145) and gives the reviewer nothing: zero. (A policy holds
+// finite numbers only: a config writing inf or nan does not compile.)
+func limitDirection(oldOn, newOn bool, a, b float64) string {
+	if oldOn != newOn && !oldOn {
+		a = 0
+	}
+	if oldOn != newOn && !newOn {
+		b = 0
+	}
+	if b <= a {
+		return Narrows
+	}
+	return Widens
 }
 
 // textDiff is a unified diff of two texts, by line, without file headers.

@@ -269,7 +269,7 @@ func classList(cs []kokua.Class) []kokua.Class {
 func classGrade(old, cur []kokua.Class, called bool) (g reach.Grade, widened bool) {
 	added, removed := classMinus(cur, old), classMinus(old, cur)
 	switch {
-	case called && (dangerous(added) || len(removed) > 0):
+	case called && (reach.ToolGrade(added) == reach.High || len(removed) > 0):
 		g = reach.High
 	case called:
 		g = reach.Medium

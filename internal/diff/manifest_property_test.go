@@ -78,8 +78,8 @@ func minusClasses(a, b []kokua.Class) []kokua.Class {
 	return out
 }
 
-// randomClasses is a random set of classes, possibly empty.
-func randomClasses(r *rand.Rand) []kokua.Class {
+// someClasses is a random set of classes, possibly empty.
+func someClasses(r *rand.Rand) []kokua.Class {
 	var out []kokua.Class
 	for _, c := range kokua.Classes {
 		if r.IntN(4) == 0 {
@@ -109,14 +109,14 @@ func editManifest(r *rand.Rand, m jsonManifest, fresh *int) {
 	switch r.IntN(4) {
 	case 0:
 		_, tool := own()
-		tool["classes"] = randomClasses(r)
+		tool["classes"] = someClasses(r)
 	case 1:
-		ts["classes"] = randomClasses(r)
+		ts["classes"] = someClasses(r)
 	case 2:
 		*fresh++
 		tool := map[string]any{"name": fmt.Sprintf("fresh_tool_%03d", *fresh)}
 		if r.IntN(2) == 0 {
-			tool["classes"] = randomClasses(r)
+			tool["classes"] = someClasses(r)
 		}
 		ts["tools"] = append(tools, tool)
 	case 3:

@@ -599,7 +599,7 @@ func TestBrowserVerdictFirstScreen(t *testing.T) {
 		dropped  []string
 	}{
 		{"team change, floor dropped, reviewer changed", side{"config.toml", append(floorDropped, reviewer...)}, "high",
-			[]string{"critical", "2 critical, 10 high, 3 medium, 3 info; 12 widened, 5 narrowed"}, "Would fail --fail-on high: a change grades critical.",
+			[]string{"critical", "5 critical, 12 high, 3 medium, 3 info; 12 widened, 5 narrowed"}, "Would fail --fail-on high: a change grades critical.",
 			[]string{"dropped skills.add_skill_script"}},
 		{"reviewer's model changed", side{"base.toml", reviewer}, "critical",
 			[]string{"high", "1 high; no change to what any agent can do; 1 change to the reviewer"},

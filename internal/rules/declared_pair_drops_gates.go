@@ -8,6 +8,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
@@ -66,6 +67,12 @@ func (p *Pass) dropsGates(a *model.Agent) {
 	}
 	var drops []dropped
 	var classes []string
+	// toolGrade and pathGrade are what kokua-compile diff gives the change:
+	// each tool that now runs unasked is a widened tool (reach.ToolGrade),
+	// and a risk path ending at one is graded by reach.EndGrade at the
+	// level untrusted content reaches the agent, which the linter does not
+	// follow; with no user in the way, it is the tool's own level, runs.
+	toolGrade, pathGrade := reach.NoGrade, reach.NoGrade
 	for _, l := range []struct {
 		name string
 		list config.List
@@ -83,6 +90,7 @@ func (p *Pass) dropsGates(a *model.Agent) {
 				})
 				if gated && !declared[t] {
 					tools = append(tools, t)
+					toolGrade, pathGrade = max(toolGrade, reach.ToolGrade(cs)), max(pathGrade, reach.EndGrade(cs, reach.Runs))
 					for _, c := range cs {
 						if s := string(c); (c == kokua.Exec || c == kokua.Write || c == kokua.SelfModify) && !slices.Contains(classes, s) {
 							classes = append(classes, s)
@@ -119,7 +127,8 @@ func (p *Pass) dropsGates(a *model.Agent) {
 		Suggestion: fmt.Sprintf("repeat the default pair's %s in %s, or say why dropping them is meant", listed(entries, plain, "and"), table),
 		Notes: notes(fmt.Sprintf("No longer gated: %s (%s).", andList(tools), strings.Join(classes, ", ")),
 			"The pair is inherited whole: an agent that writes confirm or review writes its whole policy, and a key it leaves out is empty (tool-access.md, The pair is inherited whole).",
-			"A diff of the change grades it high (kokua-compile diff), and kokua-compile risks lists what untrusted content can reach through these tools."),
+			fmt.Sprintf("A diff of the change grades %s %s (kokua-compile diff), and a risk path to %s %s where untrusted content reaches %s with no user in the way; kokua-compile risks lists what untrusted content can reach through %s.",
+				plural(len(tools), "the tool", "each tool"), toolGrade, plural(len(tools), "it", "them"), pathGrade, q(a.Name), plural(len(tools), "it", "them"))),
 		Fixes: p.repeatEntries(a, drops),
 	})
 }
