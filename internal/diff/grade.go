@@ -3,6 +3,7 @@ package diff
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/textdiff"
+	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -39,7 +41,9 @@ func (r *Report) Fails(failOn string) bool {
 // RiskChange is a risk path (reach.Path) the new side has that the old
 // side has not, or has at a less permissive level.
 type RiskChange struct {
-	Agent string `json:"agent"`
+	// pathID is the path's identity (reach.Path.ID), for the digest.
+	pathID string
+	Agent  string `json:"agent"`
 	// Old is the level of the same path (agent, toolset, classes) on the
 	// old side; unavailable when it had none.
 	Old   reach.Level `json:"old"`
@@ -212,7 +216,7 @@ func compareRisks(o, n *Side) []RiskChange {
 	}
 	out := []RiskChange{}
 	for _, p := range reach.Raised(oldRisks, n.Graph.Risks()) {
-		out = append(out, RiskChange{Agent: p.Agent, Old: old[p.Key()], Path: n.placePath(p), Grade: p.Grade})
+		out = append(out, RiskChange{Agent: p.Agent, Old: old[p.Key()], Path: n.placePath(p), Grade: p.Grade, pathID: p.ID()})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Grade > out[j].Grade })
 	return out
@@ -412,38 +416,55 @@ func entryTexts(es []policy.Entry) []string {
 	return out
 }
 
-// widenings are the changes that grade medium or above, each written
-// without its place, sorted: what a reviewer accepts when accepting the
-// change. Lines, columns and file names are left out so that an edit
-// elsewhere in the file does not change them.
+// widenings are the report's changes graded medium or above, one line
+// each, naming everything graded: for a tool, the agent, the toolset, the
+// tool, its old and new decision and level, its classes and its grade;
+// for an edge, each new tool it carries the same way; the auto-approval
+// and floor changes with the tools they unprotect; each risk path by its
+// identity (reach.Path.ID) and level; each reviewer change with both
+// values. Places are left out, so that a line moved by an unrelated edit
+// keeps the digest. Each line is JSON, so that no name can run into the
+// next field.
 func (r *Report) widenings() []string {
 	var out []string
-	add := func(g reach.Grade, format string, args ...any) {
-		if g >= reach.Medium {
-			out = append(out, fmt.Sprintf(format, args...))
+	add := func(g reach.Grade, kind string, fields ...any) {
+		if g < reach.Medium {
+			return
 		}
+		line, err := json.Marshal(append([]any{kind, g.String()}, fields...))
+		if err != nil {
+			panic(err) // cannot happen: strings, levels and classes only
+		}
+		out = append(out, string(line))
+	}
+	answer := func(a reach.Answer) []any { return []any{string(a.Decision), a.Level.String(), a.OnDemand} }
+	classes := func(toolset, tool string) []kokua.Class {
+		if r.newGraph == nil {
+			return nil
+		}
+		return r.newGraph.ToolClasses(toolset, tool)
 	}
 	for _, a := range r.Agents {
 		for _, t := range a.Widened {
-			add(t.Grade, "tool %q %q %s %s", a.Agent, t.Tool, t.Old.Level, t.New.Level)
+			add(t.Grade, "tool", a.Agent, t.Toolset, t.Tool, answer(t.Old), answer(t.New), classes(t.Toolset, t.Tool))
 		}
 	}
 	for _, e := range r.Delegation {
 		for _, x := range e.New {
-			add(e.Grade, "edge %q %q %s %q %s", e.From, e.To, e.Via, x.Tool, x.Answer.Level)
+			add(e.Grade, "edge", e.From, e.To, e.Via, x.Toolset, x.Tool, x.By, answer(x.Answer), classes(x.Toolset, x.Tool))
 		}
 	}
 	if a := r.AutoApproval; a != nil {
-		add(a.Grade, "auto-approval %t %q", a.New, a.Unprotected)
+		add(a.Grade, "auto-approval", a.Old, a.New, a.Unprotected)
 	}
 	if f := r.Floor; f != nil {
-		add(f.Grade, "floor %q", f.Unprotected)
+		add(f.Grade, "floor", items(f.Dropped), items(f.Added), f.Unprotected)
 	}
 	for _, c := range r.Risks {
-		add(c.Grade, "risk %q %q %q %s", c.Agent, c.Path.Toolset, c.Path.Classes, c.Path.Level)
+		add(c.Grade, "risk", c.pathID, c.Old.String(), c.Path.Level.String())
 	}
 	for _, c := range r.Reviewers {
-		add(c.Grade, "reviewer %q %s %q", c.Reviewer, c.Field, c.New)
+		add(c.Grade, "reviewer", c.Reviewer, c.Field, c.Old, c.New, c.Direction, c.Tools)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
