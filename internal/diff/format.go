@@ -283,7 +283,7 @@ func human(r *Report) string {
 	if len(r.Risks) > 0 {
 		p("\nrisk paths new or raised (untrusted content to power; kokua-compile risks lists them all)\n")
 		for _, c := range r.Risks {
-			p("  %s agent %s: %s; %s -> %s\n", gradeWord(c.Grade), agentTitle(c.Agent), pathTitle(c.Path), riskLevel(c.Old), c.Path.Level.Phrase())
+			p("  %s agent %s: %s; %s\n", gradeWord(c.Grade), agentTitle(c.Agent), pathTitle(c.Path), riskMove(c))
 			for _, h := range c.Path.Hops {
 				p("    %s (%s)\n", hopText(h), h.At)
 			}
@@ -372,6 +372,16 @@ func markOf(g reach.Grade) string {
 }
 
 // riskLevel is a path's old level: "none" when the old side had none.
+// riskMove says how a risk path changed: raised from the old side's best
+// level for its end, or, where the old side already reached that end as
+// permissively, a new way to it (another entry or other hops).
+func riskMove(c RiskChange) string {
+	if c.Old >= c.Path.Level && c.Old != reach.Unavailable {
+		return fmt.Sprintf("%s by a new way (already %s by another)", c.Path.Level.Phrase(), c.Old.Phrase())
+	}
+	return riskLevel(c.Old) + " -> " + c.Path.Level.Phrase()
+}
+
 func riskLevel(l reach.Level) string {
 	if l == reach.Unavailable {
 		return "none"

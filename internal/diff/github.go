@@ -71,7 +71,7 @@ func github(r *Report) string {
 				at = h.At
 			}
 		}
-		note(c.Grade, at, fmt.Sprintf("agent %s: %s; %s -> %s", agentTitle(c.Agent), pathTitle(c.Path), riskLevel(c.Old), c.Path.Level.Phrase()))
+		note(c.Grade, at, fmt.Sprintf("agent %s: %s; %s", agentTitle(c.Agent), pathTitle(c.Path), riskMove(c)))
 	}
 	for _, c := range r.Reviewers {
 		note(c.Grade, c.At, fmt.Sprintf("%s: %s; %s", reviewerField(c), reviewerValues(c), reviewerReach(c)))
