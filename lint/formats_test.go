@@ -20,6 +20,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
@@ -284,7 +285,7 @@ func checkGitHubLines(t *testing.T, data []byte, ds []diag.Diagnostic) {
 		if want := GitHubCommand(d); lines[i] != want {
 			t.Errorf("line %d is %q, want %q", i+1, lines[i], want)
 		}
-		if !strings.HasPrefix(lines[i], "::"+wantGitHubCommand[d.Severity]+" file="+GitHubEscapeProperty(d.Span.File)+",line=") ||
+		if !strings.HasPrefix(lines[i], "::"+wantGitHubCommand[d.Severity]+" file="+escape.GitHubProperty(d.Span.File)+",line=") ||
 			!strings.Contains(lines[i], ",title="+d.Rule+"::") {
 			t.Errorf("line %d %q does not name %s, its file and its line", i+1, lines[i], d.Rule)
 		}
@@ -468,32 +469,6 @@ func TestSARIFSchemaRejects(t *testing.T) {
 		}
 		if sarifValidate(t, []byte(bad)) == nil {
 			t.Errorf("%s: the schema accepted it", name)
-		}
-	}
-}
-
-// TestGitHubEscape checks the escaping of workflow commands: the message
-// escapes '%', CR and LF; a property value also ':' and ','. '%' is
-// escaped first, so an escape already in the text is not decoded by the
-// runner.
-func TestGitHubEscape(t *testing.T) {
-	for _, c := range []struct{ in, data, property string }{
-		{"", "", ""},
-		{"plain text", "plain text", "plain text"},
-		{"100%", "100%25", "100%25"},
-		{"%0A is not a newline", "%250A is not a newline", "%250A is not a newline"},
-		{"a\nb", "a%0Ab", "a%0Ab"},
-		{"a\r\nb", "a%0D%0Ab", "a%0D%0Ab"},
-		{"key: value, more", "key: value, more", "key%3A value%2C more"},
-		{"::error::", "::error::", "%3A%3Aerror%3A%3A"},
-		{"C:\\dir,x/config.toml", "C:\\dir,x/config.toml", "C%3A\\dir%2Cx/config.toml"},
-		{"é 日本", "é 日本", "é 日本"},
-	} {
-		if got := GitHubEscapeData(c.in); got != c.data {
-			t.Errorf("GitHubEscapeData(%q) = %q, want %q", c.in, got, c.data)
-		}
-		if got := GitHubEscapeProperty(c.in); got != c.property {
-			t.Errorf("GitHubEscapeProperty(%q) = %q, want %q", c.in, got, c.property)
 		}
 	}
 }

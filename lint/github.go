@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 )
 
@@ -51,7 +52,7 @@ func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
 		}
 	}
 	for _, line := range shown.notShown() {
-		b.WriteString("::notice title=kokua-lint::" + GitHubEscapeData(line) + "\n")
+		b.WriteString("::notice title=kokua-lint::" + escape.GitHubData(line) + "\n")
 	}
 	return b.Flush()
 }
@@ -61,7 +62,7 @@ func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
 func GitHubCommand(d diag.Diagnostic) string {
 	var props []string
 	add := func(name, value string) {
-		props = append(props, name+"="+GitHubEscapeProperty(value))
+		props = append(props, name+"="+escape.GitHubProperty(value))
 	}
 	msg := diag.Printable(d.Text())
 	s := d.Span
@@ -85,19 +86,5 @@ func GitHubCommand(d diag.Diagnostic) string {
 	if d.Suggestion != "" {
 		msg += "\nhelp: " + diag.Printable(d.Suggestion)
 	}
-	return "::" + githubCommand(d.Severity) + " " + strings.Join(props, ",") + "::" + GitHubEscapeData(msg)
+	return "::" + githubCommand(d.Severity) + " " + strings.Join(props, ",") + "::" + escape.GitHubData(msg)
 }
-
-var (
-	githubData     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	githubProperty = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-)
-
-// GitHubEscapeData escapes the message of a workflow command: '%', CR and
-// LF, which the runner decodes back.
-func GitHubEscapeData(s string) string { return githubData.Replace(s) }
-
-// GitHubEscapeProperty escapes a property value of a workflow command:
-// what GitHubEscapeData escapes, and ':' and ',', which would otherwise end
-// the properties or the value.
-func GitHubEscapeProperty(s string) string { return githubProperty.Replace(s) }

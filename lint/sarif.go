@@ -12,6 +12,7 @@ import (
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/version"
@@ -164,7 +165,7 @@ func sarifRule(id string, sev diag.Severity, phase diag.Phase, summary string, r
 		}
 		markdown += " · " + strings.Join(links, ", ")
 	}
-	markdown += fmt.Sprintf("\n\n%s.\n\nSee [docs/rules/%s.md](%s) for what it catches, an example and the fix.", markdownEscape(summary), id, help)
+	markdown += fmt.Sprintf("\n\n%s.\n\nSee [docs/rules/%s.md](%s) for what it catches, an example and the fix.", escape.MarkdownText(summary), id, help)
 	return sarif.NewRule(id).
 		WithShortDescription(sarif.NewMultiformatMessageString(summary)).
 		WithHelp(sarif.NewMultiformatMessageString(text).WithMarkdown(markdown)).
@@ -196,7 +197,7 @@ func sarifResult(d diag.Diagnostic, ruleIndex int) *sarif.Result {
 	result := sarif.NewRuleResult(d.Rule).
 		WithRuleIndex(ruleIndex).
 		WithLevel(sarifLevel(d.Severity)).
-		WithMessage(sarif.NewTextMessage(text))
+		WithMessage(sarif.NewTextMessage(escape.SARIFText(text)))
 	if loc := sarifLocation(d.Span); loc != nil {
 		result.AddLocation(loc)
 	}
@@ -248,14 +249,6 @@ func SARIFURI(name string) string {
 	// it is not read as a scheme.
 	return (&url.URL{Path: p}).String()
 }
-
-// markdownEscape backslash-escapes the characters that Markdown would
-// read as markup, so that a summary such as "no [agents.<name>] table"
-// shows as written.
-var markdownEscape = strings.NewReplacer(
-	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`,
-	"<", `\<`, ">", `\>`, "&", `\&`, "~", `\~`, "|", `\|`, "#", `\#`,
-).Replace
 
 func nonNil(s []string) []string {
 	if s == nil {

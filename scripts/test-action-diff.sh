@@ -8,10 +8,15 @@
 # and a head version with errors (fails), a base that cannot be found, and that a hostile path or
 # revision in the inputs is data, never code; the annotations on the changed lines, the sticky
 # pull-request comment (created once, then updated, through a stand-in for gh that records its
-# calls), and the acceptance label tied to the digest of what widened (a later push that widens
-# further fails again). scripts/test-action.sh runs the same script through action.yml's steps.
+# calls; a comment another login starts with the marker is never edited), and the acceptance
+# label tied to the digest of what widened (a later push that widens further fails again; a
+# config with errors fails whatever the label). It fails closed: through a stand-in for
+# kokua-compile, each of its runs (json, human, markdown, github) killed or exiting 2, 3 or 137,
+# or exiting 1 without the JSON report that names a side with errors, fails the step, even
+# against a base that has errors. scripts/test-action.sh runs the same script through
+# action.yml's steps.
 #
-# Needs Go and git. Run from anywhere: bash scripts/test-action-diff.sh. Nothing in this
+# Needs Go, git and jq. Run from anywhere: bash scripts/test-action-diff.sh. Nothing in this
 # repository is changed.
 set -euo pipefail
 
@@ -35,7 +40,8 @@ g() { git -c user.name=ci -c user.email=ci@example.com -c commit.gpgsign=false -
 step "origin: main holds the shipped config; branch pr widens it, branch narrow narrows it"
 g init -q "$tmp/origin"
 cp "$repo_root/examples/shipped.config.toml" "$tmp/origin/config.toml"
-g -C "$tmp/origin" add config.toml
+cp "$repo_root/examples/shipped.config.toml" "$tmp/origin/other.toml"
+g -C "$tmp/origin" add config.toml other.toml
 g -C "$tmp/origin" commit -q -m base
 base="$(git -C "$tmp/origin" rev-parse HEAD)"
 g -C "$tmp/origin" checkout -q -b pr
@@ -64,6 +70,34 @@ broken="$(git -C "$tmp/origin" rev-parse HEAD)"
 g -C "$tmp/origin" checkout -q -b fix "$broken"
 cp "$repo_root/examples/shipped.config.toml" "$tmp/origin/config.toml"
 g -C "$tmp/origin" commit -q -am "fix it"
+g -C "$tmp/origin" checkout -q -b pr-broken pr
+sed -i 's/^available = \["memory"/available = ["nosuch", "memory"/' "$tmp/origin/other.toml"
+g -C "$tmp/origin" commit -q -am "the pr's widening, and another config broken"
+
+# kokua-compile as it is, but for the run whose --format is FAKE_FORMAT, which ends as FAKE_END
+# says: kill (SIGKILL), exit:N, or print:N:TEXT (TEXT on stdout, then exit N).
+cat >"$tmp/bin/fake-compile" <<'FAKE'
+#!/usr/bin/env bash
+format='' prev=''
+for a in "$@"; do
+    if [[ "$prev" == --format ]]; then format="$a"; fi
+    prev="$a"
+done
+if [[ "$format" == "${FAKE_FORMAT:-}" ]]; then
+    case "$FAKE_END" in
+        kill) kill -KILL $$ ;;
+        exit:*) exit "${FAKE_END#exit:}" ;;
+        print:*)
+            rest="${FAKE_END#print:}"
+            printf '%s\n' "${rest#*:}"
+            exit "${rest%%:*}"
+            ;;
+    esac
+fi
+exec "$KOKUA_COMPILE_REAL" "$@"
+FAKE
+chmod +x "$tmp/bin/fake-compile"
+fake=(KOKUA_COMPILE="$tmp/bin/fake-compile" KOKUA_COMPILE_REAL="$KOKUA_COMPILE")
 
 # run_case NAME BRANCH WANT_EXIT WANT_TEXT [VAR=VALUE ...]: a shallow clone of BRANCH, the script
 # run in it with the environment given, its exit code and the summary checked.
@@ -114,7 +148,10 @@ run_case "a later push that widens further fails again under the same label" wid
 run_case "a label of another digest accepts nothing" pr 1 'To accept exactly these widenings' \
     KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_LABELS='["kokua-accept-000000000000"]'
 
-# gh, as a stand-in: records each call; the comment list answers with the id in $tmp/gh.state.
+# gh, as a stand-in: records each call. $GH_STANDIN/state is the pull request's comments as the
+# REST API lists them (a JSON array); a POST adds one written by GH_STANDIN_LOGIN with the next id.
+# GraphQL's viewer answers GH_STANDIN_LOGIN when it is set; REST's /user refuses, as it does an
+# installation token.
 mkdir -p "$tmp/gh"
 cat >"$tmp/gh/gh" <<'GH'
 #!/usr/bin/env bash
@@ -123,24 +160,80 @@ for a in "$@"; do
     case "$a" in body=@*) cp "${a#body=@}" "$GH_STANDIN/body" ;; esac
 done
 case "$*" in
-    *"--paginate repos/acme/agents/issues/7/comments"*) cat "$GH_STANDIN/state" 2>/dev/null || true ;;
-    *"--method POST repos/acme/agents/issues/7/comments"*) echo 4242 >"$GH_STANDIN/state" ;;
+    "api graphql "*)
+        [[ -n "${GH_STANDIN_LOGIN:-}" ]] || { echo "gh: Resource not accessible by integration" >&2; exit 1; }
+        echo "$GH_STANDIN_LOGIN" ;;
+    "api user "*) echo "gh: Resource not accessible by integration (HTTP 403)" >&2; exit 1 ;;
+    "api --paginate repos/acme/agents/issues/7/comments") cat "$GH_STANDIN/state" 2>/dev/null || echo '[]' ;;
+    "api --method POST repos/acme/agents/issues/7/comments "*)
+        jq --arg login "${GH_STANDIN_LOGIN:-github-actions[bot]}" --rawfile body "$GH_STANDIN/body" \
+            '. + [{id: (4242 + length), user: {login: $login}, body: $body}]' "$GH_STANDIN/state" >"$GH_STANDIN/state.new"
+        mv "$GH_STANDIN/state.new" "$GH_STANDIN/state" ;;
+    "api --method PATCH "*) ;;
+    *) echo "gh stand-in: unexpected call: $*" >&2; exit 1 ;;
 esac
 GH
 chmod +x "$tmp/gh/gh"
 comment=(KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_COMMENT=true KOKUA_GH="$tmp/gh/gh" GH_STANDIN="$tmp/gh"
-    KOKUA_DIFF_PR=7 GITHUB_REPOSITORY=acme/agents)
-run_case "comment: the first push creates the pull request's comment" pr 1 '' "${comment[@]}"
+    KOKUA_DIFF_PR=7 GITHUB_REPOSITORY=acme/agents GH_STANDIN_LOGIN=kokua-bot[bot])
+# The pull request's author wrote a comment that starts with the marker before the first push.
+jq -n '[{id: 666, user: {login: "mallory"}, body: "<!-- kokua-policy-diff -->\n**Security review passed**"}]' >"$tmp/gh/state"
+run_case "comment: the first push creates the pull request's comment, not the author's look-alike" pr 1 '' "${comment[@]}"
 grep -q -- '--method POST repos/acme/agents/issues/7/comments -F body=@' "$tmp/gh/calls" || fail "no comment created: $(cat "$tmp/gh/calls")"
+grep -q -- 'PATCH' "$tmp/gh/calls" && fail "a comment by another login was edited: $(cat "$tmp/gh/calls")"
 head -n 1 "$tmp/gh/body" | grep -qx '<!-- kokua-policy-diff -->' || fail "the comment does not start with its marker"
 grep -qF '| ⚠️ widened | ⚠️ high |' "$tmp/gh/body" || fail "the comment lacks the graded report"
 run_case "comment: the next push updates the same comment" wider 1 '' "${comment[@]}"
 [[ "$(grep -c -- '--method POST' "$tmp/gh/calls")" == 1 ]] || fail "a second comment was created: $(cat "$tmp/gh/calls")"
-grep -q -- '--method PATCH repos/acme/agents/issues/comments/4242 -F body=@' "$tmp/gh/calls" || fail "the comment was not updated: $(cat "$tmp/gh/calls")"
+grep -q -- '--method PATCH repos/acme/agents/issues/comments/4243 -F body=@' "$tmp/gh/calls" || fail "the comment was not updated: $(cat "$tmp/gh/calls")"
+grep -q -- 'comments/666' "$tmp/gh/calls" && fail "the author's comment was edited: $(cat "$tmp/gh/calls")"
 grep -qF 'fs' "$tmp/gh/body" || fail "the updated comment does not hold the new report"
+run_case "comment: KOKUA_DIFF_COMMENT_LOGIN names the token's login without asking gh" wider 1 '' "${comment[@]}" \
+    GH_STANDIN_LOGIN= KOKUA_DIFF_COMMENT_LOGIN='kokua-bot[bot]'
+grep -q -- 'api graphql' <(tail -n 2 "$tmp/gh/calls") && fail "gh was asked for the login: $(cat "$tmp/gh/calls")"
+[[ "$(grep -c -- '--method PATCH repos/acme/agents/issues/comments/4243 ' "$tmp/gh/calls")" == 2 ]] || fail "the comment was not updated: $(cat "$tmp/gh/calls")"
+run_case "comment: a token whose login cannot be told makes a new comment, and warns" wider 1 '' "${comment[@]}" GH_STANDIN_LOGIN=
+grep -qF "::warning title=kokua-compile diff::cannot tell the token's login" "$tmp/log" || fail "no warning without a login"
+[[ "$(grep -c -- '--method POST' "$tmp/gh/calls")" == 2 ]] || fail "no new comment without a login: $(cat "$tmp/gh/calls")"
+[[ "$(grep -c -- '--method PATCH' "$tmp/gh/calls")" == 2 ]] || fail "a comment was edited without a login: $(cat "$tmp/gh/calls")"
 run_case "comment: no pull request number warns and passes the report on" pr 1 '' \
     KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_COMMENT=true KOKUA_GH="$tmp/gh/gh" GH_STANDIN="$tmp/gh" KOKUA_DIFF_PR='7; rm -rf /'
 grep -qF '::warning title=kokua-compile diff::no pull request to comment on' "$tmp/log" || fail "no warning without a pull request"
+
+# Fail closed: a kokua-compile diff run that ends other than 0 or 1, or 1 without the JSON report
+# that names a side with errors, fails the step; it is never "the base has errors". The base of
+# the first cases has errors, so the old reading (any failed run is a broken base) would pass.
+closed_base=(KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_BASE="$broken" "${fake[@]}")
+for end in kill exit:3 exit:137 exit:2 'print:1:' 'print:1:{"compared": false, "sides_with_errors": []}' \
+    'print:1:{"compared": true, "sides_with_errors": ["old"]}' 'print:1:not json'; do
+    want=3
+    case "$end" in kill | exit:137) want=137 ;; exit:2) want=2 ;; esac
+    run_case "fail closed: the JSON run against a broken base ends $end" fix "$want" 'Not compared: kokua-compile diff failed' \
+        "${closed_base[@]}" FAKE_FORMAT=json FAKE_END="$end"
+    grep -qF 'The base version has errors' "$tmp/summary.md" && fail "a failed run was taken for a base with errors"
+    grep -q '^::error title=kokua-compile diff::config.toml: ' "$tmp/log" || fail "no error annotation for the failed run"
+done
+for format in human markdown github; do
+    for end in kill exit:3; do
+        want=3
+        [[ "$end" == kill ]] && want=137
+        run_case "fail closed: the $format run ends $end" pr "$want" 'Not compared: kokua-compile diff failed' \
+            KOKUA_DIFF_CONFIGS="config.toml" "${fake[@]}" FAKE_FORMAT="$format" FAKE_END="$end"
+    done
+done
+run_case "fail closed: a markdown run that exits 1 is no report" pr 3 'Not compared' \
+    KOKUA_DIFF_CONFIGS="config.toml" "${fake[@]}" FAKE_FORMAT=markdown FAKE_END=exit:1
+run_case "fail closed: a JSON report without a digest's shape" pr 3 'Not compared' \
+    KOKUA_DIFF_CONFIGS="config.toml" "${fake[@]}" FAKE_FORMAT=json FAKE_END='print:0:{"widened": true, "digest": "sha256:x"}'
+run_case "fail closed: a failed run is not accepted by the label" pr 3 '' \
+    KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_LABELS="[\"kokua-accept-$digest\"]" "${fake[@]}" FAKE_FORMAT=github FAKE_END=exit:3
+run_case "the JSON report that names the old side: the base has errors, passes" fix 0 'The base version has errors' \
+    "${closed_base[@]}" FAKE_FORMAT=json FAKE_END='print:1:{"old": "x", "new": "config.toml", "compared": false, "sides_with_errors": ["old"]}'
+run_case "a config with errors fails even when the label accepts the other's widenings" pr-broken 1 'Not compared: this version has errors' \
+    KOKUA_DIFF_CONFIGS="config.toml other.toml" KOKUA_DIFF_LABELS="[\"kokua-accept-$digest\"]"
+grep -qF "Accepted** by the label \`kokua-accept-$digest\`" "$tmp/summary.md" || fail "the label did not accept the widenings it names"
+run_case "the same widenings without the broken config pass under the label" pr 0 'Accepted** by the label' \
+    KOKUA_DIFF_CONFIGS="config.toml other.toml" KOKUA_DIFF_LABELS="[\"kokua-accept-$digest\"]"
 
 run_case "fail-on critical fails on a critical risk path" pr 1 '2 critical, 4 high' KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_FAIL_ON=critical
 run_case "fail-on high lets a medium change through" medium 0 '1 medium, 1 info; 1 widened' KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_FAIL_ON=high

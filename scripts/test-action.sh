@@ -25,7 +25,8 @@
 # (or narrows) an agent's power; github.event.pull_request.base.sha is that base commit, so the
 # action's diff step fetches it from origin and runs scripts/action-diff.sh on it. The cases check
 # the markdown in the job summary, the exit status (a widening fails, allow-widen passes), the
-# widened output and that only the commands the mode needs were built.
+# widened output and that only the commands the mode needs were built. The policy tests run on
+# such a history too: a pull request that deletes the kokua.test.toml its base has fails.
 #
 # SIMULATED (`uses:` steps cannot run here): actions/checkout (the workspace is ready),
 # actions/setup-go (Go is on PATH; its inputs are checked: the go.mod it reads, its own cache off),
@@ -459,6 +460,9 @@ def pull_request(job, base, head):
     git("init", "-q", cwd=origin)
     def write(files):
         for path, body in files.items():
+            if body is None:   # deleted by the head
+                os.remove(os.path.join(origin, path))
+                continue
             os.makedirs(os.path.dirname(os.path.join(origin, path)) or origin, exist_ok=True)
             open(os.path.join(origin, path), "w", encoding="utf-8").write(body)
         git("add", "-A", cwd=origin)
@@ -873,6 +877,33 @@ try:
     job = case("no test file beside the config: kokua-compile is not built, no policy tests",
                {"config.toml": FIXED}, lambda job: run_action(job, {})[0], 0)
     check(built(job) == ["kokua-lint"] and job.action_outputs["junit-file"] == "", "built %r, outputs %r" % (built(job), job.action_outputs))
+
+    job = case("a pull request that deletes the kokua.test.toml its base has: the policy-test step fails and says so", {},
+               lambda job: run_action(job, {})[0], 1, history=({"config.toml": FIXED, "kokua.test.toml": FAILS}, {"kokua.test.toml": None}))
+    a = annotations(job.out)
+    check(any(l.startswith("::error file=kokua.test.toml,title=policy test::kokua.test.toml is deleted: the base has these policy tests") for l in a),
+          "no annotation for the deleted test file: %r" % a)
+    check("kokua-compile test: this change deletes 1 policy test file(s) the base has" in job.out, "the last step does not say why it fails")
+    check(built(job) == ["kokua-compile", "kokua-lint"] and job.action_outputs["errors"] == "0", "built %r, outputs %r" % (built(job), job.action_outputs))
+    check("kokua.test.toml, which the base has, is deleted" in summary(job), "the job summary does not say so:\n%s" % summary(job))
+
+    job = case("two configs, the second's tests deleted: the step fails for that one", {},
+               lambda job: run_action(job, {"config": "a/config.toml b/config.toml"})[0], 1,
+               history=({"a/config.toml": FIXED, "b/config.toml": FIXED, "a/kokua.test.toml": HOLDS, "b/kokua.test.toml": HOLDS},
+                        {"b/kokua.test.toml": None}))
+    a = [l for l in annotations(job.out) if "is deleted" in l]
+    check(len(a) == 1 and a[0].startswith("::error file=b/kokua.test.toml,title=policy test::b/kokua.test.toml is deleted"), "annotations %r" % a)
+    check(job.action_outputs["failed-claims"] == "0" and junit(job) == [("adding an MCP server asks the user (line 1)", False)],
+          "a's tests did not run as before: %r" % job.action_outputs)
+
+    job = case("a pull request that keeps its tests, on a config without any: nothing deleted, kokua-compile not built", {},
+               lambda job: run_action(job, {})[0], 0, history=({"config.toml": FIXED}, {"config.toml": WIDE}))
+    check(built(job) == ["kokua-lint"] and "is deleted" not in job.out, "built %r" % built(job))
+
+    job = case("the tests input names the files: a deleted file beside the config is not looked for", {},
+               lambda job: run_action(job, {"tests": "tests/claims.toml"})[0], 0,
+               history=({"config.toml": FIXED, "kokua.test.toml": HOLDS, "tests/claims.toml": HOLDS}, {"kokua.test.toml": None}))
+    check("is deleted" not in job.out, "the deletion was looked for with the tests input")
 
     job = case("tests with mode: diff is refused before anything is built", {"config.toml": FIXED},
                lambda job: run_action(job, {"mode": "diff", "tests": "kokua.test.toml"})[0], 2)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -79,6 +81,11 @@ func runDiff(manifest, baseManifest, format, failOn, base, verifyKey string, all
 		return err
 	}
 	sides, err := loadSidesWith([]*lint.Manifest{oldM, newM}, key, stderr, "nothing was compared", oldSrc, newSrc)
+	if broken := (*sidesWithErrors)(nil); errors.As(err, &broken) && format == "json" {
+		if werr := writeNotCompared(stdout, oldSrc.Name, newSrc.Name, broken.which); werr != nil {
+			return cli.StdoutFailed("kokua-compile", "the report", werr)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -137,7 +144,8 @@ func loadSide(src lint.Source, m *lint.Manifest, key ed25519.PublicKey, stderr i
 // loadSides loads each of srcs with loadSide, in their order, but the
 // compiled policies first: a policy refused (for its signature, say) is
 // refused whichever side it is, before a config's findings end the
-// command.
+// command. Every config with errors has its findings reported before the
+// command ends, with a *sidesWithErrors that names them all.
 func loadSides(m *lint.Manifest, key ed25519.PublicKey, stderr io.Writer, nothing string, srcs ...lint.Source) ([]*diff.Side, error) {
 	ms := make([]*lint.Manifest, len(srcs))
 	for i := range ms {
@@ -149,19 +157,74 @@ func loadSides(m *lint.Manifest, key ed25519.PublicKey, stderr io.Writer, nothin
 // loadSidesWith is loadSides with a manifest for each source, in order.
 func loadSidesWith(ms []*lint.Manifest, key ed25519.PublicKey, stderr io.Writer, nothing string, srcs ...lint.Source) ([]*diff.Side, error) {
 	sides := make([]*diff.Side, len(srcs))
+	var broken []int
 	for _, policies := range []bool{true, false} {
 		for i, src := range srcs {
 			if diff.IsPolicy(src.Data) != policies {
 				continue
 			}
 			side, err := loadSide(src, ms[i], key, stderr, nothing)
+			var exit *cli.Exit
+			if errors.As(err, &exit) && exit.Code == cli.ExitFindings {
+				broken = append(broken, i)
+				continue
+			}
 			if err != nil {
 				return nil, err
 			}
 			sides[i] = side
 		}
 	}
+	if len(broken) > 0 {
+		slices.Sort(broken)
+		var which, names []string
+		for _, i := range broken {
+			which, names = append(which, sideName(i, len(srcs))), append(names, srcs[i].Name)
+		}
+		verb := "has"
+		if len(names) > 1 {
+			verb = "have"
+		}
+		return nil, &sidesWithErrors{
+			Exit:  cli.Exit{Code: cli.ExitFindings, Message: fmt.Sprintf("kokua-compile: %s %s errors; %s", strings.Join(names, " and "), verb, nothing)},
+			which: which,
+		}
+	}
 	return sides, nil
+}
+
+// sidesWithErrors ends a command, exit 1, when a side is a config with
+// errors; which names those sides, "old" and "new" for diff's two.
+type sidesWithErrors struct {
+	cli.Exit
+	which []string
+}
+
+// sideName names side i of n: old and new for two, its number otherwise.
+func sideName(i, n int) string {
+	if n == 2 {
+		return [2]string{"old", "new"}[i]
+	}
+	return fmt.Sprint(i)
+}
+
+// notCompared is diff's JSON report when a side is a config with errors
+// (docs/json-output.md): which sides, so that a program tells "the base
+// has errors" from a run that failed for another reason.
+type notCompared struct {
+	Old             string   `json:"old"`
+	New             string   `json:"new"`
+	Compared        bool     `json:"compared"`
+	SidesWithErrors []string `json:"sides_with_errors"`
+}
+
+func writeNotCompared(w io.Writer, oldName, newName string, which []string) error {
+	data, err := json.MarshalIndent(notCompared{Old: oldName, New: newName, SidesWithErrors: which}, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(diag.PrintableJSON(data), '\n'))
+	return err
 }
 
 // oneSide reads the one config or compiled policy of a command that takes

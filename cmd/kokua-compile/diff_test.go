@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -130,6 +133,95 @@ func TestDiffErrors(t *testing.T) {
 		if code != tt.code || !strings.Contains(stderr, tt.want) || strings.Contains(stderr, "goroutine") || wrong {
 			t.Errorf("%s: exit %d (want %d), stderr lacks %q:\n%s%s", tt.name, code, tt.code, tt.want, stdout, stderr)
 		}
+	}
+}
+
+// TestDiffSidesWithErrors (issue 35, Must 7): a side that is a config
+// with errors ends diff with exit 1 and, with --format json, a report
+// that names every such side and nothing else, which the Action reads to
+// tell "the base has errors" from any other exit 1; every side's findings
+// are on stderr. A compared report never carries sides_with_errors, and
+// a refused policy (exit 2) writes no report at all.
+func TestDiffSidesWithErrors(t *testing.T) {
+	good, _ := diffCase(t, "gate-removed")
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.toml")
+	data, _ := os.ReadFile(good)
+	if err := os.WriteFile(broken, bytes.Replace(data, []byte(`"fs_write"`), []byte(`"fs_writ"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tampered := filepath.Join(dir, "tampered.json")
+	policyData, _ := os.ReadFile(compileTo(t, good, "p.json"))
+	if err := os.WriteFile(tampered, bytes.Replace(policyData, []byte(`"run_command"`), []byte(`"run_commant"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		old, new string
+		code     int
+		which    []string // nil: a compared report (or none, for exit 2)
+	}{
+		{good, good, cli.ExitOK, nil},
+		{broken, good, cli.ExitFindings, []string{"old"}},
+		{good, broken, cli.ExitFindings, []string{"new"}},
+		{broken, broken, cli.ExitFindings, []string{"old", "new"}},
+		{tampered, broken, cli.ExitUsage, nil},
+		{broken, tampered, cli.ExitUsage, nil},
+	} {
+		for _, format := range []string{"json", "human", "markdown", "github"} {
+			code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "diff", "--allow-widen", "--format", format, c.old, c.new).Split()
+			what := fmt.Sprintf("diff --format %s %s %s", format, filepath.Base(c.old), filepath.Base(c.new))
+			if code != c.code {
+				t.Errorf("%s: exit %d, want %d: %s", what, code, c.code, stderr)
+			}
+			if n := strings.Count(stderr, "'fs_writ' names no installed toolset"); n != len(c.which) {
+				t.Errorf("%s: stderr has %d sides' findings, want %d:\n%s", what, n, len(c.which), stderr)
+			}
+			switch {
+			case format != "json" && c.which != nil, c.code == cli.ExitUsage:
+				if stdout != "" {
+					t.Errorf("%s: wrote a report:\n%s", what, stdout)
+				}
+			case format == "json":
+				var got map[string]any
+				if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+					t.Fatalf("%s: not JSON: %v\n%s", what, err, stdout)
+				}
+				sides, has := got["sides_with_errors"]
+				if c.which == nil {
+					if has || got["widened"] == nil {
+						t.Errorf("%s: a compared report with sides_with_errors, or without widened:\n%s", what, stdout)
+					}
+					continue
+				}
+				want := []any{}
+				for _, w := range c.which {
+					want = append(want, w)
+				}
+				if !reflect.DeepEqual(sides, want) || got["compared"] != false || got["old"] != c.old || got["new"] != c.new || len(got) != 4 {
+					t.Errorf("%s: %s, want sides_with_errors %v", what, stdout, c.which)
+				}
+			}
+		}
+	}
+}
+
+// TestDiffNotComparedDoc holds docs/diff.md's example of the object diff
+// writes when a side has errors to what writeNotCompared writes.
+func TestDiffNotComparedDoc(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "diff.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```json\n(\\{\n  \"old\": [^`]*\"sides_with_errors\"[^`]*)```").FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/diff.md has no json block with sides_with_errors")
+	}
+	var b bytes.Buffer
+	if err := writeNotCompared(&b, "3f2a9c1d0b7e:config.toml", "config.toml", []string{"old"}); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(m[1]) {
+		t.Errorf("docs/diff.md shows\n%s\nkokua-compile writes\n%s", m[1], b.String())
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
@@ -92,10 +93,6 @@ func github(r *Report) string {
 }
 
 // ghData escapes an annotation's message; ghProp a property's value.
-func ghData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(diag.Printable(s))
-}
+func ghData(s string) string { return escape.GitHubData(diag.Printable(s)) }
 
-func ghProp(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(diag.Printable(s))
-}
+func ghProp(s string) string { return escape.GitHubProperty(s) }

@@ -5,19 +5,15 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
 // code writes text as a markdown code span that is safe in a table cell.
-func code(s string) string {
-	s = strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
-	return "`" + s + "`"
-}
+func code(s string) string { return escape.MarkdownCode(s) }
 
-// cell escapes plain text for a table cell.
-func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
-}
+// cell escapes plain text for a table cell, or any other inline place.
+func cell(s string) string { return escape.MarkdownText(s) }
 
 func at(p Place) string {
 	if p.Line == 0 {
@@ -167,10 +163,7 @@ func markdown(r *Report) string {
 			if c.Diff != "" {
 				// A fence longer than any run of backticks in the text keeps
 				// the instructions from closing it.
-				fence := "```"
-				for strings.Contains(c.Diff, fence) {
-					fence += "`"
-				}
+				fence := escape.MarkdownFence(c.Diff)
 				lines := strings.Split(strings.TrimSuffix(c.Diff, "\n"), "\n")
 				for i, l := range lines {
 					lines[i] = diag.Printable(l)

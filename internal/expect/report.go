@@ -10,6 +10,7 @@ import (
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -255,7 +256,7 @@ func writeSARIF(w io.Writer, r *Report) error {
 			continue
 		}
 		result := sarif.NewRuleResult(TestRule).WithRuleIndex(0).WithLevel("error").
-			WithMessage(sarif.NewTextMessage(diag.Printable(res.Title) + "\n" + res.Explain()))
+			WithMessage(sarif.NewTextMessage(escape.SARIFText(diag.Printable(res.Title) + "\n" + res.Explain())))
 		at := res.at()
 		result.AddLocation(location(diag.Printable(at.File), at.Start.Line, at.Start.Column, "the claim"))
 		for _, s := range res.places() {
@@ -278,7 +279,7 @@ func location(file string, line, column int, text string) *sarif.Location {
 		region.WithStartColumn(column)
 	}
 	physical := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(lint.SARIFURI(file))).WithRegion(region)
-	return sarif.NewLocationWithPhysicalLocation(physical).WithMessage(sarif.NewTextMessage(text))
+	return sarif.NewLocationWithPhysicalLocation(physical).WithMessage(sarif.NewTextMessage(escape.SARIFText(text)))
 }
 
 // writeGitHub writes a workflow command per failing claim at its line in
@@ -298,16 +299,16 @@ func writeGitHub(w io.Writer, r *Report) error {
 		}
 	}
 	n, failed := len(r.Results), r.Failed()
-	fmt.Fprintf(b, "::notice title=kokua-compile test::%s\n", lint.GitHubEscapeData(fmt.Sprintf("%d %s: %d %s, %d %s", n, plural(n, "claim", "claims"),
+	fmt.Fprintf(b, "::notice title=kokua-compile test::%s\n", escape.GitHubData(fmt.Sprintf("%d %s: %d %s, %d %s", n, plural(n, "claim", "claims"),
 		n-failed, plural(n-failed, "holds", "hold"), failed, plural(failed, "fails", "fail"))))
 	return b.Flush()
 }
 
 func githubError(file string, line, column int, title, msg string) string {
-	props := []string{"file=" + lint.GitHubEscapeProperty(file), fmt.Sprintf("line=%d", line)}
+	props := []string{"file=" + escape.GitHubProperty(file), fmt.Sprintf("line=%d", line)}
 	if column >= 1 {
 		props = append(props, fmt.Sprintf("col=%d", column))
 	}
-	props = append(props, "title="+lint.GitHubEscapeProperty(title))
-	return "::error " + strings.Join(props, ",") + "::" + lint.GitHubEscapeData(msg) + "\n"
+	props = append(props, "title="+escape.GitHubProperty(title))
+	return "::error " + strings.Join(props, ",") + "::" + escape.GitHubData(msg) + "\n"
 }

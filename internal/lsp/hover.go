@@ -8,6 +8,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/kokua"
@@ -112,16 +113,7 @@ func keyTitle(path []string) string {
 }
 
 // code writes s as Markdown inline code.
-func code(s string) string {
-	fence := "`"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		return fence + " " + s + " " + fence
-	}
-	return fence + s + fence
-}
+func code(s string) string { return escape.MarkdownCode(s) }
 
 func codes(names []string) string {
 	out := make([]string, len(names))
