@@ -141,20 +141,12 @@ func loadSide(src lint.Source, m *lint.Manifest, key ed25519.PublicKey, stderr i
 	return side, nil
 }
 
-// loadSides loads each of srcs with loadSide, in their order, but the
-// compiled policies first: a policy refused (for its signature, say) is
-// refused whichever side it is, before a config's findings end the
-// command. Every config with errors has its findings reported before the
-// command ends, with a *sidesWithErrors that names them all.
-func loadSides(m *lint.Manifest, key ed25519.PublicKey, stderr io.Writer, nothing string, srcs ...lint.Source) ([]*diff.Side, error) {
-	ms := make([]*lint.Manifest, len(srcs))
-	for i := range ms {
-		ms[i] = m
-	}
-	return loadSidesWith(ms, key, stderr, nothing, srcs...)
-}
-
-// loadSidesWith is loadSides with a manifest for each source, in order.
+// loadSidesWith loads each of srcs with loadSide and the manifest of the
+// same place in ms, in their order, but the compiled policies first: a
+// policy refused (for its signature, say) is refused whichever side it
+// is, before a config's findings end the command. Every config with
+// errors has its findings reported before the command ends, with a
+// *sidesWithErrors that names them all.
 func loadSidesWith(ms []*lint.Manifest, key ed25519.PublicKey, stderr io.Writer, nothing string, srcs ...lint.Source) ([]*diff.Side, error) {
 	sides := make([]*diff.Side, len(srcs))
 	var broken []int

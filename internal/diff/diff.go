@@ -238,7 +238,7 @@ type FloorChange struct {
 
 // Compare reports what changes from the old side to the new one.
 func Compare(o, n *Side) *Report {
-	loaded, n := n, n.judgedBy(o)
+	loaded, n := n, judgedBy(n, o)
 	r := &Report{Old: o.Name, New: n.Name, Agents: []AgentChange{}, Delegation: []EdgeChange{}, Residency: []ResidencyChange{}}
 	od, nd := o.Policy.Document(), n.Policy.Document()
 	if od.EntryAgent != nd.EntryAgent {

@@ -43,13 +43,13 @@ func reviewerBase(t *testing.T) []byte {
 	return replaceOnce(t, data, "reviewers = [\"guard\"]\n", "reviewers = [\"guard\"]\nmax_per_turn = 5\ntimeout_seconds = 10\n")
 }
 
-// replaceOnce replaces old with new in data, once; old must be there.
-func replaceOnce(t *testing.T, data []byte, old, new string) []byte {
+// replaceOnce replaces from with to in data, once; from must be there.
+func replaceOnce(t *testing.T, data []byte, from, to string) []byte {
 	t.Helper()
-	if !bytes.Contains(data, []byte(old)) {
-		t.Fatalf("the config lacks %q", old)
+	if !bytes.Contains(data, []byte(from)) {
+		t.Fatalf("the config lacks %q", from)
 	}
-	return bytes.Replace(data, []byte(old), []byte(new), 1)
+	return bytes.Replace(data, []byte(from), []byte(to), 1)
 }
 
 // failsUnder lists the --fail-on values a report fails.

@@ -608,12 +608,12 @@ func (r *Report) placeManifestTools(o, n *Side) {
 	}
 }
 
-// judgedBy is the new side as the report grades it: every tool both
+// judgedBy is the new side n as the report grades it: every tool both
 // sides register keeps the classes the old side gave it as well as its
 // own, so that a change cannot lower the grade of what it grants by
 // clearing the classes in the same breath. n itself when no tool lost a
 // class (the usual case); answers and places are n's either way.
-func (n *Side) judgedBy(o *Side) *Side {
+func judgedBy(n, o *Side) *Side {
 	od, nd := o.Policy.Document(), n.Policy.Document()
 	lost := false
 	for name, nt := range nd.Toolsets {

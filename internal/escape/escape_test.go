@@ -338,14 +338,14 @@ func unSARIF(t *testing.T, s string) string {
 	t.Helper()
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '{' || c == '}':
+		switch c := s[i]; c {
+		case '{', '}':
 			if i+1 >= len(s) || s[i+1] != c {
 				t.Fatalf("%q has a single brace at %d", s, i)
 			}
 			b.WriteByte(c)
 			i++
-		case c == '\\':
+		case '\\':
 			j := i
 			for j < len(s) && s[j] == '\\' {
 				j++

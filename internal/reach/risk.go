@@ -166,9 +166,9 @@ func (p Path) ID() string {
 // Raised are the paths of the new side's risks that the old side's lack
 // (by ID) or have at a less permissive level, in the new side's order.
 // diff's risk section is exactly this list.
-func Raised(old, new []AgentRisks) []Path {
+func Raised(before, after []AgentRisks) []Path {
 	had := map[string]Level{}
-	for _, a := range old {
+	for _, a := range before {
 		for _, p := range a.Paths {
 			if l, ok := had[p.ID()]; !ok || p.Level > l {
 				had[p.ID()] = p.Level
@@ -176,7 +176,7 @@ func Raised(old, new []AgentRisks) []Path {
 		}
 	}
 	var out []Path
-	for _, a := range new {
+	for _, a := range after {
 		for _, p := range a.Paths {
 			if l, ok := had[p.ID()]; !ok || p.Level > l {
 				out = append(out, p)

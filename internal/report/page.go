@@ -520,14 +520,14 @@ func manifestChanges(r *diff.Report) []manifestView {
 		out = append(out, manifestView{Grade: gradeName(ts.Grade), What: "toolset " + ts.Toolset + " (" + ts.Kind + ")", Old: "before", New: ts.Change, At: ts.At.String()})
 	}
 	for _, sc := range m.Servers {
-		old, new := sc.Old, sc.New
-		if old == "" {
-			old = "unset"
+		was, now := sc.Old, sc.New
+		if was == "" {
+			was = "unset"
 		}
-		if new == "" {
-			new = "unset"
+		if now == "" {
+			now = "unset"
 		}
-		out = append(out, manifestView{Grade: gradeName(sc.Grade), What: "MCP server " + sc.Server + " " + sc.Field, Old: old, New: new, At: sc.At.String()})
+		out = append(out, manifestView{Grade: gradeName(sc.Grade), What: "MCP server " + sc.Server + " " + sc.Field, Old: was, New: now, At: sc.At.String()})
 	}
 	return out
 }

@@ -105,11 +105,11 @@ func verdictSide(t testing.TB, s side) ([]byte, *diff.Side) {
 }
 
 // verdictInput is a verdict case's page input, its verdict for failOn.
-func verdictInput(t testing.TB, old, new side, failOn string) report.Input {
+func verdictInput(t testing.TB, from, to side, failOn string) report.Input {
 	t.Helper()
-	_, o := verdictSide(t, old)
-	cfg, n := verdictSide(t, new)
-	return report.Input{Name: new.file, Policy: n.Policy, Config: cfg, Changes: diff.Compare(o, n), FailOn: failOn}
+	_, o := verdictSide(t, from)
+	cfg, n := verdictSide(t, to)
+	return report.Input{Name: to.file, Policy: n.Policy, Config: cfg, Changes: diff.Compare(o, n), FailOn: failOn}
 }
 
 var (
@@ -141,8 +141,8 @@ func TestVerdict(t *testing.T) {
 			for _, failOn := range diff.FailOn {
 				in := verdictInput(t, c.old, c.new, failOn)
 				out := string(page(t, in))
-				main := out[strings.Index(out, "<main>"):]
-				if !strings.HasPrefix(main, "<main>\n<section id=\"changes\"") {
+				_, main, _ := strings.Cut(out, "<main>")
+				if !strings.HasPrefix(main, "\n<section id=\"changes\"") {
 					t.Errorf("--fail-on %s: the page's main part does not start with the changes", failOn)
 				}
 				verdict := text(between(t, out, `<div id="verdict"`, "</div>"))
