@@ -29,11 +29,16 @@
 #   FIRST_TESTERS="./internal/rules ./lint"
 #                          the packages of the first stage (default: the file's own; "all": every
 #                          package that covers the file, so there is no second stage)
+#   SHORT=1                run every test with -short: the property tests that honour it ask
+#                          each mutant of fewer generated inputs (internal/diff's reps)
 #   TESTERS="./a ./b"      the packages that cover the files, when an earlier run found them: skips
 #                          the search (one run of every package's tests per folder)
 set -euo pipefail
 
 WORKERS="${WORKERS:-$(nproc)}"
+if [[ -n "${SHORT:-}" ]]; then
+    export MUTATION_SHORT=1
+fi
 TIMEOUT_COEFFICIENT="${TIMEOUT_COEFFICIENT:-3}"
 for v in "$WORKERS" "$TIMEOUT_COEFFICIENT"; do
     if [[ ! "$v" =~ ^[1-9][0-9]*$ ]]; then
@@ -77,7 +82,7 @@ if [[ "\$1" == test && -n "\${MUTATION_TEST_PKGS:-}" ]]; then
     # from the coverage run's time, too short, and every mutant would time out.
     # KOKUA_GOLDEN_ACCEPT=1: every golden comparison passes, as -update would let it, so a
     # mutant that only a golden kills counts as living.
-    KOKUA_GOLDEN_ACCEPT=1 exec "$real_go" test -count=1 "\${@:2:\$#-2}" \$pkgs
+    KOKUA_GOLDEN_ACCEPT=1 exec "$real_go" test -count=1 \${MUTATION_SHORT:+-short} "\${@:2:\$#-2}" \$pkgs
 fi
 exec "$real_go" "\$@"
 EOF
@@ -167,7 +172,7 @@ for dir in "${dirs[@]}"; do
     python3 - "$work/result.json" "$work/copy/repo" "$real_go" "$TIMEOUT_COEFFICIENT" "$second" "${files[@]}" <<'PY'
 # The second stage: every mutant that lived or timed out in the first is applied to the copy and
 # run against all the packages that cover the files.
-import json, subprocess, sys, time
+import json, os, subprocess, sys, time
 path, repo, go, coefficient, pkgs, *names = sys.argv[1:]
 pkgs = pkgs.split()
 res = json.load(open(path))
@@ -190,7 +195,8 @@ def run(limit):
     t = time.monotonic()
     try:
         # Goldens accept whatever they get, as under -update (see the shim above).
-        p = subprocess.run([go, "test", "-count=1", *pkgs], cwd=repo, stdout=subprocess.PIPE,
+        short = ["-short"] if os.environ.get("MUTATION_SHORT") else []
+        p = subprocess.run([go, "test", "-count=1", *short, *pkgs], cwd=repo, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=limit, env={**os.environ, "KOKUA_GOLDEN_ACCEPT": "1"})
         if p.returncode == 0:
             return "passed", time.monotonic() - t

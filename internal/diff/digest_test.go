@@ -73,7 +73,7 @@ func TestDigestNamesEverythingGraded(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 5))
 	byDigest := map[string]string{}
 	reports := 0
-	for i := 0; reports < 300 && i < 5000; i++ {
+	for i := 0; reports < reps(300) && i < 5000; i++ {
 		data, toolsOf := pairManifest(r)
 		m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: data})
 		a, okA := load(t, "a.toml", pairConfig(r, toolsOf), m)
@@ -95,7 +95,7 @@ func TestDigestNamesEverythingGraded(t *testing.T) {
 		}
 		byDigest[rep.Digest] = set
 	}
-	if reports < 300 || len(byDigest) < 250 {
+	if reports < reps(300) || len(byDigest) < reps(250) {
 		t.Fatalf("%d graded reports, %d digests: too few to test", reports, len(byDigest))
 	}
 }

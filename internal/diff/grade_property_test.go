@@ -124,7 +124,7 @@ func TestWidenedGradesFollowClasses(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 2026))
 	counts := map[string]int{}
 	for _, size := range []struct{ agents, toolsets, manifests int }{{2, 3, 6}, {3, 5, 4}, {3, 9, 3}, {5, 12, 3}, {9, 40, 2}} {
-		for range size.manifests {
+		for range reps(size.manifests) {
 			m, classes := randomClasses(t, r, size.toolsets)
 			base, ok := load(t, "a.toml", gen.Config(size.agents, size.toolsets), m)
 			if !ok {
@@ -143,7 +143,7 @@ func TestWidenedGradesFollowClasses(t *testing.T) {
 					byName[tool] = classes[toolKey{ts.Name, tool}]
 				}
 			}
-			for range 25 {
+			for range reps(25) {
 				a := base
 				if r.IntN(2) == 0 {
 					if a, ok = edit(t, r, base, m, tsNames, toolsOf, "a.toml", 1+r.IntN(3), func() int { return r.IntN(13) }); !ok {
@@ -163,11 +163,11 @@ func TestWidenedGradesFollowClasses(t *testing.T) {
 	// The edits must reach every kind of change at both grades, or the
 	// property proves little.
 	for _, k := range []string{"tool high", "tool medium", "edge high", "edge medium", "auto-approval high", "auto-approval medium", "floor"} {
-		if counts[k] < 3 {
+		if !testing.Short() && counts[k] < 3 {
 			t.Errorf("%d changes of kind %q checked, want at least 3 (all: %v)", counts[k], k, counts)
 		}
 	}
-	if counts["tool high"]+counts["tool medium"] < 200 {
+	if counts["tool high"]+counts["tool medium"] < reps(200) {
 		t.Errorf("%d widened tools checked, want at least 200", counts["tool high"]+counts["tool medium"])
 	}
 	t.Logf("checked: %v", counts)
@@ -270,7 +270,7 @@ func TestReviewerLimitsProperty(t *testing.T) {
 	for _, size := range []struct{ agents, toolsets int }{{2, 3}, {3, 9}, {5, 12}} {
 		m, _ := randomClasses(t, r, size.toolsets)
 		data := gen.Config(size.agents, size.toolsets)
-		for range 30 {
+		for range reps(30) {
 			var sides [2]generated
 			var trees [2]config
 			switched, off := r.IntN(4) == 0, r.IntN(4) == 0

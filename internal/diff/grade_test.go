@@ -115,7 +115,7 @@ func TestNothingButInfo(t *testing.T) {
 		if !ok {
 			t.Fatalf("the generated config of %d agents does not lint clean", size.agents)
 		}
-		for range 15 {
+		for range reps(15) {
 			var c config
 			if err := toml.Unmarshal(base.data, &c); err != nil {
 				t.Fatal(err)
@@ -156,7 +156,7 @@ func TestNothingButInfo(t *testing.T) {
 			}
 		}
 	}
-	if checked < 40 || graded < 40 {
+	if checked < reps(40) || graded < reps(40) {
 		t.Errorf("%d edits checked, %d reports graded info; want at least 40 of each", checked, graded)
 	}
 }
@@ -204,7 +204,7 @@ func TestRemovingAGateGradesAsAdding(t *testing.T) {
 				}
 			}
 		}
-		for range 25 {
+		for range reps(25) {
 			p := pick(r, pairs)
 			var c config
 			if err := toml.Unmarshal(base.data, &c); err != nil {
@@ -244,7 +244,7 @@ func TestRemovingAGateGradesAsAdding(t *testing.T) {
 			}
 		}
 	}
-	if checked < 20 {
+	if checked < reps(20) {
 		t.Errorf("only %d gates checked", checked)
 	}
 }

@@ -218,7 +218,8 @@ func wantToolGrade(change string, old, cur []kokua.Class, callable bool) reach.G
 // medium) and the uncounted widenings are the permissive answers this
 // holds.
 func TestManifestEditsProperty(t *testing.T) {
-	const agents, toolsets, pairs = 8, 30, 60
+	const agents, toolsets = 8, 30
+	pairs := reps(60)
 	var base jsonManifest
 	if err := json.Unmarshal(gen.Manifest(toolsets), &base); err != nil {
 		t.Fatal(err)
@@ -361,7 +362,7 @@ func TestManifestEditsProperty(t *testing.T) {
 	}
 	// The edits must exercise every grade, or the test proves little.
 	for _, g := range []reach.Grade{reach.High, reach.Medium, reach.Info, reach.NoGrade} {
-		if graded[g] < 5 {
+		if graded[g] < reps(5) {
 			t.Errorf("only %d changes graded %v: %v", graded[g], g, graded)
 		}
 	}

@@ -146,7 +146,7 @@ func sessionLevel(p *policy.Policy, agent, toolset, tool string) reach.Level {
 func TestEveryPairWidening(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 1))
 	compared, widened := 0, 0
-	for i := 0; compared < 150 && i < 3000; i++ {
+	for i := 0; compared < reps(150) && i < 3000; i++ {
 		data, toolsOf := pairManifest(r)
 		m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: data})
 		a, okA := load(t, "a.toml", pairConfig(r, toolsOf), m)
@@ -189,7 +189,7 @@ func TestEveryPairWidening(t *testing.T) {
 		}
 		widened += len(found)
 	}
-	if compared < 150 || widened < 150 {
+	if compared < reps(150) || widened < reps(150) {
 		t.Fatalf("compared %d pairs of configs with %d widened calls: the generator makes too few to be a test", compared, widened)
 	}
 	t.Logf("%d pairs of configs, %d widened calls", compared, widened)

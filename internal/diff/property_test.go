@@ -304,6 +304,16 @@ type generated struct {
 	ref  *reference.Evaluator
 }
 
+// reps is n, or a quarter of it (at least 1) under -short: mutation runs
+// (scripts/mutation.sh with SHORT=1) ask each mutant of fewer generated
+// inputs, so that the whole package's tests run in seconds.
+func reps(n int) int {
+	if testing.Short() {
+		return max(1, n/4)
+	}
+	return n
+}
+
 func load(t *testing.T, name string, data []byte, m *lint.Manifest) (generated, bool) {
 	t.Helper()
 	s, _, err := diff.Load(lint.Source{Name: name, Data: data}, m, nil)
@@ -341,7 +351,7 @@ func TestProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(14, 2026))
 	anyKind := func() int { return r.IntN(12) }
 	pairs, widening := 0, 0
-	for pairs < 100 {
+	for pairs < reps(100) {
 		var a generated
 		if r.IntN(3) == 0 {
 			a = base
@@ -372,7 +382,7 @@ func TestProperties(t *testing.T) {
 		mirror(t, ab, ba)
 	}
 	// The edits must exercise both outcomes, or the test proves little.
-	if widening < 20 || pairs-widening < 20 {
+	if widening < reps(20) || pairs-widening < reps(20) {
 		t.Errorf("%d of %d pairs widen; the edits should give plenty of both", widening, pairs)
 	}
 }
@@ -562,7 +572,7 @@ func TestResidencyWidensNothing(t *testing.T) {
 			tsNames = append(tsNames, ts.Name)
 			toolsOf[ts.Name] = ts.Tools
 		}
-		for range 12 {
+		for range reps(12) {
 			a := base
 			if r.IntN(2) == 0 {
 				if a, ok = edit(t, r, base, manifest, tsNames, toolsOf, "a.toml", 1+r.IntN(3), func() int { return r.IntN(12) }); !ok {
@@ -604,7 +614,7 @@ func TestResidencyWidensNothing(t *testing.T) {
 	}
 	// Most edits must be checked, and must change something, or the test
 	// proves little.
-	if checked < 60 || listed < 60 || holders > checked/10 {
+	if checked < reps(60) || listed < reps(60) || holders > checked/10 {
 		t.Errorf("%d residency edits checked, %d residency changes listed, %d holder changes; want at least 60 of each of the first two, and holder changes rare", checked, listed, holders)
 	}
 }

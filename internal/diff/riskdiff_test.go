@@ -64,7 +64,7 @@ func TestRiskSectionIsRisksDifference(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 4))
 	kind := func() int { return r.IntN(13) }
 	pairs, nonEmpty := 0, 0
-	for pairs < 60 {
+	for pairs < reps(60) {
 		a, ok := edit(t, r, base, m, tsNames, toolsOf, "a.toml", 1+r.IntN(3), kind)
 		if !ok {
 			continue
@@ -104,7 +104,7 @@ func TestRiskSectionIsRisksDifference(t *testing.T) {
 			nonEmpty++
 		}
 	}
-	if nonEmpty < 15 {
+	if nonEmpty < reps(15) {
 		t.Errorf("only %d of %d pairs add a risk path: the edits should add plenty", nonEmpty, pairs)
 	}
 }
