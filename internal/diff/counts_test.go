@@ -171,8 +171,11 @@ func TestReportOrderAndGrades(t *testing.T) {
 		for _, c := range rep.Residency {
 			grades = append(grades, c.Grade)
 		}
-		for _, c := range rep.Risks {
+		for i, c := range rep.Risks {
 			grades = append(grades, c.Grade)
+			if i > 0 && rep.Risks[i-1].Grade < c.Grade {
+				t.Fatalf("risk paths: a %v path is listed before a %v one", rep.Risks[i-1].Grade, c.Grade)
+			}
 		}
 		for _, c := range rep.Reviewers {
 			grades = append(grades, c.Grade)

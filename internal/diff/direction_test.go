@@ -119,6 +119,16 @@ func TestReviewerFields(t *testing.T) {
 				t.Fatalf("%s (%d): %d reviewer changes, want 1:\n%s", tt.name, i, len(r.Reviewers), reportText(t, r))
 			}
 			c := r.Reviewers[0]
+			if tt.field == "max_per_turn" || tt.field == "timeout_seconds" {
+				// A limit's values are shown as written.
+				was, now := strings.TrimSpace(strings.SplitN(tt.old, "=", 2)[1]), strings.TrimSpace(strings.SplitN(tt.new, "=", 2)[1])
+				if i == 1 {
+					was, now = now, was
+				}
+				if c.Old != was || c.New != now {
+					t.Errorf("%s (%d): shown as %q -> %q, want %q -> %q", tt.name, i, c.Old, c.New, was, now)
+				}
+			}
 			if c.Field != tt.field || c.Direction != dir || c.Grade != grade || r.Grade != grade || len(c.Tools) != 4 {
 				t.Errorf("%s (%d): %s %s graded %v (report %v), %d tools; want %s %s graded %v, 4 tools",
 					tt.name, i, c.Field, c.Direction, c.Grade, r.Grade, len(c.Tools), tt.field, dir, grade)
