@@ -86,7 +86,7 @@ func Read(ctx context.Context, o Options) (*Result, error) {
 	var previous *file
 	if o.Previous != nil {
 		if previous, err = readManifest(*o.Previous, false); err != nil {
-			return nil, err
+			return nil, errors.Join(err, fmt.Errorf("%s is the manifest being replaced, whose plugins and classes are kept: fix it, or move it away", o.Previous.Name))
 		}
 	}
 	var errs []error
