@@ -322,3 +322,44 @@ func TestManifestHostileServer(t *testing.T) {
 		t.Errorf("%d lines on stderr, want one per server and one more:\n%s", n, stderr)
 	}
 }
+
+// TestManifestWatchWorkflow (issue 39, must 2): the kokua-compile line
+// of docs/ci.md's scheduled workflow, run as written in a checkout with
+// the pinned manifest, the skills folder and the token its env gives,
+// passes while the install is as pinned and fails, with an annotation
+// on the pinned manifest naming the new tool and its caller, the day a
+// server lists one more.
+func TestManifestWatchWorkflow(t *testing.T) {
+	block := docBlock(t, mustRead(t, filepath.Join("..", "..", "docs", "ci.md")), "github-manifest-watch")
+	var args []string
+	for line := range strings.SplitSeq(block, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "run: kokua-compile "); ok {
+			args = strings.Fields(rest)
+		}
+	}
+	if len(args) == 0 || !strings.Contains(block, "WIKI_TOKEN: ${{ secrets.WIKI_TOKEN }}") {
+		t.Fatalf("docs/ci.md's workflow has no kokua-compile line, or no WIKI_TOKEN:\n%s", block)
+	}
+	wiki, url := wikiServer(t, "tok-secret")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "config.toml"), []byte(wikiConfig(url, "WIKI_TOKEN")))
+	if err := os.MkdirAll(filepath.Join(dir, "skills", "digest"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "skills", "digest", "SKILL.md"), []byte("---\nname: digest\ndescription: Sum up the week.\n---\n"))
+	env := []string{"WIKI_TOKEN=tok-secret"}
+	// The manifest the repository pins: the accepting command the page gives.
+	if r := clitest.RunIn(t, Main, "kokua-compile", dir, env, "", "manifest", "-o", "kokua.manifest.json", "--skills", "skills", "config.toml"); r.Code != cli.ExitOK {
+		t.Fatalf("pinning: %+v", r)
+	}
+	if r := clitest.RunIn(t, Main, "kokua-compile", dir, env, "", args...); r.Code != cli.ExitOK || r.Stdout != "" {
+		t.Errorf("the workflow's check of an unchanged install: %+v", r)
+	}
+	wiki.AddTool(wikiTool("delete_page", "Delete a page."), noCall)
+	r := clitest.RunIn(t, Main, "kokua-compile", dir, env, "", args...)
+	if r.Code != cli.ExitFindings || !strings.HasPrefix(r.Stdout, "::error file=kokua.manifest.json,line=") ||
+		!strings.Contains(r.Stdout, "title=manifest-tool-added::the MCP server 'wiki' lists a new tool 'delete_page'") ||
+		!strings.Contains(r.Stdout, "'assistant' can call it: runs unasked") {
+		t.Errorf("the workflow's check of a server with a new tool: %+v", r)
+	}
+}
