@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -114,8 +115,9 @@ func ReadServer(ctx context.Context, s Server, timeout time.Duration) ([]Tool, e
 
 // list connects over t and reads every page of tools/list.
 func list(ctx context.Context, t mcp.Transport) ([]Tool, error) {
+	dropped := &droppedTools{}
 	client := mcp.NewClient(&mcp.Implementation{Name: "kokua-compile", Version: version.Version},
-		&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+		&mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}, Logger: slog.New(dropped)})
 	cs, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, err
@@ -132,6 +134,9 @@ func list(ctx context.Context, t mcp.Transport) ([]Tool, error) {
 		res, err := cs.ListTools(ctx, params)
 		if err != nil {
 			return nil, err
+		}
+		if why := dropped.first(); why != "" {
+			return nil, &listError{why}
 		}
 		for _, lt := range res.Tools {
 			if len(tools) == MaxServerTools {
@@ -156,6 +161,53 @@ func list(ctx context.Context, t mcp.Transport) ([]Tool, error) {
 		cursors[res.NextCursor] = true
 		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
 	}
+}
+
+// droppedTools is the log of the SDK's client, which leaves a tool it
+// finds invalid out of tools/list and logs it: it records the first, so
+// that the read fails rather than write a manifest without a tool the
+// server lists (and Kokua's own client may call). Every other record is
+// dropped.
+type droppedTools struct {
+	mu  sync.Mutex
+	why string
+}
+
+func (d *droppedTools) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelError }
+func (d *droppedTools) WithAttrs([]slog.Attr) slog.Handler           { return d }
+func (d *droppedTools) WithGroup(string) slog.Handler                { return d }
+
+func (d *droppedTools) Handle(_ context.Context, r slog.Record) error {
+	if !strings.HasPrefix(r.Message, "excluding") {
+		return nil
+	}
+	tool, cause := "", ""
+	r.Attrs(func(a slog.Attr) bool {
+		switch a.Key {
+		case "tool":
+			tool = a.Value.String()
+		case "error":
+			cause = a.Value.String()
+		}
+		return true
+	})
+	why := "lists a tool that is not one (null)"
+	if tool != "" || cause != "" {
+		why = fmt.Sprintf("lists the tool %s, which the MCP client refuses: %s", quoted(tool), quoted(cause))
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.why == "" {
+		d.why = why
+	}
+	return nil
+}
+
+// first is the first tool left out, in words; "" for none.
+func (d *droppedTools) first() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.why
 }
 
 // listError is a server's answer that is MCP but not a list kokua-compile

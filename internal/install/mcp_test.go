@@ -199,17 +199,9 @@ func TestBearerToken(t *testing.T) {
 }
 
 // TestBadServers: each server that cannot be read is an error naming it
-// and why, every one of them at once, and no manifest; the read costs
-// about what the slowest server does, since servers are read together.
+// and why, every one of them at once, and no manifest; with AllowMissing,
+// each is recorded as not connected.
 func TestBadServers(t *testing.T) {
-	hang := make(chan struct{})
-	hanging := serve(t, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
-		select {
-		case <-hang:
-		case <-r.Context().Done():
-		}
-	}))
-	t.Cleanup(func() { close(hang) })
 	refusing := closedPort(t)
 	garbage := serve(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -245,9 +237,13 @@ func TestBadServers(t *testing.T) {
 	twice := fakeServer(t, func(string) []byte {
 		return []byte(`{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"a","inputSchema":{"type":"object"}}]}`)
 	})
+	refusedByClient := fakeServer(t, func(string) []byte {
+		return []byte(`{"tools":[{"name":"ok","inputSchema":{"type":"object"}},{"name":"hidden","inputSchema":{"type":"object","properties":{"a":{"type":"object","x-mcp-header":"X"}}}}]}`)
+	})
+	nullTool := fakeServer(t, func(string) []byte { return []byte(`{"tools":[null]}`) })
 	cases := []struct{ name, url, why string }{
-		{"hanging", hanging, "did not answer within 1s (--timeout)"},
-		{"hanging-too", hanging, "did not answer within 1s (--timeout)"},
+		{"refused-by-client", refusedByClient, "lists the tool 'hidden', which the MCP client refuses: 'property \"a\": x-mcp-header can only be applied to primitive types"},
+		{"null-tool", nullTool, "lists a tool that is not one (null)"},
 		{"refusing", refusing, "refused the connection: nothing listens at '" + strings.TrimSuffix(strings.TrimPrefix(refusing, "http://"), "/mcp") + "'"},
 		{"garbage", garbage, "did not answer as an MCP server does: "},
 		{"failing", failing, "answered HTTP 500: "},
@@ -266,12 +262,8 @@ func TestBadServers(t *testing.T) {
 		args = append(args, c.name, c.url)
 	}
 	cfg := testConfig("", args...)
-	start := time.Now()
-	err := readErr(t, Options{Config: cfg, Timeout: time.Second})
-	// Read one after another, the two hanging servers alone would take 2s.
-	if elapsed := time.Since(start); elapsed > 1900*time.Millisecond {
-		t.Errorf("the read took %s; the servers are read together, so it should cost about the slowest, 1s", elapsed)
-	}
+	// Time enough for a loaded machine: none of these hangs.
+	err := readErr(t, Options{Config: cfg, Timeout: time.Minute})
 	var errs []error
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		errs = j.Unwrap()
@@ -307,7 +299,7 @@ func TestBadServers(t *testing.T) {
 
 	// With AllowMissing, each is recorded as not connected and said so;
 	// the good server's tools are there.
-	res := read(t, Options{Config: cfg, Timeout: time.Second, AllowMissing: true})
+	res := read(t, Options{Config: cfg, Timeout: time.Minute, AllowMissing: true})
 	if len(res.Missing) != len(cases) {
 		t.Errorf("%d servers not connected, want %d", len(res.Missing), len(cases))
 	}
@@ -318,6 +310,47 @@ func TestBadServers(t *testing.T) {
 		if got, ts := serverTools(t, res.Manifest, c.name); len(got) != 0 || ts.Connected {
 			t.Errorf("%s: tools %q, connected %v; want none, not connected", c.name, got, ts.Connected)
 		}
+	}
+}
+
+// TestServersReadTogether: servers that hang are each an error saying so
+// once the timeout passes, and they are read together: three of them
+// cost about one timeout, not three, and a server that answers is read
+// meanwhile.
+func TestServersReadTogether(t *testing.T) {
+	hang := make(chan struct{})
+	hanging := serve(t, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		select {
+		case <-hang:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(hang) })
+	_, good := sdkServer(t, testTool("fine", "A tool."))
+	cfg := testConfig("", "one", hanging, "good", good, "two", hanging, "three", hanging)
+	const timeout = 2 * time.Second
+	start := time.Now()
+	res, err := Read(context.Background(), Options{Config: cfg, Timeout: timeout, AllowMissing: true})
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One after another, the hanging servers alone would take 6s.
+	if elapsed < timeout || elapsed > 2*timeout {
+		t.Errorf("the read took %s; read together, it should cost about one timeout, %s", elapsed, timeout)
+	}
+	var missing []string
+	for _, m := range res.Missing {
+		missing = append(missing, m.Server)
+		if m.Why != "did not answer within 2s (--timeout)" {
+			t.Errorf("%s: %q", m.Server, m.Why)
+		}
+	}
+	if want := []string{"one", "two", "three"}; !slices.Equal(missing, want) {
+		t.Errorf("not connected: %q, want %q", missing, want)
+	}
+	if got, _ := serverTools(t, res.Manifest, "good"); !slices.Equal(got, []string{"fine"}) {
+		t.Errorf("the good server's tools: %q", got)
 	}
 }
 
