@@ -292,7 +292,7 @@ func TestCheckProperty(t *testing.T) {
 			return []byte(`{"tools":[` + strings.Join(tools, ",") + `]}`)
 		})
 	}
-	for i := range 60 {
+	for i := range 40 {
 		held := map[string]bool{"wiki": rng.IntN(2) == 0, "notes": rng.IntN(2) == 0}
 		var available []string
 		for _, s := range servers {
