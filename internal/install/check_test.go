@@ -5,14 +5,17 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
+	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -408,4 +411,60 @@ func keyParts(key string) (string, string) {
 		return "", ""
 	}
 	return parts[1], parts[3]
+}
+
+// TestCheckReconnected: a server pinned as not connected (it was down,
+// --allow-missing) that answers now is a toolset change, and each of its
+// tools is added, graded as diff grades a server that connects.
+func TestCheckReconnected(t *testing.T) {
+	s := newSDKServer(0, testTool("edit_page", "Edit a page."))
+	inner := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil)
+	var up atomic.Bool
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !up.Load() {
+			http.Error(w, "down for maintenance", http.StatusServiceUnavailable)
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+	cfg := testConfig("", "wiki", url)
+	res := read(t, Options{Config: cfg, AllowMissing: true})
+	if len(res.Missing) != 1 {
+		t.Fatalf("the down server is not recorded as not connected: %+v", res.Missing)
+	}
+	up.Store(true)
+	ds := check(t, res.Manifest, cfg)
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Rule+": "+d.Message)
+	}
+	want := []string{
+		RuleToolAdded + ": the MCP server 'wiki' lists a new tool 'edit_page', which the manifest does not: 1 agent can call it (high)",
+		RuleToolsetChanged + ": the MCP server 'wiki' is connected in the live install; the manifest records it as not connected",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestKeepsClasses: the classes a person wrote on a server's entry and
+// its tools in the manifest being replaced are kept, and change nothing
+// a check reports.
+func TestKeepsClasses(t *testing.T) {
+	_, url := sdkServer(t, testTool("edit_page", "Edit a page."), testTool("search", "Search."))
+	cfg := testConfig("", "wiki", url)
+	first := read(t, Options{Config: cfg}).Manifest
+	tagged := bytes.Replace(first, []byte(`"name": "wiki",`), []byte(`"name": "wiki", "classes": ["private-data"],`), 1)
+	tagged = bytes.Replace(tagged, []byte(`"name": "edit_page",`), []byte(`"name": "edit_page", "classes": ["write"],`), 1)
+	if bytes.Equal(tagged, first) {
+		t.Fatal("the test's edit did not apply")
+	}
+	again := read(t, Options{Config: cfg, Previous: &Source{Name: "m.json", Data: tagged}}).Manifest
+	_, ts := serverTools(t, again, "wiki")
+	if !slices.Equal(ts.Classes, []kokua.Class{kokua.PrivateData}) || !slices.Equal(ts.Tools[0].Classes, []kokua.Class{kokua.Write}) || ts.Tools[1].ClassesSet {
+		t.Errorf("classes: toolset %v, edit_page %v, search %v (set: %v)", ts.Classes, ts.Tools[0].Classes, ts.Tools[1].Classes, ts.Tools[1].ClassesSet)
+	}
+	if ds := check(t, tagged, cfg); len(ds) != 0 {
+		t.Errorf("the check of a tagged manifest finds %v", ds)
+	}
 }
