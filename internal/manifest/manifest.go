@@ -74,7 +74,11 @@ type Toolset struct {
 	// the classes a kind would give).
 	Classes    []kokua.Class
 	ClassesSet bool
-	Tools      []*Tool
+	// Digest is the digest of the toolset's tools (ToolsetDigest), when
+	// the entry records one: kokua-compile manifest writes it for an MCP
+	// server. The reader checks it against the tools.
+	Digest string
+	Tools  []*Tool
 
 	// names and builds answer Names and Builds, made once when the
 	// manifest is read and shared, read-only, by every config checked
@@ -146,6 +150,9 @@ type Tool struct {
 	// replace its toolset's for this tool.
 	Classes    []kokua.Class
 	ClassesSet bool
+	// Digest is the digest of Spec (SpecDigest), when the entry records
+	// one. The reader checks it against the spec.
+	Digest string
 }
 
 // Problem is a way in which a manifest does not follow the format.
@@ -330,7 +337,7 @@ func (r *manifestReader) manifest(root *jsonpos.Value) *Manifest {
 // escapes it (diag.Printable).
 func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 	if !r.object(v, where, "name", "kind", "provider", "description", "guidance", "entry_point_only",
-		"cross_cutting", "workflow", "settings", "connected", "classes", "tools") {
+		"cross_cutting", "workflow", "settings", "connected", "classes", "digest", "tools") {
 		return nil
 	}
 	name, nv := r.str(v, where, "name", true)
@@ -393,11 +400,37 @@ func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 		}
 	}
 	ts.index()
+	if dv := r.digest(v, where); dv != nil {
+		pairs := make([]ToolDigest, len(ts.Tools))
+		for i, t := range ts.Tools {
+			pairs[i] = ToolDigest{Name: t.Name, Digest: t.Digest}
+		}
+		if want := ToolsetDigest(pairs); want != dv.Str {
+			r.fail(dv, "%s.digest is not the digest of its tools (%s): a tool was added, removed, moved or edited after the digest was taken; run kokua-compile manifest again, or remove the digest", where, want)
+		} else {
+			ts.Digest = dv.Str
+		}
+	}
 	return ts
 }
 
+// digest reads an entry's digest: DigestPrefix and 64 lowercase
+// hexadecimal digits. It returns the value when it is one, for the caller
+// to check against what it digests.
+func (r *manifestReader) digest(obj *jsonpos.Value, where string) *jsonpos.Value {
+	s, dv := r.str(obj, where, "digest", false)
+	if dv == nil {
+		return nil
+	}
+	if !wellFormedDigest(s) {
+		r.fail(dv, "%s.digest %s is not a digest: it is \"sha256:\" and 64 lowercase hexadecimal digits", where, strconv.Quote(clip(s)))
+		return nil
+	}
+	return dv
+}
+
 func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
-	if !r.object(v, where, "name", "spec", "spec_bytes", "classes") {
+	if !r.object(v, where, "name", "spec", "spec_bytes", "classes", "digest") {
 		return nil
 	}
 	name, nv := r.str(v, where, "name", true)
@@ -429,6 +462,16 @@ func (r *manifestReader) tool(v *jsonpos.Value, where string) *Tool {
 		}
 	}
 	t.Classes, t.ClassesSet = r.classes(v, where)
+	if dv := r.digest(v, where); dv != nil {
+		switch want, err := SpecDigest(t.Spec); {
+		case t.Spec == nil:
+			r.fail(dv, "%s has a digest and no spec: a digest is taken of the spec, which the entry must carry", where)
+		case err != nil || want != dv.Str:
+			r.fail(dv, "%s.digest is not the digest of its spec (%s): the spec was edited after the digest was taken; run kokua-compile manifest again, or remove the digest", where, want)
+		default:
+			t.Digest = dv.Str
+		}
+	}
 	return t
 }
 
