@@ -77,6 +77,10 @@ type Server struct {
 
 	// render writes the page GET / answers with, or is nil (ServePage).
 	render atomic.Pointer[func(*policy.Policy) ([]byte, error)]
+
+	// hosts are the names the server answers to beyond loopback, or nil
+	// when it answers to any (RestrictHosts).
+	hosts atomic.Pointer[hostSet]
 }
 
 // state is one loaded policy with the bodies precomputed from it.

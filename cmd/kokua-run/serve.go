@@ -30,9 +30,11 @@ func serveCommand(stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "serve",
 		Usage:     "serve the JSON HTTP API, reloading the policy when it changes or on SIGHUP",
-		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] [--verify-key PUB] [--no-ui] POLICY",
+		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] [--allow-host HOST]... [--verify-key PUB] [--no-ui] POLICY",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "addr", Value: server.DefaultAddr, Usage: "address to listen on, HOST:PORT; a HOST alone (localhost) gets the default port, 8181 (loopback by default)"},
+			&urfave.StringSliceFlag{Name: "allow-host", Local: true, Validator: allowHosts,
+				Usage: "a host name or address, without a port, that requests may name in their Host besides localhost, 127.0.0.0/8 and [::1] (repeatable); on loopback, or with this flag, any other Host is refused"},
 			cli.VerifyKeyFlag(),
 			&urfave.BoolFlag{Name: "no-ui", Local: true, Usage: "do not serve the policy explorer at / (the API alone)"},
 		},
@@ -40,7 +42,8 @@ func serveCommand(stderr io.Writer) *urfave.Command {
 			if c.NArg() != 1 {
 				return cli.Fail(cli.ExitUsage, "kokua-run serve: want POLICY")
 			}
-			return cli.Code(serveWithSignals(serveOptions{policy: c.Args().First(), addr: c.String("addr"), verifyKey: c.String("verify-key"), noUI: c.Bool("no-ui"), stderr: stderr}))
+			return cli.Code(serveWithSignals(serveOptions{policy: c.Args().First(), addr: c.String("addr"), allowHosts: c.StringSlice("allow-host"),
+				verifyKey: c.String("verify-key"), noUI: c.Bool("no-ui"), stderr: stderr}))
 		},
 	}
 }
@@ -50,6 +53,9 @@ type serveOptions struct {
 	policy string
 	// addr is the address to listen on; empty for server.DefaultAddr.
 	addr string
+	// allowHosts are the hosts of --allow-host: names a request's Host may
+	// give besides loopback's.
+	allowHosts []string
 	// verifyKey is the public key file of --verify-key, or "": with it,
 	// only policies signed with that key are served, at the start and
 	// after every reload.
@@ -144,6 +150,15 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 		log.Warn("listening beyond loopback: the API has no authentication, so anyone who can reach this address can query the policy",
 			"addr", ln.Addr().String())
 	}
+	// On loopback, a request must name the server by a loopback name or
+	// an allowed host: a page rebound to 127.0.0.1 names its own.
+	if loopback(ln.Addr()) || len(o.allowHosts) > 0 {
+		if err := s.RestrictHosts(o.allowHosts...); err != nil {
+			_ = ln.Close()
+			log.Error("kokua-run serve: --allow-host", "err", err)
+			return cli.ExitUsage
+		}
+	}
 
 	wctx, stopWatch := context.WithCancel(context.Background())
 	defer stopWatch()
@@ -214,6 +229,20 @@ func explorerPage(name string) func(*policy.Policy) ([]byte, error) {
 		}
 		return b.Bytes(), nil
 	}
+}
+
+// allowHosts validates the values of --allow-host: each a host name or an
+// IP address without a port, none empty.
+func allowHosts(hosts []string) error {
+	for _, h := range hosts {
+		if h == "" {
+			return cli.ErrEmptyValue
+		}
+		if _, err := server.AllowedHost(h); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // newServer loads the policy and makes the server; a test stands a slow

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -58,13 +59,19 @@ func startServeWith(t *testing.T, o serveOptions) *served {
 	sv := &served{log: &logBuffer{}, hup: make(chan os.Signal, 1), cancel: cancel, code: make(chan int, 1)}
 	addr := make(chan net.Addr, 1)
 	go func() {
-		o.addr, o.stderr = "127.0.0.1:0", sv.log
+		if o.addr == "" {
+			o.addr = "127.0.0.1:0"
+		}
+		o.stderr = sv.log
 		sv.code <- serve(ctx, o, sv.hup,
 			func(a net.Addr) { addr <- a })
 	}()
 	select {
 	case a := <-addr:
 		sv.url = "http://" + a.String()
+		if tcp, ok := a.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+			sv.url = "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+		}
 	case code := <-sv.code:
 		t.Fatalf("serve returned %d: %s", code, sv.log)
 	case <-time.After(10 * time.Second):
@@ -129,6 +136,7 @@ func TestGracefulShutdown(t *testing.T) {
 	sv := startServe(t, path, 10*time.Second)
 	body, feed := io.Pipe()
 	req, _ := http.NewRequest("POST", sv.url+"/v1/decide", body)
+	req.Header.Set("Content-Type", "application/json")
 	type reply struct {
 		status int
 		body   string
@@ -182,6 +190,7 @@ func TestDrainTimeout(t *testing.T) {
 	body, feed := io.Pipe()
 	defer func() { _ = feed.Close() }()
 	req, _ := http.NewRequest("POST", sv.url+"/v1/decide", body)
+	req.Header.Set("Content-Type", "application/json")
 	go func() {
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			_ = resp.Body.Close()
@@ -245,12 +254,15 @@ func TestServeAnswersNoiseAsJSON(t *testing.T) {
 	for _, c := range []struct {
 		request, status string
 	}{
-		{"OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "404"},
-		{"GET /v1/../healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "404"},
-		{"POST //v1/decide HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}", "404"},
+		{"OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", "404"},
+		{"GET /v1/../healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", "404"},
+		{"POST //v1/decide HTTP/1.1\r\nHost: localhost:8181\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}", "404"},
 		{"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "505"},
 		{"POST /v1/decide HTTP/1.1\r\nHost: x\r\nExpect: x\r\nContent-Length: 2\r\n\r\n{}", "417"},
 		{"GARBAGE\r\n\r\n", "400"},
+		// On loopback, a foreign Host is refused whatever the path.
+		{"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "421"},
+		{"POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}", "415"},
 	} {
 		conn, err := net.Dial("tcp", strings.TrimPrefix(sv.url, "http://"))
 		if err != nil {
