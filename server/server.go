@@ -65,6 +65,10 @@ type Server struct {
 	// debounce and debounceMax are Debounce and DebounceMax; tests
 	// shorten them.
 	debounce, debounceMax time.Duration
+	// watched, if not nil, is told of each event of the watched
+	// directory, with whether it concerns the policy (a test waits for
+	// an event to have been looked at).
+	watched func(name string, counted bool)
 
 	cur  atomic.Pointer[state]
 	last atomic.Pointer[reloadStatus]

@@ -66,6 +66,10 @@ type serveOptions struct {
 	// drain bounds the wait for requests in flight at shutdown; zero for
 	// server.DrainTimeout.
 	drain time.Duration
+	// connState, if not nil, is told of each connection's changes of
+	// state (http.Server.ConnState): a test learns that a request is
+	// being read.
+	connState func(net.Conn, http.ConnState)
 }
 
 // serveWithSignals serves until SIGINT or SIGTERM and returns the exit
@@ -181,6 +185,7 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 	}()
 
 	srv := s.HTTPServer()
+	srv.ConnState = o.connState
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(server.Listener(ln)) }()
 	log.Info("kokua-run serve: serving", "addr", ln.Addr().String(), "policy", o.policy, "digest", s.Policy().Document().Digest)

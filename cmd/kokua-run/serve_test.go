@@ -133,7 +133,8 @@ func TestServe(t *testing.T) {
 // shutdown starts: it is answered, and serve returns once it is.
 func TestGracefulShutdown(t *testing.T) {
 	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
-	sv := startServe(t, path, 10*time.Second)
+	active := make(chan struct{}, 1)
+	sv := startServeWith(t, serveOptions{policy: path, drain: 10 * time.Second, connState: reading(active)})
 	body, feed := io.Pipe()
 	req, _ := http.NewRequest("POST", sv.url+"/v1/decide", body)
 	req.Header.Set("Content-Type", "application/json")
@@ -156,13 +157,15 @@ func TestGracefulShutdown(t *testing.T) {
 	if _, err := feed.Write([]byte(`{"agent": "coder", `)); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // the request is in the handler
+	waitActive(t, active) // the request is being read
 	sv.cancel()
 	policytest.WaitFor(t, "the shutdown to start", func() bool { return strings.Contains(sv.log.String(), "shutting down") })
 	select {
 	case code := <-sv.code:
 		t.Fatalf("serve returned %d before the request in flight was answered", code)
-	case <-time.After(100 * time.Millisecond):
+	default:
+		// Had it returned later, before the answer, the reply below
+		// would be an error.
 	}
 	// New connections are refused during the drain.
 	if resp, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(policytest.AskRunCommand)); err == nil {
@@ -186,7 +189,8 @@ func TestGracefulShutdown(t *testing.T) {
 // ends does not hold the shutdown past the drain timeout.
 func TestDrainTimeout(t *testing.T) {
 	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
-	sv := startServe(t, path, 200*time.Millisecond)
+	active := make(chan struct{}, 1)
+	sv := startServeWith(t, serveOptions{policy: path, drain: 200 * time.Millisecond, connState: reading(active)})
 	body, feed := io.Pipe()
 	defer func() { _ = feed.Close() }()
 	req, _ := http.NewRequest("POST", sv.url+"/v1/decide", body)
@@ -197,7 +201,7 @@ func TestDrainTimeout(t *testing.T) {
 		}
 	}()
 	_, _ = feed.Write([]byte(`{"agent": `))
-	time.Sleep(100 * time.Millisecond)
+	waitActive(t, active) // the request is being read
 	start := time.Now()
 	if code := sv.stop(t); code != cli.ExitOK {
 		t.Fatalf("exit %d", code)
@@ -207,6 +211,30 @@ func TestDrainTimeout(t *testing.T) {
 	}
 	if !strings.Contains(sv.log.String(), "the drain timed out") {
 		t.Errorf("no drain timeout in the log:\n%s", sv.log)
+	}
+}
+
+// reading is a ConnState hook that signals on active once a connection
+// has started a request: from then on, a shutdown waits for its answer
+// rather than closing it as idle.
+func reading(active chan<- struct{}) func(net.Conn, http.ConnState) {
+	return func(_ net.Conn, st http.ConnState) {
+		if st == http.StateActive {
+			select {
+			case active <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// waitActive waits for the signal of reading.
+func waitActive(t *testing.T, active <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-active:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the request did not reach the server")
 	}
 }
 
