@@ -212,6 +212,11 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, st *state) int {
 	if e := jsonContent(r); e != nil {
 		return unsupportedMedia(w, e)
 	}
+	dlog := s.dlog.Load()
+	var start time.Time
+	if dlog != nil {
+		start = time.Now()
+	}
 	body, e := readBody(w, r, MaxDecideBytes)
 	if e != nil {
 		return writeError(w, e)
@@ -229,6 +234,12 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, st *state) int {
 	}
 	s.metrics.decided(a.Decision, 1)
 	h := w.Header()
+	if dlog != nil {
+		id := dlog.requestID(r)
+		h[RequestIDHeader] = []string{id}
+		dlog.enqueue(logEntry{kind: entryDecision, at: start, id: id, source: routeDecide, digest: st.digest,
+			latency: time.Since(start), q: q, a: a})
+	}
 	h["Content-Type"] = jsonType
 	h[DigestHeader] = st.digestHeader
 	// As kokua-run decide --format json writes it: HTML escaping on, one
@@ -306,6 +317,11 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
 	if e := jsonContent(r); e != nil {
 		return unsupportedMedia(w, e)
 	}
+	dlog := s.dlog.Load()
+	var start time.Time
+	if dlog != nil {
+		start = time.Now()
+	}
 	body, e := readBody(w, r, MaxBatchBytes)
 	if e != nil {
 		return writeError(w, e)
@@ -331,6 +347,12 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
 	if err != nil {
 		s.log.Error("internal error", "route", routeBatch, "err", err)
 		return writeError(w, &apiError{http.StatusInternalServerError, "internal", "internal error; see the server log"})
+	}
+	if dlog != nil {
+		id := dlog.requestID(r)
+		w.Header()[RequestIDHeader] = []string{id}
+		dlog.enqueue(logEntry{kind: entryBatch, at: start, id: id, source: routeBatch, digest: st.digest,
+			latency: time.Since(start), qs: qs, as: out.Answers})
 	}
 	return writeBody(w, st, answer)
 }
