@@ -699,3 +699,73 @@ func TestOpenDecisionLogRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisionLogDocumented: the records' fields, the schema's properties
+// and docs/api.md's tables of the decision log are the same names, and
+// the page's example lines are valid against the schema.
+func TestDecisionLogDocumented(t *testing.T) {
+	raw, err := os.ReadFile("../docs/decision-log.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Defs map[string]struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile("../docs/api.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(page[bytes.Index(page, []byte("\n## The decision log")):])
+	tables := strings.Split(section, "| field | meaning |")
+	if len(tables) != 3 {
+		t.Fatalf("docs/api.md's decision log should have two tables of fields, has %d", len(tables)-1)
+	}
+	backticked := regexp.MustCompile("`([a-z_.]+)`")
+	for i, c := range []struct {
+		def string
+		rec any
+	}{{"Decision", decisionRecord{}}, {"Reload", reloadRecord{}}} {
+		var inSchema, inCode, inDocs []string
+		for name := range schema.Defs[c.def].Properties {
+			inSchema = append(inSchema, name)
+		}
+		data, _ := json.Marshal(c.rec)
+		var fields map[string]any
+		_ = json.Unmarshal(data, &fields)
+		for name := range fields {
+			inCode = append(inCode, name)
+		}
+		switch c.def {
+		case "Decision":
+			inCode = append(inCode, "index") // left out when empty
+		case "Reload":
+			inCode = append(inCode, "previous_digest", "error")
+		}
+		table, _, _ := strings.Cut(tables[i+1], "\n\n")
+		for line := range strings.SplitSeq(table, "\n") {
+			if cell, _, ok := strings.Cut(strings.TrimPrefix(line, "| "), " |"); ok && !strings.HasPrefix(cell, "---") {
+				for _, m := range backticked.FindAllStringSubmatch(cell, -1) {
+					if name, _, _ := strings.Cut(m[1], "."); !slices.Contains(inDocs, name) {
+						inDocs = append(inDocs, name)
+					}
+				}
+			}
+		}
+		slices.Sort(inSchema)
+		slices.Sort(inCode)
+		slices.Sort(inDocs)
+		if !slices.Equal(inSchema, inCode) || !slices.Equal(inSchema, inDocs) {
+			t.Errorf("%s: the schema has %v, the code %v, docs/api.md %v", c.def, inSchema, inCode, inDocs)
+		}
+	}
+	_, example, _ := strings.Cut(section, "```json\n")
+	example, _, _ = strings.Cut(example, "```")
+	if recs := readLog(t, logSchema(t), example); len(recs) != 2 {
+		t.Errorf("docs/api.md's example has %d records", len(recs))
+	}
+}
