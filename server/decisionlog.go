@@ -52,6 +52,11 @@ const maxRequestID = 128
 // though more records are waiting.
 const flushAt = 32 << 10
 
+// flushDelay is how long the writer waits for more records before it
+// writes what it holds: under load, one write carries many records
+// rather than one each, and no record waits longer than this.
+const flushDelay = 10 * time.Millisecond
+
 // DecisionLogOptions tune a decision log; the zero value takes the
 // defaults.
 type DecisionLogOptions struct {
@@ -430,13 +435,20 @@ func (l *DecisionLog) run() {
 	w := &writer{l: l}
 	w.buf.Grow(2 * flushAt)
 	w.enc = json.NewEncoder(&w.buf)
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	armed := false
 	for {
 		select {
 		case e := <-l.queue:
 			w.entry(&e)
-			if len(l.queue) == 0 {
-				w.flush()
+			if w.buf.Len() > 0 && !armed {
+				timer.Reset(flushDelay)
+				armed = true
 			}
+		case <-timer.C:
+			armed = false
+			w.flush()
 		case <-l.wake:
 			w.reopenIfAsked()
 		case <-l.closing:
