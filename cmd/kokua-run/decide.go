@@ -63,7 +63,9 @@ func decide(o decideOptions, stdout, stderr io.Writer) error {
 	}
 	var dlog *server.DecisionLog
 	if o.decisionLog != "" {
-		l, err := openDecisionLog("kokua-run decide", o.decisionLog, stdout, server.DecisionLogOptions{})
+		// One record: a buffer of the default 8,192 would be set up for
+		// nothing.
+		l, err := openDecisionLog("kokua-run decide", o.decisionLog, stdout, server.DecisionLogOptions{Buffer: 4})
 		if err != nil {
 			return err
 		}
