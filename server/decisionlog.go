@@ -52,9 +52,9 @@ const maxRequestID = 128
 // though more records are waiting.
 const flushAt = 32 << 10
 
-// flushDelay is how long the writer waits for more records before it
-// writes what it holds: under load, one write carries many records
-// rather than one each, and no record waits longer than this.
+// flushDelay is how often the writer takes and writes the records
+// waiting while they keep coming: one write then carries many records
+// rather than one each, and a record waits about this long at most.
 const flushDelay = 10 * time.Millisecond
 
 // DecisionLogOptions tune a decision log; the zero value takes the
@@ -430,6 +430,11 @@ type writer struct {
 	rec     decisionRecord
 }
 
+// run is the writer. Idle, it waits for a record; then, as long as
+// records keep coming, it wakes every flushDelay, takes every record
+// waiting and writes them, so that a decision hands its record over
+// without waking it (a goroutine woken for each record costs more than
+// the record). A queue found half full is taken again at once.
 func (l *DecisionLog) run() {
 	defer close(l.done)
 	w := &writer{l: l}
@@ -437,32 +442,52 @@ func (l *DecisionLog) run() {
 	w.enc = json.NewEncoder(&w.buf)
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	armed := false
 	for {
 		select {
 		case e := <-l.queue:
 			w.entry(&e)
-			if w.buf.Len() > 0 && !armed {
-				timer.Reset(flushDelay)
-				armed = true
-			}
-		case <-timer.C:
-			armed = false
-			w.flush()
 		case <-l.wake:
 			w.reopenIfAsked()
+			continue
 		case <-l.closing:
-			for {
+			w.drain(-1)
+			w.flush()
+			return
+		}
+		for taken := -1; taken != 0; {
+			if taken < cap(l.queue)/2 {
+				timer.Reset(flushDelay)
 				select {
-				case e := <-l.queue:
-					w.entry(&e)
-				default:
+				case <-timer.C:
+				case <-l.wake:
+					timer.Stop()
+					w.reopenIfAsked()
+				case <-l.closing:
+					timer.Stop()
+					w.drain(-1)
 					w.flush()
 					return
 				}
 			}
+			taken = w.drain(cap(l.queue))
+			w.flush()
 		}
 	}
+}
+
+// drain takes the records waiting, at most limit entries (-1 for all),
+// and returns how many entries it took.
+func (w *writer) drain(limit int) int {
+	n := 0
+	for ; n != limit; n++ {
+		select {
+		case e := <-w.l.queue:
+			w.entry(&e)
+		default:
+			return n
+		}
+	}
+	return n
 }
 
 // reopenIfAsked writes what it holds to the old file and closes it, when
