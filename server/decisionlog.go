@@ -377,22 +377,34 @@ func (l *DecisionLog) Log(d LoggedDecision) {
 }
 
 // decisionRecord is one line of the log for one decision
-// (docs/decision-log.schema.json).
+// (docs/decision-log.schema.json): its head, what was asked, then its
+// answer and the latency. The writer encodes the head, and the answer
+// once per answer of the policy (writer.answer).
 type decisionRecord struct {
-	Type         string          `json:"type"`
-	Time         string          `json:"time"`
-	RequestID    string          `json:"request_id"`
-	Index        *int            `json:"index,omitempty"`
-	Source       string          `json:"source"`
-	PolicyDigest string          `json:"policy_digest"`
-	Agent        string          `json:"agent"`
-	Tool         string          `json:"tool"`
-	Loaded       []string        `json:"loaded"`
-	Unattended   bool            `json:"unattended"`
-	Decision     policy.Decision `json:"decision"`
-	Toolset      string          `json:"toolset"`
-	Reason       recordReason    `json:"reason"`
-	LatencyNS    int64           `json:"latency_ns"`
+	recordHead
+	recordAnswer
+	LatencyNS int64 `json:"latency_ns"`
+}
+
+// recordHead is the part of a decision record that each request makes.
+type recordHead struct {
+	Type         string   `json:"type"`
+	Time         string   `json:"time"`
+	RequestID    string   `json:"request_id"`
+	Index        *int     `json:"index,omitempty"`
+	Source       string   `json:"source"`
+	PolicyDigest string   `json:"policy_digest"`
+	Agent        string   `json:"agent"`
+	Tool         string   `json:"tool"`
+	Loaded       []string `json:"loaded"`
+	Unattended   bool     `json:"unattended"`
+}
+
+// recordAnswer is the part of a decision record that the answer makes.
+type recordAnswer struct {
+	Decision policy.Decision `json:"decision"`
+	Toolset  string          `json:"toolset"`
+	Reason   recordReason    `json:"reason"`
 }
 
 type recordReason struct {
@@ -427,8 +439,31 @@ type writer struct {
 	enc     *json.Encoder
 	pending uint64 // records in buf
 	torn    bool   // the last write stopped inside a line
-	rec     decisionRecord
+	head    recordHead
+	// answers are the encoded answer parts of the records, by answer:
+	// most answers are one of the few the policy holds, and encoding
+	// them is most of a record's cost.
+	answers map[answerKey]encodedAnswer
 }
+
+// answerKey names an answer of a policy: its reason, which the policy
+// holds once per deciding entry, with the decision and the toolset.
+type answerKey struct {
+	reason   *policy.Reason
+	decision policy.Decision
+	toolset  string
+}
+
+// encodedAnswer is an answer part as encoded, with the reason it was
+// encoded from: a reason at the same address is used only when it is
+// still the same (a policy reloaded may reuse the memory of the last).
+type encodedAnswer struct {
+	reason policy.Reason
+	json   []byte
+}
+
+// maxAnswers bounds the writer's cache of encoded answers.
+const maxAnswers = 4096
 
 // run is the writer. Idle, it waits for a record; then, as long as
 // records keep coming, it wakes every flushDelay, takes every record
@@ -525,22 +560,65 @@ func (w *writer) entry(e *logEntry) {
 }
 
 func (w *writer) decision(e *logEntry, q *decideRequest, a *policy.Answer, i int) {
-	r := &w.rec
-	*r = decisionRecord{Type: "decision", Time: stamp(e.at), RequestID: e.id, Source: e.source, PolicyDigest: e.digest,
-		Agent: diag.Printable(q.Agent), Tool: diag.Printable(q.Tool), Loaded: printables(q.Loaded), Unattended: q.Unattended,
-		Decision: a.Decision, Toolset: diag.Printable(a.Toolset), LatencyNS: int64(e.latency)}
+	h := &w.head
+	*h = recordHead{Type: "decision", Time: stamp(e.at), RequestID: e.id, Source: e.source, PolicyDigest: e.digest,
+		Agent: diag.Printable(q.Agent), Tool: diag.Printable(q.Tool), Loaded: printables(q.Loaded), Unattended: q.Unattended}
 	if i >= 0 {
-		r.Index = &i
+		h.Index = &i
 	}
+	answer, err := w.answer(a)
+	if err == nil {
+		err = w.enc.Encode(h)
+	}
+	if err != nil {
+		// Never expected: the records hold strings, numbers and bools.
+		w.l.droppedWrite.Add(1)
+		msg := err.Error()
+		w.l.lastErr.Store(&msg)
+		return
+	}
+	// The head's object, opened again: "}\n" becomes the answer's members
+	// and the latency.
+	w.buf.Truncate(w.buf.Len() - 2)
+	w.buf.WriteByte(',')
+	w.buf.Write(answer)
+	w.buf.WriteString(`,"latency_ns":`)
+	w.buf.Write(strconv.AppendInt(w.buf.AvailableBuffer(), int64(e.latency), 10))
+	w.buf.WriteString("}\n")
+	w.pending++
+	if w.buf.Len() >= flushAt {
+		w.flush()
+	}
+}
+
+// answer is the encoded members of an answer's part of a record, without
+// the braces of its object.
+func (w *writer) answer(a *policy.Answer) ([]byte, error) {
+	key := answerKey{a.Reason, a.Decision, a.Toolset}
+	if c, ok := w.answers[key]; ok && a.Reason != nil && c.reason == *a.Reason {
+		return c.json, nil
+	}
+	part := recordAnswer{Decision: a.Decision, Toolset: diag.Printable(a.Toolset)}
 	if a.Reason != nil {
-		r.Reason = recordReason{Summary: diag.Printable(a.Reason.Summary), Key: diag.Printable(a.Reason.Key),
+		part.Reason = recordReason{Summary: diag.Printable(a.Reason.Summary), Key: diag.Printable(a.Reason.Key),
 			Entry: diag.Printable(a.Reason.Entry)}
 		if a.Reason.Position != (policy.Position{}) {
 			pos := a.Reason.Position
-			r.Reason.Position = &pos
+			part.Reason.Position = &pos
 		}
 	}
-	w.encode(r)
+	data, err := json.Marshal(&part)
+	if err != nil {
+		return nil, err
+	}
+	data = data[1 : len(data)-1]
+	if a.Reason != nil {
+		if w.answers == nil || len(w.answers) >= maxAnswers {
+			w.answers = make(map[answerKey]encodedAnswer)
+		}
+		w.answers[key] = encodedAnswer{*a.Reason, data}
+	}
+	return data, nil
 }
 
 // printables is names in their printable form, never nil.
@@ -552,6 +630,7 @@ func printables(names []string) []string {
 	return out
 }
 
+// encode writes a record other than a decision.
 func (w *writer) encode(v any) {
 	if err := w.enc.Encode(v); err != nil {
 		// Never expected: the records hold strings, numbers and bools.

@@ -769,3 +769,29 @@ func TestDecisionLogDocumented(t *testing.T) {
 		t.Errorf("docs/api.md's example has %d records", len(recs))
 	}
 }
+
+// TestDecisionLogAnswerCache: the writer encodes an answer once, but a
+// reason at the same address that has changed (the memory of a policy
+// reloaded, reused) is encoded anew, never written as the old one.
+func TestDecisionLogAnswerCache(t *testing.T) {
+	w := &writer{l: &DecisionLog{}}
+	r := &policy.Reason{Summary: "first", Key: "[a].review", Entry: "x", Position: policy.Position{Line: 3, Column: 1, EndLine: 3, EndColumn: 4}}
+	a := policy.Answer{Decision: policy.Review, Toolset: "compute", Reason: r}
+	first, err := w.answer(&a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := w.answer(&a)
+	if &first[0] != &again[0] {
+		t.Error("the same answer was encoded twice")
+	}
+	*r = policy.Reason{Summary: "second"}
+	changed, _ := w.answer(&a)
+	if string(changed) == string(first) || !strings.Contains(string(changed), `"summary":"second"`) || strings.Contains(string(changed), "position") {
+		t.Errorf("a changed reason at the same address: %s", changed)
+	}
+	a.Decision = policy.Denied
+	if d, _ := w.answer(&a); !strings.Contains(string(d), `"decision":"denied"`) {
+		t.Errorf("another decision with the same reason: %s", d)
+	}
+}
