@@ -85,7 +85,7 @@ DELEGATED = [
     (r"^go test \./lint -run TestGolden -update$", "rewrites the goldens; .ci/run runs the golden tests"),
     (r"^go generate \./internal/config$", "rewrites the committed schemas; internal/config/schemagen's TestGenerate runs the step and TestJSONSchemaUpToDate compares its output"),
     (r"^([A-Z_]+=\d+ )*bash scripts/bench\.sh$", "minutes long; checked with bash -n"),
-    (r"^(bash )?scripts/loadtest\.sh( |$)", "minutes long; checked with bash -n"),
+    (r"^([A-Z_]+=\d+ )*(bash )?scripts/loadtest\.sh( |$)", "minutes long; checked with bash -n"),
     (r"^bash scripts/mutation\.sh( |$)", "mutation testing takes about an hour; checked with bash -n"),
     (r"^cd editors/vscode$|^npm install$|^ln -s .*\.vscode/extensions/", "installs the VS Code extension on this machine (docs/editor.md, the LSP part)"),
     (r"^go build -o /tmp/kokua-[a-z]+ \./cmd/kokua-[a-z]+( && go build -o /tmp/kokua-[a-z]+ \./cmd/kokua-[a-z]+)*$|^hyperfine ", "the whole-process timing of docs/benchmarks.md; scripts/bench.sh runs it"),

@@ -25,6 +25,7 @@ func (w *nopWriter) WriteHeader(int)             {}
 func benchHandler(b *testing.B, h http.Handler, target, body string) {
 	b.Helper()
 	r, _ := http.NewRequest("POST", target, nil)
+	r.Header.Set("Content-Type", "application/json")
 	rd := strings.NewReader(body)
 	w := &nopWriter{h: http.Header{}}
 	b.ReportAllocs()

@@ -29,6 +29,9 @@ const (
 	routeHealth    = "/healthz"
 	routeMetrics   = "/metrics"
 	routeUnmatched = "unmatched"
+	// routeMisdirected is every request refused for its Host
+	// (RestrictHosts), whatever its path.
+	routeMisdirected = "misdirected"
 	// routePage is the page ServePage serves.
 	routePage = "/"
 )
@@ -79,10 +82,13 @@ func (s *Server) routes() http.Handler {
 	// reached by another spelling of it.
 	unclean := s.wrap(routeUnmatched, notFound)
 	preface := s.wrap(routeUnmatched, http2Preface)
+	refused := s.wrap(routeMisdirected, misdirected)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.Method == "PRI" && r.RequestURI == "*":
 			preface.ServeHTTP(w, r)
+		case !s.hostAllowed(r.Host):
+			refused.ServeHTTP(w, r)
 		case !cleanPath(r.URL.Path):
 			unclean.ServeHTTP(w, r)
 		default:
@@ -203,6 +209,14 @@ func where(i int) string {
 // decide answers POST /v1/decide with exactly the JSON object kokua-run
 // decide --format json prints: decode, one Decide call, encode.
 func (s *Server) decide(w http.ResponseWriter, r *http.Request, st *state) int {
+	if e := jsonContent(r); e != nil {
+		return unsupportedMedia(w, e)
+	}
+	dlog := s.dlog.Load()
+	var start time.Time
+	if dlog != nil {
+		start = time.Now()
+	}
 	body, e := readBody(w, r, MaxDecideBytes)
 	if e != nil {
 		return writeError(w, e)
@@ -220,6 +234,12 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, st *state) int {
 	}
 	s.metrics.decided(a.Decision, 1)
 	h := w.Header()
+	if dlog != nil {
+		id := dlog.requestID(r)
+		h[RequestIDHeader] = []string{id}
+		dlog.enqueue(logEntry{kind: entryDecision, at: start, id: id, source: routeDecide, digest: st.digest,
+			latency: time.Since(start), q: q, a: a})
+	}
 	h["Content-Type"] = jsonType
 	h[DigestHeader] = st.digestHeader
 	// As kokua-run decide --format json writes it: HTML escaping on, one
@@ -294,6 +314,14 @@ type batchAnswer struct {
 // {"answers": [...]}, one answer per request in order, all from the same
 // policy. One bad request fails the whole batch.
 func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
+	if e := jsonContent(r); e != nil {
+		return unsupportedMedia(w, e)
+	}
+	dlog := s.dlog.Load()
+	var start time.Time
+	if dlog != nil {
+		start = time.Now()
+	}
 	body, e := readBody(w, r, MaxBatchBytes)
 	if e != nil {
 		return writeError(w, e)
@@ -319,6 +347,12 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
 	if err != nil {
 		s.log.Error("internal error", "route", routeBatch, "err", err)
 		return writeError(w, &apiError{http.StatusInternalServerError, "internal", "internal error; see the server log"})
+	}
+	if dlog != nil {
+		id := dlog.requestID(r)
+		w.Header()[RequestIDHeader] = []string{id}
+		dlog.enqueue(logEntry{kind: entryBatch, at: start, id: id, source: routeBatch, digest: st.digest,
+			latency: time.Since(start), qs: qs, as: out.Answers})
 	}
 	return writeBody(w, st, answer)
 }
@@ -690,6 +724,13 @@ type errorDetail struct {
 	Status  int    `json:"status"`
 	Code    string `json:"code"`
 	Message string `json:"message"`
+}
+
+// unsupportedMedia answers a body of another type than JSON, saying in
+// Accept which type would have been taken (RFC 9110, 15.5.16).
+func unsupportedMedia(w http.ResponseWriter, e *apiError) int {
+	w.Header()["Accept"] = jsonType
+	return writeError(w, e)
 }
 
 func writeError(w http.ResponseWriter, e *apiError) int {

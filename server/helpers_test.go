@@ -43,7 +43,7 @@ func newServer(t testing.TB, data []byte) (*Server, string) {
 	return s, path
 }
 
-// do sends one request to the handler.
+// do sends one request to the handler, a POST as JSON.
 func do(t testing.TB, h http.Handler, method, target, body string) *httptest.ResponseRecorder {
 	t.Helper()
 	var r io.Reader
@@ -51,7 +51,11 @@ func do(t testing.TB, h http.Handler, method, target, body string) *httptest.Res
 		r = strings.NewReader(body)
 	}
 	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest(method, target, r))
+	req := httptest.NewRequest(method, target, r)
+	if method == http.MethodPost {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	h.ServeHTTP(w, req)
 	return w
 }
 

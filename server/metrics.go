@@ -124,3 +124,29 @@ func (r *routeSeries) observe(code int, d time.Duration) {
 	}
 	c.(prometheus.Counter).Inc()
 }
+
+// decisionLogMetrics are the counters of the decision log the server
+// writes to, read when scraped; zero while it writes none.
+func decisionLogMetrics(log func() *DecisionLog) []prometheus.Collector {
+	read := func(f func(*DecisionLog) uint64) func() float64 {
+		return func() float64 {
+			if l := log(); l != nil {
+				return float64(f(l))
+			}
+			return 0
+		}
+	}
+	const dropped = "Decision log records dropped, by reason: buffer_full (the writer was behind) or write_failed; a decision never waits for its record."
+	return []prometheus.Collector{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "kokua_decision_log_written_total",
+			Help: "Decision log records written (decisions and reloads).",
+		}, read((*DecisionLog).Written)),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "kokua_decision_log_dropped_total", Help: dropped, ConstLabels: prometheus.Labels{"reason": "buffer_full"},
+		}, read(func(l *DecisionLog) uint64 { full, _ := l.Dropped(); return full })),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "kokua_decision_log_dropped_total", Help: dropped, ConstLabels: prometheus.Labels{"reason": "write_failed"},
+		}, read(func(l *DecisionLog) uint64 { _, failed := l.Dropped(); return failed })),
+	}
+}

@@ -35,7 +35,7 @@ func TestEveryAnswerIsJSON(t *testing.T) {
 	}
 	one := `{"agent":"coder","tool":"fs.read_file"}`
 	post := func(target string) string {
-		return "POST " + target + " HTTP/1.1\r\nHost: x\r\nContent-Length: " + strconv.Itoa(len(one)) + "\r\n\r\n" + one
+		return "POST " + target + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(one)) + "\r\n\r\n" + one
 	}
 	get := func(target string) string { return "GET " + target + " HTTP/1.1\r\nHost: x\r\n\r\n" }
 	for _, c := range []struct {
@@ -76,7 +76,7 @@ func TestEveryAnswerIsJSON(t *testing.T) {
 		{"HTTP/3.0", "GET /healthz HTTP/3.0\r\nHost: x\r\n\r\n", 505, "http_version_not_supported"},
 		{"headers over the limit", get("/healthz")[:len(get("/healthz"))-2] + "X-Big: " + strings.Repeat("a", MaxHeaderBytes+8192) + "\r\n\r\n", 431, "headers_too_large"},
 		{"a path over the header limit", get("/" + strings.Repeat("a", MaxHeaderBytes+8192)), 431, "headers_too_large"},
-		{"chunked garbage", "POST /v1/decide HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "invalid_request"},
+		{"chunked garbage", "POST /v1/decide HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400, "invalid_request"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			status, header, body := rawRequest(t, addr, c.request)
@@ -143,8 +143,8 @@ func TestShortBody(t *testing.T) {
 	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	addr := strings.TrimPrefix(serveHTTP(t, s), "http://")
 	for _, c := range []struct{ name, request string }{
-		{"Content-Length", "POST /v1/decide HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"agent\":"},
-		{"chunked", "POST /v1/decide HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n{\"agent\":\r\n"},
+		{"Content-Length", "POST /v1/decide HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"agent\":"},
+		{"chunked", "POST /v1/decide HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n9\r\n{\"agent\":\r\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			conn, err := net.Dial("tcp", addr)

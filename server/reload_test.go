@@ -98,6 +98,17 @@ func TestWatch(t *testing.T) {
 	a, b := policytest.Compile(t, policytest.ConfigA), policytest.Compile(t, policytest.ConfigB)
 	s, path := newServer(t, a)
 	s.debounce = 20 * time.Millisecond
+	// other receives whether each event of the file next to the policy
+	// counted.
+	other := make(chan bool, 16)
+	s.watched = func(name string, counted bool) {
+		if name == path+".other" {
+			select {
+			case other <- counted:
+			default:
+			}
+		}
+	}
 	watch(t, s)
 
 	// kokua-compile replaces the file by renaming a new one over it.
@@ -130,14 +141,18 @@ func TestWatch(t *testing.T) {
 	}
 	policytest.WaitFor(t, "B again", func() bool { return decisionOf(t, s) == "confirm" && healthStatus(t, s) == "ok" })
 
-	// Other files in the directory cause no reload.
-	before := s.last.Load()
+	// Other files in the directory cause no reload: their events are
+	// looked at and not counted, so no reload is scheduled.
 	if err := os.WriteFile(path+".other", []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(10 * s.debounce)
-	if s.last.Load() != before {
-		t.Error("a file next to the policy caused a reload")
+	select {
+	case counted := <-other:
+		if counted {
+			t.Error("an event of a file next to the policy counted as the policy's")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watcher did not see the file next to the policy")
 	}
 }
 
@@ -283,6 +298,10 @@ func TestReloadNotStarved(t *testing.T) {
 			url := serveHTTP(t, s)
 
 			stop := make(chan struct{})
+			// underWay is closed after the twelfth change, 300 ms into
+			// the noise.
+			underWay := make(chan struct{})
+			markUnderWay := sync.OnceFunc(func() { close(underWay) })
 			var noisy sync.WaitGroup
 			noisy.Go(func() {
 				tick := time.NewTicker(25 * time.Millisecond)
@@ -290,7 +309,11 @@ func TestReloadNotStarved(t *testing.T) {
 				for i := 0; ; i++ {
 					if err := c.noise(path, i); err != nil {
 						t.Error(err)
+						markUnderWay()
 						return
+					}
+					if i == 12 {
+						markUnderWay()
 					}
 					select {
 					case <-stop:
@@ -303,7 +326,7 @@ func TestReloadNotStarved(t *testing.T) {
 				close(stop)
 				noisy.Wait()
 			}()
-			time.Sleep(300 * time.Millisecond) // the noise is under way
+			<-underWay
 
 			tmp := filepath.Join(filepath.Dir(path), ".policy.json.new")
 			if err := os.WriteFile(tmp, b, 0o644); err != nil {
@@ -314,6 +337,9 @@ func TestReloadNotStarved(t *testing.T) {
 				t.Fatal(err)
 			}
 			const bound = time.Second
+			// /healthz is polled every 5 ms, until the deadline of 5 s.
+			poll := time.NewTicker(5 * time.Millisecond)
+			defer poll.Stop()
 			for {
 				got := healthDigest(t, url)
 				took := time.Since(renamed)
@@ -327,7 +353,7 @@ func TestReloadNotStarved(t *testing.T) {
 				if took > 5*bound {
 					t.Fatalf("the new digest was not on /healthz %v after the rename (bound %v): still %s", took.Round(time.Millisecond), bound, got)
 				}
-				time.Sleep(5 * time.Millisecond)
+				<-poll.C
 			}
 		})
 	}

@@ -21,6 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -65,6 +66,10 @@ type Server struct {
 	// debounce and debounceMax are Debounce and DebounceMax; tests
 	// shorten them.
 	debounce, debounceMax time.Duration
+	// watched, if not nil, is told of each event of the watched
+	// directory, with whether it concerns the policy (a test waits for
+	// an event to have been looked at).
+	watched func(name string, counted bool)
 
 	cur  atomic.Pointer[state]
 	last atomic.Pointer[reloadStatus]
@@ -77,6 +82,13 @@ type Server struct {
 
 	// render writes the page GET / answers with, or is nil (ServePage).
 	render atomic.Pointer[func(*policy.Policy) ([]byte, error)]
+
+	// hosts are the names the server answers to beyond loopback, or nil
+	// when it answers to any (RestrictHosts).
+	hosts atomic.Pointer[hostSet]
+
+	// dlog is the decision log, or nil (LogDecisions).
+	dlog atomic.Pointer[DecisionLog]
 }
 
 // state is one loaded policy with the bodies precomputed from it.
@@ -134,8 +146,39 @@ func NewVerified(path string, key ed25519.PublicKey, logger *slog.Logger) (*Serv
 	s.last.Store(&reloadStatus{OK: true, At: st.loadedAt, Trigger: triggerStart})
 	s.metrics.swapped(nil, st)
 	s.metrics.reloadOutcome(true)
+	s.metrics.reg.MustRegister(decisionLogMetrics(func() *DecisionLog { return s.dlog.Load() })...)
 	s.handler = s.routes()
 	return s, nil
+}
+
+// LogDecisions makes the server write every decision it answers, and
+// every reload, to l, starting with a record of the policy answering now
+// (trigger "start"); nil stops it. The server does not close l: close it
+// after the server has stopped answering.
+func (s *Server) LogDecisions(l *DecisionLog) {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	s.dlog.Store(l)
+	if l != nil {
+		st := s.cur.Load()
+		s.logReload(triggerStart, "ok", st, nil, "")
+	}
+}
+
+// logReload writes a reload's record, when a decision log is on: the
+// policy answering after it (the last good one when it failed), the one
+// before it when it changed, and why a refused policy was refused.
+func (s *Server) logReload(trigger, result string, st, previous *state, reason string) {
+	l := s.dlog.Load()
+	if l == nil {
+		return
+	}
+	rec := &reloadRecord{Type: "reload", Time: stamp(time.Now()), Trigger: trigger, Result: result,
+		PolicyDigest: st.digest, File: diag.Printable(s.path), Error: diag.Printable(reason)}
+	if previous != nil {
+		rec.PreviousDigest = previous.digest
+	}
+	l.enqueue(logEntry{kind: entryReload, reload: rec})
 }
 
 // Handler is the API.
@@ -204,6 +247,7 @@ func (s *Server) reload(trigger string, force bool) error {
 		s.metrics.reloadOutcome(false)
 		s.log.Error("policy reload failed; keeping the last good policy",
 			"trigger", trigger, "err", msg, "digest", old.digest)
+		s.logReload(trigger, "error", old, nil, msg)
 		return err
 	}
 	s.last.Store(&reloadStatus{OK: true, At: st.loadedAt, Trigger: trigger})
@@ -211,12 +255,14 @@ func (s *Server) reload(trigger string, force bool) error {
 	if st.digest == old.digest {
 		s.metrics.reloaded("unchanged")
 		s.log.Info("policy reloaded: unchanged", "trigger", trigger, "digest", old.digest)
+		s.logReload(trigger, "unchanged", old, nil, "")
 		return nil
 	}
 	s.cur.Store(st)
 	s.metrics.swapped(old, st)
 	s.metrics.reloaded("ok")
 	s.log.Info("policy reloaded", "trigger", trigger, "digest", st.digest, "previous", old.digest)
+	s.logReload(trigger, "ok", st, old, "")
 	return nil
 }
 

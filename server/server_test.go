@@ -126,6 +126,7 @@ func TestDecideErrors(t *testing.T) {
 	}
 	// A body of unknown length over the limit is cut off as it is read.
 	r := httptest.NewRequest("POST", "/v1/decide", io.MultiReader(strings.NewReader(big)))
+	r.Header.Set("Content-Type", "application/json")
 	r.ContentLength = -1
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)

@@ -70,8 +70,13 @@ func (s *Server) Watch(ctx context.Context) (<-chan struct{}, error) {
 				// (or the directory, when the directory itself goes).
 				// reload looks at the file itself and does nothing when it
 				// is unchanged.
-				if name := filepath.Clean(ev.Name); name == dir || names[filepath.Base(name)] {
+				name := filepath.Clean(ev.Name)
+				counted := name == dir || names[filepath.Base(name)]
+				if counted {
 					schedule()
+				}
+				if s.watched != nil {
+					s.watched(name, counted)
 				}
 			case err, ok := <-w.Errors:
 				if !ok {

@@ -30,12 +30,12 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "kokua-run",
 		Usage:     "decide tool calls from a compiled Kokua policy",
-		UsageText: "kokua-run decide [--format human|json] [--unattended] [--verify-key PUB] POLICY AGENT TOOL\nkokua-run session [--preload TOOLSET,...] [--verify-key PUB] POLICY AGENT < script\nkokua-run serve [--addr 127.0.0.1:8181] [--verify-key PUB] [--no-ui] POLICY",
+		UsageText: "kokua-run decide [--format human|json] [--unattended] [--verify-key PUB] [--decision-log FILE|-] POLICY AGENT TOOL\nkokua-run session [--preload TOOLSET,...] [--verify-key PUB] POLICY AGENT < script\nkokua-run serve [--addr 127.0.0.1:8181] [--allow-host HOST]... [--verify-key PUB] [--no-ui] [--decision-log FILE|-] POLICY",
 		// One line per subcommand; each lives in its own file.
 		Commands: []*urfave.Command{
 			decideCommand(stdout, stderr),
 			sessionCommand(stdin, stdout),
-			serveCommand(stderr),
+			serveCommand(stdout, stderr),
 		},
 	}
 }

@@ -16,10 +16,10 @@ func TestConvention(t *testing.T) {
 	pol := shippedPolicy(t)
 	clitest.CheckConvention(t, Main, "kokua-run", clitest.Convention{
 		Help: "kokua-run session [--preload TOOLSET,...] [--verify-key PUB] POLICY AGENT < script",
-		Sub:  "decide", SubHelp: "kokua-run decide [--format human|json] [--unattended] [--verify-key PUB] POLICY AGENT TOOL",
+		Sub:  "decide", SubHelp: "kokua-run decide [--format human|json] [--unattended] [--verify-key PUB] [--decision-log FILE|-] POLICY AGENT TOOL",
 		Flag: []string{"decide", "--format"},
 		Cases: []clitest.Case{
-			{Name: "-h of another command", Args: []string{"serve", "-h"}, Code: cli.ExitOK, Stdout: "kokua-run serve [--addr 127.0.0.1:8181] [--verify-key PUB] [--no-ui] POLICY"},
+			{Name: "-h of another command", Args: []string{"serve", "-h"}, Code: cli.ExitOK, Stdout: "kokua-run serve [--addr 127.0.0.1:8181] [--allow-host HOST]... [--verify-key PUB] [--no-ui] [--decision-log FILE|-] POLICY"},
 			{Name: "unknown command", Args: []string{"frobnicate"}, Code: cli.ExitUsage, Stderr: `kokua-run: unknown command "frobnicate": the commands are decide, session, serve`},
 			{Name: "mistyped command", Args: []string{"sesion", pol, "coder"}, Code: cli.ExitUsage, Stderr: `kokua-run: unknown command 'sesion': did you mean 'session'?`},
 			{Name: "flags after the arguments", Args: []string{"decide", pol, "coder", "write_file", "--format", "json", "--unattended"}, Code: cli.ExitDenied, Stdout: `"decision":"denied"`},

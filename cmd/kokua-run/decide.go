@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	urfave "github.com/urfave/cli/v3"
 
@@ -15,6 +17,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
+	"github.com/kokua-policy/kokua-policy/server"
 )
 
 // decideCommand is kokua-run decide: one call, answered on stdout and by
@@ -23,18 +26,20 @@ func decideCommand(stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "decide",
 		Usage:     "answer one call: run, confirm, review, not_loaded, unavailable or denied (the exit code says which)",
-		UsageText: "kokua-run decide [--format human|json] [--unattended] [--verify-key PUB] POLICY AGENT TOOL",
+		UsageText: "kokua-run decide [--format human|json] [--unattended] [--verify-key PUB] [--decision-log FILE|-] POLICY AGENT TOOL",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "format", Value: "human", Usage: "human or json"},
 			&urfave.BoolFlag{Name: "unattended", Usage: "the call is in a turn nobody watches: gated calls are denied"},
 			cli.VerifyKeyFlag(),
+			decisionLogFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 3 {
 				return cli.Fail(cli.ExitUsage, "kokua-run decide: want POLICY AGENT TOOL")
 			}
 			return decide(decideOptions{policy: c.Args().Get(0), agent: c.Args().Get(1), tool: c.Args().Get(2),
-				format: c.String("format"), unattended: c.Bool("unattended"), verifyKey: c.String("verify-key")}, stdout, stderr)
+				format: c.String("format"), unattended: c.Bool("unattended"), verifyKey: c.String("verify-key"),
+				decisionLog: c.String("decision-log")}, stdout, stderr)
 		},
 	}
 }
@@ -46,6 +51,8 @@ type decideOptions struct {
 	unattended          bool
 	// verifyKey is the public key file of --verify-key, or "".
 	verifyKey string
+	// decisionLog is the file of --decision-log, "-" for stdout, or "".
+	decisionLog string
 }
 
 // decide loads a policy and answers one call; the exit code is the
@@ -54,11 +61,26 @@ func decide(o decideOptions, stdout, stderr io.Writer) error {
 	if o.format != "human" && o.format != "json" {
 		return cli.Fail(cli.ExitUsage, "kokua-run: --format takes human or json, not %q", o.format)
 	}
+	var dlog *server.DecisionLog
+	if o.decisionLog != "" {
+		// One record: a buffer of the default 8,192 would be set up for
+		// nothing.
+		l, err := openDecisionLog("kokua-run decide", o.decisionLog, stdout, server.DecisionLogOptions{Buffer: 4})
+		if err != nil {
+			return err
+		}
+		dlog = l
+		// The log is closed last: its record, if any, follows the answer
+		// (with -, on the next line of standard output).
+		defer closeDecideLog(dlog, stderr)
+	}
 	p, err := load(o.policy, o.verifyKey)
 	if err != nil {
 		return err
 	}
+	asked := time.Now()
 	a := p.Decide(o.agent, o.tool, policy.Turn{Unattended: o.unattended})
+	latency := time.Since(asked)
 	// Names in an answer come from the policy file: diag.PrintableJSON and
 	// diag.Printable keep their control and bidirectional characters off
 	// the terminal.
@@ -73,10 +95,29 @@ func decide(o decideOptions, stdout, stderr io.Writer) error {
 	} else if _, err := fmt.Fprintln(stdout, diag.Printable(human(a))); err != nil {
 		return cli.StdoutFailed("kokua-run decide", "the answer", err)
 	}
+	// Only an answer given is a decision: one that could not be written
+	// (exit 3) is not logged.
+	if dlog != nil {
+		dlog.Log(server.LoggedDecision{Time: asked, Source: "kokua-run decide", Digest: p.Document().Digest,
+			Agent: o.agent, Tool: o.tool, Unattended: o.unattended, Answer: a, Latency: latency})
+	}
 	if h := mistyped(p.Document(), a); h != "" {
 		_, _ = fmt.Fprintln(stderr, "kokua-run decide: "+diag.Printable(h))
 	}
 	return cli.Code(exitCode(a.Decision))
+}
+
+// closeDecideLog closes decide's decision log. A record that could not be
+// written is said on stderr, and changes neither the answer nor the exit
+// code.
+func closeDecideLog(l *server.DecisionLog, stderr io.Writer) {
+	err := closeDecisionLog(l)
+	if _, failed := l.Dropped(); err == nil && failed > 0 {
+		err = errors.New("the record could not be written")
+	}
+	if err != nil {
+		_, _ = fmt.Fprintln(stderr, "kokua-run decide: --decision-log: "+diag.Printable(err.Error()))
+	}
 }
 
 // mistyped says, of an answer for an agent or a tool the policy does not

@@ -11,7 +11,7 @@ import (
 // TestEmptyFlagValues: every string flag of every kokua-run command refuses
 // an empty value as a usage error; none reads "" as "not given".
 func TestEmptyFlagValues(t *testing.T) {
-	clitest.CheckEmptyFlags(t, Main, command(nil, io.Discard, io.Discard), "--verify-key", "--addr", "--preload", "--format")
+	clitest.CheckEmptyFlags(t, Main, command(nil, io.Discard, io.Discard), "--verify-key", "--addr", "--preload", "--format", "--decision-log")
 }
 
 // TestEmptyVerifyKeyRefuses: an empty --verify-key, as `--verify-key

@@ -26,21 +26,31 @@ import (
 
 // serveCommand is kokua-run serve: the JSON HTTP API of package server,
 // until SIGINT or SIGTERM.
-func serveCommand(stderr io.Writer) *urfave.Command {
+func serveCommand(stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "serve",
 		Usage:     "serve the JSON HTTP API, reloading the policy when it changes or on SIGHUP",
-		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] [--verify-key PUB] [--no-ui] POLICY",
+		UsageText: "kokua-run serve [--addr 127.0.0.1:8181] [--allow-host HOST]... [--verify-key PUB] [--no-ui] [--decision-log FILE|-] POLICY",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "addr", Value: server.DefaultAddr, Usage: "address to listen on, HOST:PORT; a HOST alone (localhost) gets the default port, 8181 (loopback by default)"},
+			&urfave.StringSliceFlag{Name: "allow-host", Local: true, Validator: allowHosts,
+				Usage: "a host name or address, without a port, that requests may name in their Host besides localhost, 127.0.0.0/8 and [::1] (repeatable); on loopback, or with this flag, any other Host is refused"},
 			cli.VerifyKeyFlag(),
 			&urfave.BoolFlag{Name: "no-ui", Local: true, Usage: "do not serve the policy explorer at / (the API alone)"},
+			decisionLogFlag(),
+			&urfave.IntFlag{Name: "decision-log-max-size", Local: true, Value: server.DefaultDecisionLogMaxSize, Validator: atLeastOne,
+				Usage: "rotate the --decision-log file once it would grow past this many `MB`"},
+			&urfave.IntFlag{Name: "decision-log-backups", Local: true, Value: server.DefaultDecisionLogBackups, Validator: atLeastOne,
+				Usage: "keep this many rotated --decision-log files"},
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return cli.Fail(cli.ExitUsage, "kokua-run serve: want POLICY")
 			}
-			return cli.Code(serveWithSignals(serveOptions{policy: c.Args().First(), addr: c.String("addr"), verifyKey: c.String("verify-key"), noUI: c.Bool("no-ui"), stderr: stderr}))
+			return cli.Code(serveWithSignals(serveOptions{policy: c.Args().First(), addr: c.String("addr"), allowHosts: c.StringSlice("allow-host"),
+				verifyKey: c.String("verify-key"), noUI: c.Bool("no-ui"), decisionLog: c.String("decision-log"),
+				logMaxSize: c.Int("decision-log-max-size"), logBackups: c.Int("decision-log-backups"),
+				stdout: stdout, stderr: stderr}))
 		},
 	}
 }
@@ -50,16 +60,31 @@ type serveOptions struct {
 	policy string
 	// addr is the address to listen on; empty for server.DefaultAddr.
 	addr string
+	// allowHosts are the hosts of --allow-host: names a request's Host may
+	// give besides loopback's.
+	allowHosts []string
 	// verifyKey is the public key file of --verify-key, or "": with it,
 	// only policies signed with that key are served, at the start and
 	// after every reload.
 	verifyKey string
 	// noUI leaves / unserved: no policy explorer.
-	noUI   bool
-	stderr io.Writer
+	noUI bool
+	// decisionLog is the file of --decision-log, "-" for stdout, or ""
+	// for none; logMaxSize and logBackups are its rotation (0 for the
+	// defaults).
+	decisionLog            string
+	logMaxSize, logBackups int
+	stdout, stderr         io.Writer
+	// logReport is how often the decision log says its drops; zero for
+	// the default.
+	logReport time.Duration
 	// drain bounds the wait for requests in flight at shutdown; zero for
 	// server.DrainTimeout.
 	drain time.Duration
+	// connState, if not nil, is told of each connection's changes of
+	// state (http.Server.ConnState): a test learns that a request is
+	// being read.
+	connState func(net.Conn, http.ConnState)
 }
 
 // serveWithSignals serves until SIGINT or SIGTERM and returns the exit
@@ -99,6 +124,21 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 			return cli.ExitUsage
 		}
 	}
+	var dlog *server.DecisionLog
+	if o.decisionLog != "" {
+		l, err := openDecisionLog("kokua-run serve", o.decisionLog, o.stdout, server.DecisionLogOptions{
+			Logger: log, ReportEvery: o.logReport, MaxSizeMB: o.logMaxSize, MaxBackups: o.logBackups})
+		if err != nil {
+			log.Error(err.Error())
+			return cli.ExitUsage
+		}
+		dlog = l
+		defer func() {
+			if err := closeDecisionLog(l); err != nil {
+				log.Warn("kokua-run serve: the decision log's last records", "err", err)
+			}
+		}()
+	}
 	var key ed25519.PublicKey
 	if o.verifyKey != "" {
 		k, err := policy.ReadPublicKey(o.verifyKey)
@@ -135,6 +175,9 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 	if !o.noUI {
 		s.ServePage(explorerPage(o.policy))
 	}
+	if dlog != nil {
+		s.LogDecisions(dlog)
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		log.Error("kokua-run serve: cannot listen", "addr", addr, "err", err)
@@ -143,6 +186,15 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 	if !loopback(ln.Addr()) {
 		log.Warn("listening beyond loopback: the API has no authentication, so anyone who can reach this address can query the policy",
 			"addr", ln.Addr().String())
+	}
+	// On loopback, a request must name the server by a loopback name or
+	// an allowed host: a page rebound to 127.0.0.1 names its own.
+	if loopback(ln.Addr()) || len(o.allowHosts) > 0 {
+		if err := s.RestrictHosts(o.allowHosts...); err != nil {
+			_ = ln.Close()
+			log.Error("kokua-run serve: --allow-host", "err", err)
+			return cli.ExitUsage
+		}
 	}
 
 	wctx, stopWatch := context.WithCancel(context.Background())
@@ -159,6 +211,11 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 			case <-wctx.Done():
 				return
 			case <-hup:
+				// The decision log opens its file again (logrotate moved
+				// it), so the reload's record is the new file's first.
+				if dlog != nil {
+					dlog.Reopen()
+				}
 				// A refused policy is logged, and the last good one stays.
 				_ = s.ReloadOnSignal()
 			}
@@ -166,6 +223,7 @@ func serve(ctx context.Context, o serveOptions, hup <-chan os.Signal, ready func
 	}()
 
 	srv := s.HTTPServer()
+	srv.ConnState = o.connState
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(server.Listener(ln)) }()
 	log.Info("kokua-run serve: serving", "addr", ln.Addr().String(), "policy", o.policy, "digest", s.Policy().Document().Digest)
@@ -214,6 +272,28 @@ func explorerPage(name string) func(*policy.Policy) ([]byte, error) {
 		}
 		return b.Bytes(), nil
 	}
+}
+
+// atLeastOne validates a count or a size that must be positive.
+func atLeastOne(n int) error {
+	if n < 1 {
+		return errors.New("want 1 or more")
+	}
+	return nil
+}
+
+// allowHosts validates the values of --allow-host: each a host name or an
+// IP address without a port, none empty.
+func allowHosts(hosts []string) error {
+	for _, h := range hosts {
+		if h == "" {
+			return cli.ErrEmptyValue
+		}
+		if _, err := server.AllowedHost(h); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // newServer loads the policy and makes the server; a test stands a slow

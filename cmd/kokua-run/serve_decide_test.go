@@ -37,7 +37,9 @@ func TestServeIsDecide(t *testing.T) {
 			for _, unattended := range []bool{false, true} {
 				body, _ := json.Marshal(map[string]any{"agent": q[0], "tool": q[1], "unattended": unattended})
 				w := httptest.NewRecorder()
-				h.ServeHTTP(w, httptest.NewRequest("POST", "/v1/decide", strings.NewReader(string(body))))
+				r := httptest.NewRequest("POST", "/v1/decide", strings.NewReader(string(body)))
+				r.Header.Set("Content-Type", "application/json")
+				h.ServeHTTP(w, r)
 				var a policy.Answer
 				if err := json.Unmarshal(w.Body.Bytes(), &a); err != nil || w.Code != http.StatusOK {
 					t.Fatalf("%s: %s %s: %d %s", path, q[0], q[1], w.Code, w.Body)

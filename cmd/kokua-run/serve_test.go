@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -58,13 +59,19 @@ func startServeWith(t *testing.T, o serveOptions) *served {
 	sv := &served{log: &logBuffer{}, hup: make(chan os.Signal, 1), cancel: cancel, code: make(chan int, 1)}
 	addr := make(chan net.Addr, 1)
 	go func() {
-		o.addr, o.stderr = "127.0.0.1:0", sv.log
+		if o.addr == "" {
+			o.addr = "127.0.0.1:0"
+		}
+		o.stderr = sv.log
 		sv.code <- serve(ctx, o, sv.hup,
 			func(a net.Addr) { addr <- a })
 	}()
 	select {
 	case a := <-addr:
 		sv.url = "http://" + a.String()
+		if tcp, ok := a.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+			sv.url = "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
+		}
 	case code := <-sv.code:
 		t.Fatalf("serve returned %d: %s", code, sv.log)
 	case <-time.After(10 * time.Second):
@@ -126,9 +133,11 @@ func TestServe(t *testing.T) {
 // shutdown starts: it is answered, and serve returns once it is.
 func TestGracefulShutdown(t *testing.T) {
 	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
-	sv := startServe(t, path, 10*time.Second)
+	active := make(chan struct{}, 1)
+	sv := startServeWith(t, serveOptions{policy: path, drain: 10 * time.Second, connState: reading(active)})
 	body, feed := io.Pipe()
 	req, _ := http.NewRequest("POST", sv.url+"/v1/decide", body)
+	req.Header.Set("Content-Type", "application/json")
 	type reply struct {
 		status int
 		body   string
@@ -148,13 +157,15 @@ func TestGracefulShutdown(t *testing.T) {
 	if _, err := feed.Write([]byte(`{"agent": "coder", `)); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // the request is in the handler
+	waitActive(t, active) // the request is being read
 	sv.cancel()
 	policytest.WaitFor(t, "the shutdown to start", func() bool { return strings.Contains(sv.log.String(), "shutting down") })
 	select {
 	case code := <-sv.code:
 		t.Fatalf("serve returned %d before the request in flight was answered", code)
-	case <-time.After(100 * time.Millisecond):
+	default:
+		// Had it returned later, before the answer, the reply below
+		// would be an error.
 	}
 	// New connections are refused during the drain.
 	if resp, err := http.Post(sv.url+"/v1/decide", "application/json", strings.NewReader(policytest.AskRunCommand)); err == nil {
@@ -178,17 +189,19 @@ func TestGracefulShutdown(t *testing.T) {
 // ends does not hold the shutdown past the drain timeout.
 func TestDrainTimeout(t *testing.T) {
 	path := policytest.File(t, policytest.Compile(t, policytest.ConfigA))
-	sv := startServe(t, path, 200*time.Millisecond)
+	active := make(chan struct{}, 1)
+	sv := startServeWith(t, serveOptions{policy: path, drain: 200 * time.Millisecond, connState: reading(active)})
 	body, feed := io.Pipe()
 	defer func() { _ = feed.Close() }()
 	req, _ := http.NewRequest("POST", sv.url+"/v1/decide", body)
+	req.Header.Set("Content-Type", "application/json")
 	go func() {
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			_ = resp.Body.Close()
 		}
 	}()
 	_, _ = feed.Write([]byte(`{"agent": `))
-	time.Sleep(100 * time.Millisecond)
+	waitActive(t, active) // the request is being read
 	start := time.Now()
 	if code := sv.stop(t); code != cli.ExitOK {
 		t.Fatalf("exit %d", code)
@@ -198,6 +211,30 @@ func TestDrainTimeout(t *testing.T) {
 	}
 	if !strings.Contains(sv.log.String(), "the drain timed out") {
 		t.Errorf("no drain timeout in the log:\n%s", sv.log)
+	}
+}
+
+// reading is a ConnState hook that signals on active once a connection
+// has started a request: from then on, a shutdown waits for its answer
+// rather than closing it as idle.
+func reading(active chan<- struct{}) func(net.Conn, http.ConnState) {
+	return func(_ net.Conn, st http.ConnState) {
+		if st == http.StateActive {
+			select {
+			case active <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
+
+// waitActive waits for the signal of reading.
+func waitActive(t *testing.T, active <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-active:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the request did not reach the server")
 	}
 }
 
@@ -245,12 +282,15 @@ func TestServeAnswersNoiseAsJSON(t *testing.T) {
 	for _, c := range []struct {
 		request, status string
 	}{
-		{"OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "404"},
-		{"GET /v1/../healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "404"},
-		{"POST //v1/decide HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}", "404"},
+		{"OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", "404"},
+		{"GET /v1/../healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", "404"},
+		{"POST //v1/decide HTTP/1.1\r\nHost: localhost:8181\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}", "404"},
 		{"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "505"},
 		{"POST /v1/decide HTTP/1.1\r\nHost: x\r\nExpect: x\r\nContent-Length: 2\r\n\r\n{}", "417"},
 		{"GARBAGE\r\n\r\n", "400"},
+		// On loopback, a foreign Host is refused whatever the path.
+		{"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "421"},
+		{"POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}", "415"},
 	} {
 		conn, err := net.Dial("tcp", strings.TrimPrefix(sv.url, "http://"))
 		if err != nil {

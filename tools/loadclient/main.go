@@ -15,7 +15,14 @@
 // does the same for POST /v1/decide/batch with N requests a batch,
 // counting each decision in a batch.
 //
-//	go run ./tools/loadclient -policy policy.json [-duration 5s] [-concurrency 32] [-batch 100]
+// With -decision-log FILE it measures the decision log's cost instead:
+// the server against a second one, alike but writing every decision to
+// FILE (rotated at 50 MB, one old file kept), in the same interleaved
+// rounds, with the target -log-target (0.85) of the server's own
+// decisions per second. It says how many records were written and
+// dropped: dropped records cost nothing, so a run that drops says so.
+//
+//	go run ./tools/loadclient -policy policy.json [-duration 5s] [-concurrency 32] [-batch 100] [-decision-log FILE]
 package main
 
 import (
@@ -56,6 +63,8 @@ type options struct {
 	cpuprofile  string
 	rounds      int
 	verbose     bool
+	decisionLog string
+	logTarget   float64
 }
 
 func run() int {
@@ -69,6 +78,8 @@ func run() int {
 	flag.IntVar(&o.rounds, "rounds", 10, "interleaved rounds the duration is cut into, to even out load from elsewhere")
 	flag.BoolVar(&o.verbose, "v", false, "print each round on stderr")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the whole run (servers and clients) to this file")
+	flag.StringVar(&o.decisionLog, "decision-log", "", "measure the server with a decision log to this `FILE` against the server without one, instead of against the floor")
+	flag.Float64Var(&o.logTarget, "log-target", 0.85, "with -decision-log, the decisions per second with the log on must be at least this share of those without it")
 	flag.Parse()
 	switch {
 	case o.policy == "":
@@ -103,7 +114,11 @@ func run() int {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if err := measure(o); err != nil {
+	run := measure
+	if o.decisionLog != "" {
+		run = measureLog
+	}
+	if err := run(o); err != nil {
 		fmt.Fprintf(os.Stderr, "loadclient: %v\n", err)
 		return 1
 	}
@@ -182,6 +197,88 @@ func measure(o options) error {
 		fmt.Println(l)
 	}
 	return failed
+}
+
+// measureLog measures the server with a decision log against the server
+// without one.
+func measureLog(o options) error {
+	plain, err := server.New(o.policy, nil)
+	if err != nil {
+		return err
+	}
+	logged, err := server.New(o.policy, nil)
+	if err != nil {
+		return err
+	}
+	dlog, err := server.OpenDecisionLog(o.decisionLog, server.DecisionLogOptions{MaxSizeMB: 50, MaxBackups: 1})
+	if err != nil {
+		return err
+	}
+	logged.LogDecisions(dlog)
+	p := plain.Policy()
+	qs := questions(p)
+	plainSrv, plainURL, err := listen(plain.HTTPServer())
+	if err != nil {
+		return err
+	}
+	defer shutdown(plainSrv)
+	loggedSrv, loggedURL, err := listen(logged.HTTPServer())
+	if err != nil {
+		return err
+	}
+	defer shutdown(loggedSrv)
+
+	fmt.Printf("policy %s (%s): %d questions over %d agents; decision log %s\n", o.policy, p.Document().Digest, len(qs),
+		len(p.Document().Agents), o.decisionLog)
+	fmt.Printf("concurrency %d, %s a target after a %s warm-up, GOMAXPROCS %d, %d CPUs, %s\n\n",
+		o.concurrency, o.duration, o.warmup, runtime.GOMAXPROCS(0), runtime.NumCPU(), runtime.Version())
+	single := make([]payload, len(qs))
+	for i, q := range qs {
+		single[i] = payload{body: q.body, answer: q.answer, decisions: 1}
+	}
+	var failed error
+	note := func(r result) result {
+		if r.err != nil && failed == nil {
+			failed = fmt.Errorf("%s: %w", r.name, r.err)
+		}
+		return r
+	}
+	fmt.Println(header())
+	sv, lg, ratio := pair(o, note,
+		target{"server /v1/decide", plainURL + "/v1/decide", single},
+		target{"server /v1/decide, log on", loggedURL + "/v1/decide", single})
+	written := dlog.Written()
+	full, failedWrites := dlog.Dropped()
+	singleLine := fmt.Sprintf("log on / log off, single decisions: %.2f, median of rounds %.2f (target >= %.2f): %s; %d records written, %d dropped (buffer full), %d dropped (write failed)",
+		lg.rate()/sv.rate(), ratio, o.logTarget, verdict(ratio, o.logTarget), written, full, failedWrites)
+	var batchLine string
+	if o.batch > 0 {
+		batches := batchPayloads(qs, o.batch)
+		bs, bl, bratio := pair(o, note,
+			target{fmt.Sprintf("server /v1/decide/batch (N=%d)", o.batch), plainURL + "/v1/decide/batch", batches},
+			target{fmt.Sprintf("server batch (N=%d), log on", o.batch), loggedURL + "/v1/decide/batch", batches})
+		full2, failed2 := dlog.Dropped()
+		batchLine = fmt.Sprintf("log on / log off, batches of %d:  %.2f, median of rounds %.2f; %d records written, %d dropped (buffer full), %d dropped (write failed)",
+			o.batch, bl.rate()/bs.rate(), bratio, dlog.Written()-written, full2-full, failed2-failedWrites)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := dlog.Close(ctx); err != nil && failed == nil {
+		failed = err
+	}
+	fmt.Println()
+	fmt.Println(singleLine)
+	if batchLine != "" {
+		fmt.Println(batchLine)
+	}
+	return failed
+}
+
+func verdict(ratio, target float64) string {
+	if ratio < target {
+		return "MISSED"
+	}
+	return "met"
 }
 
 // questions asks every agent, a composed worker and an unknown agent about
