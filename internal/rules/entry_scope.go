@@ -117,11 +117,18 @@ func (b *builtinPair) reportFloor(p *Pass) {
 			keep = append(keep, v)
 		}
 	}
-	p.Report(Finding{Span: floor.Span, Key: floor.Path,
+	f := Finding{Span: floor.Span, Key: floor.Path,
 		Message:    "auto-approval is on and no [security].never_auto_approve is written, so Kokua's built-in floor applies, and " + what,
 		Notes:      []string{fmt.Sprintf("The built-in floor is never_auto_approve = [%s].", tomlStrings(floor.Values())), hold, floorWhy},
-		Suggestion: fmt.Sprintf("%s, with the entries you want; the built-in floor without these is never_auto_approve = [%s]", writeFloor, tomlStrings(keep)),
-		Fixes:      p.floorFix(keep)})
+		Suggestion: fmt.Sprintf("%s, with the entries you want; the built-in floor without these is never_auto_approve = [%s]", writeFloor, tomlStrings(keep))}
+	// The fix takes the entries off the floor: it waits while a reading
+	// of an unresolved name declares their toolsets (readings.go).
+	if wait := p.waits(b.floorToolsets); wait != "" {
+		f.Notes = append(f.Notes, wait)
+	} else {
+		f.Fixes = p.floorFix(keep)
+	}
+	p.Report(f)
 }
 
 // floorFix writes never_auto_approve with the built-in floor's entries
@@ -233,12 +240,19 @@ func (b *builtinPair) report(p *Pass) {
 		}
 		return "[" + tomlStrings(out) + "]"
 	}
-	p.Report(Finding{Span: endOfFile(cfg), Key: "[assistant.tools]",
+	f := Finding{Span: endOfFile(cfg), Key: "[assistant.tools]",
 		Message: "the file has no [assistant.tools] table, so Kokua applies its built-in default pair, and " + what,
 		Notes:   []string{toolsets, entries},
 		Suggestion: fmt.Sprintf("%s with the entries you want; the built-in pair without these is confirm = %s and review = %s",
-			pairPlace(cfg.Root.Get("assistant")), keep(def.Confirm), keep(def.Review)),
-		Fixes: b.pairFix(p, keep(def.Confirm), keep(def.Review))})
+			pairPlace(cfg.Root.Get("assistant")), keep(def.Confirm), keep(def.Review))}
+	// The fix drops the entries from the pair: it waits while a reading
+	// of an unresolved name declares their toolsets (readings.go).
+	if wait := p.waits(b.toolsets); wait != "" {
+		f.Notes = append(f.Notes, wait)
+	} else {
+		f.Fixes = b.pairFix(p, keep(def.Confirm), keep(def.Review))
+	}
+	p.Report(f)
 }
 
 // pairPlace says where the [assistant.tools] table goes in a file that

@@ -133,6 +133,9 @@ type Pass struct {
 	*Input
 	Rule *Rule
 	out  []diag.Diagnostic
+	// read is what the file's unresolved names could declare, found at
+	// the first rule that asks (readings.go).
+	read *readings
 }
 
 // Finding is what a rule reports; the pass adds the rule's ID, severity,
