@@ -9,6 +9,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
@@ -141,16 +142,17 @@ func plural(n int, one, many string) string {
 }
 
 // repeatEntries is the fix: the dropped entries written into the declared
-// pair's list of the same name, at the end of its array, or as a new key
-// below the other one when the pair does not write it. An entry whose
-// tools the other declared list holds is left out (it would put one tool
-// in both lists); an array over several lines is left to a person. It
-// only adds gates, so it is safe.
+// pair's list of the same name, at the end of its array in the array's
+// layout, or as a new key of the agent's tools table, in the form the file
+// gives that table, when the pair does not write it (internal/tomledit).
+// An entry whose tools the other declared list holds is left out (it
+// would put one tool in both lists). It only adds gates, so it is safe.
 func (p *Pass) repeatEntries(a *model.Agent, drops []dropped) []diag.Fix {
 	w := p.World
-	src := p.Config.Source
 	lists := map[string]config.List{"confirm": a.Tools.Confirm, "review": a.Tools.Review}
-	var edits []diag.Edit
+	table := p.Config.Root.Lookup("agents", a.Name, "tools")
+	e := p.edit()
+	made := false
 	for _, name := range []string{"confirm", "review"} {
 		other := "review"
 		if name == "review" {
@@ -170,48 +172,26 @@ func (p *Pass) repeatEntries(a *model.Agent, drops []dropped) []diag.Fix {
 		if len(add) == 0 {
 			continue
 		}
-		l := lists[name]
-		switch l.State {
-		case config.Present:
-			end := l.Span.End.Offset
-			if l.Span.Start.Line != l.Span.End.Line || end < 1 || end > len(src) || src[end-1] != ']' {
+		items := make([]string, len(add))
+		for i, entry := range add {
+			items[i] = tomlString(entry)
+		}
+		switch list := table.Get(name); {
+		case list != nil && lists[name].State == config.Present:
+			if !e.Append(list, items) {
 				return nil
 			}
-			text := tomlStringsBare(add)
-			if len(l.Items) > 0 {
-				text = ", " + text
-			}
-			edits = append(edits, diag.Edit{Start: end - 1, End: end - 1, New: text})
-		case config.Absent:
-			o := lists[other]
-			if o.State != config.Present || o.Span.End.Offset > len(src) {
+		case list == nil:
+			if !e.AddKeys(table, []tomledit.Key{{Key: name, Value: "[" + strings.Join(items, ", ") + "]"}}) {
 				return nil
-			}
-			at := o.Span.End.Offset
-			nl := strings.IndexByte(string(src[at:]), '\n')
-			line := name + " = [" + tomlStringsBare(add) + "]\n"
-			if nl < 0 {
-				edits = append(edits, diag.Edit{Start: len(src), End: len(src), New: "\n" + line})
-			} else {
-				edits = append(edits, diag.Edit{Start: at + nl + 1, End: at + nl + 1, New: line})
 			}
 		default:
 			return nil
 		}
+		made = true
 	}
-	if len(edits) == 0 {
+	if !made {
 		return nil
 	}
-	slices.SortFunc(edits, func(x, y diag.Edit) int { return x.Start - y.Start })
-	return []diag.Fix{{Title: "Repeat the default pair's dropped entries in the declared pair", Safe: true, Edits: edits}}
-}
-
-// tomlStringsBare writes strings as TOML strings separated by commas,
-// without brackets.
-func tomlStringsBare(items []string) string {
-	out := make([]string, len(items))
-	for i, s := range items {
-		out[i] = tomlString(s)
-	}
-	return strings.Join(out, ", ")
+	return []diag.Fix{{Title: "Repeat the default pair's dropped entries in the declared pair", Safe: true, Edits: e.Done()}}
 }

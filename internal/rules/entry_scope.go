@@ -8,6 +8,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -132,31 +133,22 @@ func (b *builtinPair) reportFloor(p *Pass) {
 }
 
 // floorFix writes never_auto_approve with the built-in floor's entries
-// that hold something back, which Kokua then applies in place of its own:
-// below a [security] header, or in a [security] table put just above a
-// [security.auto_approval] header when the file writes no [security]; in
-// the braces of a [security] written as an inline table, or as a dotted key
-// next to those that make it. It is safe: the entries left out name
+// that hold something back, which Kokua then applies in place of its own,
+// into [security] as the file writes it (internal/tomledit): after the
+// keys of a [security] header; under a [security] header of its own
+// written above [security.auto_approval] when the file has none; in the
+// braces of a [security] written as an inline table, or as a dotted key
+// after those that make it. It is safe: the entries left out name
 // toolsets no agent declares, which build no tools, so no call asks less
-// than before.
+// than before (and it is not offered while a reading of an unresolved
+// name declares one: readings.go).
 func (p *Pass) floorFix(keep []string) []diag.Fix {
 	value := "[" + tomlStrings(keep) + "]"
-	fix := diag.Fix{Title: "Write never_auto_approve = " + value + " in [security]", Safe: true}
-	security := p.Config.Root.Get("security")
-	switch auto := security.Get("auto_approval"); {
-	case security == nil || security.Kind != tomlpos.KindTable:
+	e := p.edit()
+	if !e.WriteKeys([]string{"security"}, []tomledit.Key{{Key: "never_auto_approve", Value: value}}, tomledit.Where{}) {
 		return nil
-	case security.Implicit() && auto != nil && auto.Kind == tomlpos.KindTable && auto.Header:
-		at := p.Config.Lines.Offset(auto.Span().Start.Line, 1)
-		fix.Edits = []diag.Edit{{Start: at, End: at, New: "[security]\nnever_auto_approve = " + value + "\n\n"}}
-	default:
-		edit, ok := p.addKey(security, "never_auto_approve", value)
-		if !ok {
-			return nil
-		}
-		fix.Edits = []diag.Edit{edit}
 	}
-	return []diag.Fix{fix}
+	return []diag.Fix{{Title: "Write never_auto_approve = " + value + " in [security]", Safe: true, Edits: e.Done()}}
 }
 
 // builtinPair gathers the entries of Kokua's built-in default pair, which
@@ -262,36 +254,24 @@ func pairPlace(a *tomlpos.Node) string {
 	case a.Inline():
 		return "add tools = { confirm = [...], review = [...] } inside the braces of assistant = { ... },"
 	case a.Dotted():
-		return "add assistant.tools = { confirm = [...], review = [...] } after the dotted keys that make [assistant],"
+		return "add assistant.tools.confirm = [...] and assistant.tools.review = [...] after the dotted keys that make [assistant],"
 	}
 	return "paste an [assistant.tools] table at the end of the file"
 }
 
-// pairFix pastes the [assistant.tools] table the finding asks for at the
-// end of the file, holding the built-in pair without the entries that
-// hold nothing back; in an [assistant] written as an inline table or as
-// dotted keys, as a tools key next to its others. It is safe for the same
-// reason as floorFix: no call asks less than before.
+// pairFix writes the [assistant.tools] table the finding asks for,
+// holding the built-in pair without the entries that hold nothing back:
+// at the end of the file, or in an [assistant] written as an inline table
+// or as dotted keys, in its form, next to its other keys
+// (internal/tomledit). It is safe for the same reason as floorFix: no
+// call asks less than before.
 func (b *builtinPair) pairFix(p *Pass, confirm, review string) []diag.Fix {
-	title := "Write the [assistant.tools] table: confirm = " + confirm + ", review = " + review
-	if a := p.Config.Root.Get("assistant"); a != nil && !a.Header && !a.Implicit() {
-		edit, ok := p.addKey(a, "tools", "{ confirm = "+confirm+", review = "+review+" }")
-		if !ok {
-			return nil
-		}
-		return []diag.Fix{{Title: title, Safe: true, Edits: []diag.Edit{edit}}}
+	e := p.edit()
+	keys := []tomledit.Key{{Key: "confirm", Value: confirm}, {Key: "review", Value: review}}
+	if !e.WriteKeys([]string{"assistant", "tools"}, keys, tomledit.Where{End: true}) {
+		return nil
 	}
-	src := p.Config.Source
-	table := "[assistant.tools]\nconfirm = " + confirm + "\nreview = " + review + "\n"
-	switch {
-	case len(src) == 0:
-	case src[len(src)-1] != '\n':
-		table = "\n\n" + table
-	default:
-		table = "\n" + table
-	}
-	return []diag.Fix{{Title: title, Safe: true,
-		Edits: []diag.Edit{{Start: len(src), End: len(src), New: table}}}}
+	return []diag.Fix{{Title: "Write the [assistant.tools] table: confirm = " + confirm + ", review = " + review, Safe: true, Edits: e.Done()}}
 }
 
 // endOfFile is the position just after the file's last character that is

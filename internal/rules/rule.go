@@ -21,7 +21,6 @@
 package rules
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,6 +29,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -136,6 +136,9 @@ type Pass struct {
 	// read is what the file's unresolved names could declare, found at
 	// the first rule that asks (readings.go).
 	read *readings
+	// doc is the config as the TOML editor reads it, made at the first
+	// fix that edits more than a string (fix.go).
+	doc *tomledit.Doc
 }
 
 // Finding is what a rule reports; the pass adds the rule's ID, severity,
@@ -164,25 +167,8 @@ func (p *Pass) Report(f Finding) {
 	p.out = append(p.out, diag.Diagnostic{
 		Rule: p.Rule.ID, Severity: p.Rule.Severity, Phase: p.Rule.Phase,
 		Message: f.Message, Span: f.Span, Key: f.Key, Suggestion: f.Suggestion, Notes: f.Notes, Refs: p.Rule.Refs,
-		Fixes: p.lineEnds(f.Fixes),
+		Fixes: f.Fixes,
 	})
-}
-
-// lineEnds writes the line feeds of the lines fixes add as the config
-// writes its own: CRLF in a file whose lines end in CRLF, so a fix never
-// leaves a file with two kinds of line end. The rules write "\n".
-func (p *Pass) lineEnds(fixes []diag.Fix) []diag.Fix {
-	if p.Config == nil || !bytes.Contains(p.Config.Source, []byte("\r\n")) {
-		return fixes
-	}
-	for i := range fixes {
-		edits := slices.Clone(fixes[i].Edits)
-		for j := range edits {
-			edits[j].New = strings.ReplaceAll(strings.ReplaceAll(edits[j].New, "\r\n", "\n"), "\n", "\r\n")
-		}
-		fixes[i].Edits = edits
-	}
-	return fixes
 }
 
 // Reportf records a finding whose message is formatted.
