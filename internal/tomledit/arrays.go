@@ -10,10 +10,10 @@ import (
 // line end, nor in a comment: the next thing written in an array.
 func (d *Doc) skip(at int) int {
 	for at < len(d.src) {
-		switch c := d.src[at]; {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		switch d.src[at] {
+		case ' ', '\t', '\r', '\n':
 			at++
-		case c == '#':
+		case '#':
 			for at < len(d.src) && d.src[at] != '\n' {
 				at++
 			}

@@ -116,11 +116,7 @@ func docs() []doc {
 							if place == "first" || place == "middle" {
 								after = "\n[after]\ny = 2" + c + "\n"
 							}
-							if f.root && before != "" {
-								text = before + text
-							} else {
-								text = before + text
-							}
+							text = before + text
 							text += after
 							if comments {
 								text += "# the end\n"
@@ -165,13 +161,13 @@ func edits(f form) []edit {
 		{name: "add two keys with comments", make: func(e *Edits, t *tomlpos.Node) bool {
 			return e.AddKeys(t, []Key{{Above: []string{"# why"}, Key: "k", Value: "1", Trailing: "  # one"}, {Key: `"a b"`, Value: "'x'"}})
 		}, want: func(_, t map[string]any) { t["k"] = float64(1); t["a b"] = "x" }},
-		{name: "write a new sub-table", make: func(e *Edits, t *tomlpos.Node) bool {
+		{name: "write a new sub-table", make: func(e *Edits, _ *tomlpos.Node) bool {
 			if f.aot {
 				return false // a path through an array of tables names no one table
 			}
 			return e.WriteKeys(append(append([]string(nil), f.path...), "new"), []Key{{Key: "k", Value: `"v"`}, {Key: "n", Value: "2"}}, Where{})
 		}, want: func(_, t map[string]any) { t["new"] = map[string]any{"k": "v", "n": float64(2)} }},
-		{name: "write a new table at the top", make: func(e *Edits, t *tomlpos.Node) bool {
+		{name: "write a new table at the top", make: func(e *Edits, _ *tomlpos.Node) bool {
 			return e.WriteKeys([]string{"fresh", "deep"}, []Key{{Key: "k", Value: "true"}}, Where{})
 		}, want: func(root, _ map[string]any) { root["fresh"] = map[string]any{"deep": map[string]any{"k": true}} }},
 	}

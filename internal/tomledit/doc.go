@@ -149,9 +149,9 @@ func (d *Doc) owner(t *tomlpos.Node) *tomlpos.Node {
 	}
 }
 
-// inlineOf is the outermost inline table n is written inside, or nil for a
+// InlineOf is the outermost inline table n is written inside, or nil for a
 // node written as a statement of its own (or a table written so).
-func (d *Doc) inlineOf(n *tomlpos.Node) *tomlpos.Node {
+func (d *Doc) InlineOf(n *tomlpos.Node) *tomlpos.Node {
 	var out *tomlpos.Node
 	for t := n.Parent(); t != nil; t = t.Parent() {
 		if d.FormOf(t) == Inline {
@@ -204,7 +204,7 @@ func (d *Doc) KeyLine(n *tomlpos.Node) (Line, bool) {
 	if n == nil || n.Header || n.ArrayOfTables || n.Implicit() || d.FormOf(n) == Dotted || d.FormOf(n) == InlineDotted {
 		return Line{}, false
 	}
-	if kf, kt := n.KeyOffsets(); kt == 0 && kf == 0 || d.inlineOf(n) != nil {
+	if kf, kt := n.KeyOffsets(); kt == 0 && kf == 0 || d.InlineOf(n) != nil {
 		return Line{}, false
 	}
 	s := d.LineStart(keyFrom(n))
@@ -266,9 +266,9 @@ func (d *Doc) BlockEnd(t *tomlpos.Node) int {
 }
 
 // firstHeader is the offset of the first [header] (or [[header]]) written
-// under t, and the node it defines; -1 when there is none.
-func firstHeader(t *tomlpos.Node) (int, *tomlpos.Node) {
-	at, node := -1, (*tomlpos.Node)(nil)
+// under t; -1 when there is none.
+func firstHeader(t *tomlpos.Node) int {
+	at := -1
 	var walk func(n *tomlpos.Node)
 	walk = func(n *tomlpos.Node) {
 		for _, f := range n.Fields {
@@ -277,12 +277,12 @@ func firstHeader(t *tomlpos.Node) (int, *tomlpos.Node) {
 			case v.ArrayOfTables:
 				for _, it := range v.Items {
 					if from := valueFrom(it); at < 0 || from < at {
-						at, node = from, it
+						at = from
 					}
 				}
 			case v.Header:
 				if from := valueFrom(v); at < 0 || from < at {
-					at, node = from, v
+					at = from
 				}
 				walk(v)
 			case v.Implicit():
@@ -291,21 +291,6 @@ func firstHeader(t *tomlpos.Node) (int, *tomlpos.Node) {
 		}
 	}
 	walk(t)
-	return at, node
-}
-
-// above is the start of the block of comment lines right above the line
-// holding off (no blank line between), or off's line start: a new table
-// written there keeps a header's comments with the header.
-func (d *Doc) above(off int) int {
-	at := d.LineStart(off)
-	for at > 0 {
-		prev := d.LineStart(at - 1)
-		if !strings.HasPrefix(strings.TrimSpace(string(d.src[prev:at])), "#") {
-			break
-		}
-		at = prev
-	}
 	return at
 }
 
@@ -316,8 +301,7 @@ func (d *Doc) Addable(t *tomlpos.Node) bool {
 	case Root, Header, Inline, InlineDotted:
 		return true
 	case Super:
-		at, _ := firstHeader(t)
-		return at >= 0
+		return firstHeader(t) >= 0
 	case Dotted:
 		return last(t) != nil
 	}

@@ -98,7 +98,7 @@ func (e *Edits) AddKeys(t *tomlpos.Node, keys []Key) bool {
 		}
 		e.insertLines(d.BlockEnd(t), b.String())
 	case Super:
-		first, _ := firstHeader(t)
+		first := firstHeader(t)
 		var b strings.Builder
 		b.WriteString(header(t.Path(), false) + "\n")
 		for _, k := range keys {
@@ -106,7 +106,7 @@ func (e *Edits) AddKeys(t *tomlpos.Node, keys []Key) bool {
 			b.WriteString(k.text("") + "\n")
 		}
 		b.WriteString("\n")
-		at := d.above(first)
+		at := d.LineStart(first)
 		e.Replace(at, at, b.String())
 	case Dotted:
 		o := d.owner(t)
@@ -135,7 +135,7 @@ func (e *Edits) AddKeys(t *tomlpos.Node, keys []Key) bool {
 			ie.added = append(ie.added, prefix+k.Key+" = "+k.Value)
 		}
 		if len(above) > 0 {
-			at := d.LineStart(d.statementAt(o))
+			at := d.LineStart(d.StatementAt(o))
 			e.Replace(at, at, commentLines(d.Indent(at), above))
 		}
 	}
@@ -170,11 +170,11 @@ func header(path []string, array bool) string {
 	return "[" + tomlpos.DottedKey(path) + "]"
 }
 
-// statementAt is the offset of the key that starts the statement n is
+// StatementAt is the offset of the key that starts the statement n is
 // written in: its own key, or for a node inside an inline table the key
 // of the outermost inline table around it.
-func (d *Doc) statementAt(n *tomlpos.Node) int {
-	if in := d.inlineOf(n); in != nil {
+func (d *Doc) StatementAt(n *tomlpos.Node) int {
+	if in := d.InlineOf(n); in != nil {
 		n = in
 	}
 	if kf, kt := n.KeyOffsets(); kf != 0 || kt != 0 {
@@ -230,13 +230,13 @@ func (e *Edits) WriteKeys(path []string, keys []Key, where Where) bool {
 		case where.End:
 			e.appendTable(b.String())
 		case d.FormOf(t) == Header:
-			e.insertLines(d.BlockEnd(t), "\n"+b.String())
+			e.InsertTable(t, b.String())
 		case d.FormOf(t) == Super:
-			first, _ := firstHeader(t)
-			at := d.above(first)
+			first := firstHeader(t)
+			at := d.LineStart(first)
 			e.Replace(at, at, b.String()+"\n")
 		case where.Before != nil:
-			at := d.above(valueFrom(where.Before))
+			at := d.LineStart(valueFrom(where.Before))
 			e.Replace(at, at, b.String()+"\n")
 		default:
 			e.appendTable(b.String())
@@ -268,6 +268,13 @@ func (e *Edits) WriteKeys(path []string, keys []Key, where Where) bool {
 	return false
 }
 
+// InsertTable writes text, the lines of a new table, after the own keys of
+// the [header] table t (or the root), a blank line before it: where a
+// table that belongs with t goes.
+func (e *Edits) InsertTable(t *tomlpos.Node, text string) {
+	e.insertLines(e.d.BlockEnd(t), "\n"+text)
+}
+
 // appendTable writes a table at the end of the document, a blank line
 // after what is there.
 func (e *Edits) appendTable(text string) {
@@ -293,7 +300,7 @@ func (e *Edits) RemoveKey(n *tomlpos.Node) (line Line, ok, removed bool) {
 		e.Replace(l.From, l.To, "")
 		return l, true, true
 	}
-	in := d.inlineOf(n)
+	in := d.InlineOf(n)
 	if in == nil || n.Header || n.ArrayOfTables {
 		return Line{}, false, false
 	}
@@ -321,7 +328,7 @@ func (e *Edits) MoveKey(n *tomlpos.Node, path []string, key string, where Where)
 		if c := l.Comment(); c != "" {
 			trailing = "  " + c
 		}
-	} else if e.d.inlineOf(n) == nil {
+	} else if e.d.InlineOf(n) == nil {
 		return false
 	}
 	if !e.WriteKeys(path, []Key{{Key: key, Value: value, Trailing: trailing}}, where) {
