@@ -27,9 +27,9 @@ import (
 // form is one way to write the table the edits are made to: its text,
 // the key path of the table, and whether that path ends in an array of
 // tables (the edit is made to its last element). arr names the array of
-// strings the table holds ("" for none); stmt a key = value of it written
-// as a statement of its own that can be moved ("" for none); root says the
-// text must come before any [header].
+// strings the table holds ("" for none); stmt a key = value of it that can
+// be moved ("" for none); root says the text must come before any
+// [header].
 type form struct {
 	name      string
 	text      string
@@ -50,11 +50,11 @@ var forms = []form{
 	{name: "dotted at the top", text: "t.a = 1C\nHt.arr = ARRC\n", path: []string{"t"}, root: true, arr: "arr", stmt: "a"},
 	{name: "dotted in a header", text: "[p]\nH  t.a = 1C\n  t.arr = ARRC\nq = 2\n", path: []string{"p", "t"}, arr: "arr", stmt: "a"},
 	{name: "dotted two deep", text: "[p]\nt.u.a = 1C\nt.u.arr = ARR\n", path: []string{"p", "t", "u"}, arr: "arr", stmt: "a"},
-	{name: "inline", text: "Ht = { a = 1, arr = ARR }C\n", path: []string{"t"}, root: true, arr: "arr"},
+	{name: "inline", text: "Ht = { a = 1, arr = ARR }C\n", path: []string{"t"}, root: true, arr: "arr", stmt: "a"},
 	{name: "empty inline", text: "t = {}C\n", path: []string{"t"}, root: true},
-	{name: "inline in a header", text: "[p]\nHt = { a = 1, arr = ARR }C\n", path: []string{"p", "t"}, arr: "arr"},
-	{name: "inline dotted", text: "[p]\nq = { t.a = 1, t.arr = ARR, z = 2 }C\n", path: []string{"p", "q", "t"}, arr: "arr"},
-	{name: "inline in an inline", text: "p = { t = { a = 1, arr = ARR }, z = 2 }C\n", path: []string{"p", "t"}, root: true, arr: "arr"},
+	{name: "inline in a header", text: "[p]\nHt = { a = 1, arr = ARR }C\n", path: []string{"p", "t"}, arr: "arr", stmt: "a"},
+	{name: "inline dotted", text: "[p]\nq = { t.a = 1, t.arr = ARR, z = 2 }C\n", path: []string{"p", "q", "t"}, arr: "arr", stmt: "a"},
+	{name: "inline in an inline", text: "p = { t = { a = 1, arr = ARR }, z = 2 }C\n", path: []string{"p", "t"}, root: true, arr: "arr", stmt: "a"},
 	{name: "array of tables", text: "H[[t]]\na = 0\n\n[[t]]C\na = 1\narr = ARRC\n", path: []string{"t"}, aot: true, arr: "arr", stmt: "a"},
 	{name: "the root", text: "a = 1C\narr = ARRC\n", path: nil, root: true, arr: "arr", stmt: "a"},
 }
