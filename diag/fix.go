@@ -22,6 +22,30 @@ type Fix struct {
 	// Edits are the changes to the file the diagnostic's span is in, in
 	// byte offsets of that file; they do not overlap.
 	Edits []Edit
+	// Touches are the tables the fix reads or writes, as the config
+	// spells them ("[agents.coder.tools]"), and Local says it changes one
+	// value of them and reads nothing else there (a misspelt name
+	// rewritten). A fix that is not local is computed from what the
+	// tables hold, so kokua-lint --fix makes it in a round of its own
+	// among the fixes that touch them (Isolated), and lints the file again
+	// before the next: two such fixes made together would each be computed
+	// from a table the other changed, and could fight.
+	Touches []string
+	Local   bool
+}
+
+// Isolated reports whether f and g must not be made in one round: they
+// touch a table in common, and one of them is not local.
+func (f Fix) Isolated(g Fix) bool {
+	if f.Local && g.Local {
+		return false
+	}
+	for _, t := range f.Touches {
+		if slices.Contains(g.Touches, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // Edit replaces the bytes [Start, End) of a file with New. Start == End

@@ -149,3 +149,31 @@ func BenchmarkApply(b *testing.B) {
 		})
 	}
 }
+
+// TestIsolated states when two fixes must not be made in one round: they
+// touch a table in common, and one of them is computed from it (not
+// local). Two local rewrites of one table, or fixes of different tables,
+// share a round.
+func TestIsolated(t *testing.T) {
+	pair := []string{"[agents.coder.tools]"}
+	for _, c := range []struct {
+		name string
+		f, g Fix
+		want bool
+	}{
+		{"two computed fixes of one table", Fix{Touches: pair}, Fix{Touches: pair}, true},
+		{"a computed fix and a rewrite of its table", Fix{Touches: pair}, Fix{Touches: pair, Local: true}, true},
+		{"a rewrite and a computed fix of its table", Fix{Touches: pair, Local: true}, Fix{Touches: pair}, true},
+		{"two rewrites of one table", Fix{Touches: pair, Local: true}, Fix{Touches: pair, Local: true}, false},
+		{"a table in common among others", Fix{Touches: []string{"[a]", "[assistant.tools]"}}, Fix{Touches: []string{"[assistant.tools]", "[b]"}}, true},
+		{"different tables", Fix{Touches: []string{"[a]"}}, Fix{Touches: []string{"[b]"}}, false},
+		{"no table", Fix{}, Fix{Touches: pair}, false},
+	} {
+		if got := c.f.Isolated(c.g); got != c.want {
+			t.Errorf("%s: Isolated = %v, want %v", c.name, got, c.want)
+		}
+		if got := c.g.Isolated(c.f); got != c.want {
+			t.Errorf("%s, the other way: Isolated = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

@@ -121,7 +121,7 @@ func (p *Pass) dropsGates(a *model.Agent) {
 		entries = append(entries, fmt.Sprintf("%s (%s)", q(d.entry), d.list))
 	}
 	table := config.TablePath([]string{"agents", a.Name, "tools"})
-	p.Report(Finding{
+	f := Finding{
 		Span: span, Key: at.Path,
 		Message: fmt.Sprintf("%s's own pair replaces %s whole, so %d %s %s no longer gated for %s and now run unasked",
 			table, kokua.DefaultTierLabel, len(tools), plural(len(tools), "tool", "tools"), plural(len(tools), "is", "are"), q(a.Name)),
@@ -130,8 +130,35 @@ func (p *Pass) dropsGates(a *model.Agent) {
 			"The pair is inherited whole: an agent that writes confirm or review writes its whole policy, and a key it leaves out is empty (tool-access.md, The pair is inherited whole).",
 			fmt.Sprintf("A diff of the change grades %s %s (kokua-compile diff), and a risk path to %s %s where untrusted content reaches %s with no user in the way; kokua-compile risks lists what untrusted content can reach through %s.",
 				plural(len(tools), "the tool", "each tool"), toolGrade, plural(len(tools), "it", "them"), pathGrade, q(a.Name), plural(len(tools), "it", "them"))),
-		Fixes: p.repeatEntries(a, drops),
-	})
+	}
+	// The fix repeats what the pair does not gate; while an entry of the
+	// pair gates nothing for want of a fix its own finding offers (a bare
+	// tool name, a misspelt one), that entry, written as its help says,
+	// may gate what the fix would add, and both made would fight (a tool
+	// in confirm and review at once). It waits for that entry.
+	if unresolved := unresolvedEntries(w, a.Policy.Confirm, a.Policy.Review); len(unresolved) > 0 {
+		n := len(unresolved)
+		f.Notes = append(f.Notes, fmt.Sprintf("No fix is offered yet: %s in %s %s nothing now, but written as %s help says %s may gate a tool the fix would repeat, and the two fixes would fight. Resolve %s first; the finding is then judged again.",
+			andList(unresolved), table, plural(n, "gates", "gate"), plural(n, "its", "their"), plural(n, "it", "they"), plural(n, "it", "them")))
+	} else {
+		f.Fixes = p.repeatEntries(a, drops)
+	}
+	p.Report(f)
+}
+
+// unresolvedEntries are the entries of the lists that gate no tool but
+// could, written as their finding's fix writes them: a bare tool name, a
+// misfiled or misspelt entry.
+func unresolvedEntries(w *model.World, lists ...config.List) []string {
+	var out []string
+	for _, l := range lists {
+		for _, it := range l.Items {
+			if r := w.Resolve(it.Value); len(r.Tools) == 0 && (len(shapeCandidates(r)) > 0 || len(entryCandidates(r)) > 0) {
+				out = append(out, it.Value)
+			}
+		}
+	}
+	return out
 }
 
 func plural(n int, one, many string) string {
@@ -193,5 +220,7 @@ func (p *Pass) repeatEntries(a *model.Agent, drops []dropped) []diag.Fix {
 	if !made {
 		return nil
 	}
-	return []diag.Fix{{Title: "Repeat the default pair's dropped entries in the declared pair", Safe: true, Edits: e.Done()}}
+	// It reads the default pair and writes the agent's.
+	return []diag.Fix{{Title: "Repeat the default pair's dropped entries in the declared pair", Safe: true, Edits: e.Done(),
+		Touches: []string{config.TablePath([]string{"agents", a.Name, "tools"}), "[assistant.tools]"}}}
 }

@@ -22,7 +22,8 @@ import (
 // rewrites returns one fix per candidate, each writing the candidate in
 // place of the string value at span, in the candidates' order: the first
 // is the one the finding's help line names. A span that is not a string
-// value gets none.
+// value gets none. Each is local: it changes that one value, whatever the
+// rest of its table holds (diag.Fix.Local).
 func (p *Pass) rewrites(span diag.Span, safe bool, candidates ...string) []diag.Fix {
 	src := p.Config.Source
 	from, to := span.Start.Offset, span.End.Offset
@@ -33,7 +34,7 @@ func (p *Pass) rewrites(span diag.Span, safe bool, candidates ...string) []diag.
 	var out []diag.Fix
 	for _, c := range candidates {
 		value := tomledit.String(c, literal)
-		out = append(out, diag.Fix{Title: "Write " + value, Safe: safe,
+		out = append(out, diag.Fix{Title: "Write " + value, Safe: safe, Local: true,
 			Edits: []diag.Edit{{Start: from, End: to, New: value}}})
 	}
 	return out

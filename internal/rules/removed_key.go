@@ -114,5 +114,7 @@ func moveEntries(p *Pass, n *tomlpos.Node, target string) []diag.Fix {
 	if !e.MoveKey(n, []string{"assistant", "tools"}, target, tomledit.Where{End: true}) {
 		return nil
 	}
-	return []diag.Fix{{Title: "Move the entries to [assistant.tools]." + target, Safe: tools != nil, Edits: e.Done()}}
+	from := n.Path()
+	return []diag.Fix{{Title: "Move the entries to [assistant.tools]." + target, Safe: tools != nil, Edits: e.Done(),
+		Touches: []string{config.TablePath(from[:len(from)-1]), "[assistant.tools]"}}}
 }

@@ -167,8 +167,32 @@ func (p *Pass) Report(f Finding) {
 	p.out = append(p.out, diag.Diagnostic{
 		Rule: p.Rule.ID, Severity: p.Rule.Severity, Phase: p.Rule.Phase,
 		Message: f.Message, Span: f.Span, Key: f.Key, Suggestion: f.Suggestion, Notes: f.Notes, Refs: p.Rule.Refs,
-		Fixes: f.Fixes,
+		Fixes: touching(f.Fixes, f.Key),
 	})
+}
+
+// touching gives each fix that names no table the table of the finding's
+// key, the one its edit is in (diag.Fix.Touches).
+func touching(fixes []diag.Fix, key string) []diag.Fix {
+	table := tableOf(key)
+	for i := range fixes {
+		if len(fixes[i].Touches) == 0 && table != "" {
+			fixes[i].Touches = []string{table}
+		}
+	}
+	return fixes
+}
+
+// tableOf is the table part of a key path as findings spell it:
+// "[agents.coder.tools]" of "[agents.coder.tools].confirm".
+func tableOf(key string) string {
+	if i := strings.LastIndex(key, "]."); i >= 0 {
+		return key[:i+1]
+	}
+	if strings.HasPrefix(key, "[") && strings.HasSuffix(key, "]") {
+		return key
+	}
+	return ""
 }
 
 // Reportf records a finding whose message is formatted.

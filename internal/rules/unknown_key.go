@@ -55,7 +55,7 @@ var unknownKeyRule = &Rule{
 				// (available) or gates (confirm).
 				k := v.Field.Value.Key()
 				for _, m := range matches {
-					f.Fixes = append(f.Fixes, diag.Fix{Title: "Rename the key to " + m, Edits: []diag.Edit{{Start: k.Start.Offset, End: k.End.Offset, New: tomlpos.QuoteKey(m)}}})
+					f.Fixes = append(f.Fixes, diag.Fix{Title: "Rename the key to " + m, Local: true, Edits: []diag.Edit{{Start: k.Start.Offset, End: k.End.Offset, New: tomlpos.QuoteKey(m)}}})
 				}
 			}
 			p.Report(f)
@@ -81,7 +81,8 @@ func moveAgentKey(p *Pass, v config.Visit) []diag.Fix {
 	if !e.MoveKey(v.Field.Value, agent, tomledit.Bare(name), tomledit.Where{}) {
 		return nil
 	}
-	return []diag.Fix{{Title: "Move " + name + " to " + config.TablePath(agent), Safe: name != "delegates_to", Edits: e.Done()}}
+	return []diag.Fix{{Title: "Move " + name + " to " + config.TablePath(agent), Safe: name != "delegates_to", Edits: e.Done(),
+		Touches: []string{config.TablePath(tools.Path()), config.TablePath(agent)}}}
 }
 
 func tableTitle(v config.Visit) string {
