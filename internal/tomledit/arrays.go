@@ -1,41 +1,39 @@
 package tomledit
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
-// skip is the offset of the first byte from at that is neither blank, a
+// skip is the offset of the first byte from from that is neither blank, a
 // line end, nor in a comment: the next thing written in an array.
-func (d *Doc) skip(at int) int {
-	for at < len(d.src) {
-		switch d.src[at] {
-		case ' ', '\t', '\r', '\n':
-			at++
-		case '#':
-			for at < len(d.src) && d.src[at] != '\n' {
-				at++
-			}
-		default:
-			return at
+func (d *Doc) skip(from int) int {
+	comment := false
+	for i, c := range d.src[from:] {
+		switch {
+		case comment:
+			comment = c != '\n'
+		case c == '#':
+			comment = true
+		case c != ' ' && c != '\t' && c != '\r' && c != '\n':
+			return from + i
 		}
 	}
-	return at
+	return len(d.src)
 }
 
-// comma is the offset of the comma that follows the item ending at end,
-// or -1 when the array's closing bracket comes first.
-func (d *Doc) comma(end int) int {
-	if at := d.skip(end); at < len(d.src) && d.src[at] == ',' {
-		return at
-	}
-	return -1
+// comma is the offset of the comma that follows the item ending at end;
+// ok is false when the array's closing bracket comes first.
+func (d *Doc) comma(end int) (at int, ok bool) {
+	at = d.skip(end)
+	return at, bytes.HasPrefix(d.src[at:], []byte(","))
 }
 
 // sameLine reports whether no line feed lies in src[from:to).
 func (d *Doc) sameLine(from, to int) bool {
-	return !strings.Contains(string(d.src[from:to]), "\n")
+	return !bytes.Contains(d.src[from:to], []byte("\n"))
 }
 
 // Append adds items, each a TOML value as written ("\"fs_write\""), at
@@ -50,36 +48,29 @@ func (e *Edits) Append(arr *tomlpos.Node, items []string) bool {
 		return false
 	}
 	from, to := arr.Offsets()
-	if to-from < 2 || d.src[from] != '[' || d.src[to-1] != ']' {
-		return false
-	}
 	closing := to - 1
 	if len(arr.Items) == 0 {
 		if d.sameLine(from, closing) {
 			e.Replace(from+1, closing, strings.Join(items, ", "))
 			return true
 		}
-		// Over several lines, perhaps holding comments: each item on a
-		// line of its own above the closing bracket, or after the last
-		// line when the bracket shares a line with something.
+		// Over several lines, holding comments: each item on a line of
+		// its own above the closing bracket, which only blanks can come
+		// before on its line (a comment runs to the line's end).
 		indent := d.Indent(closing) + "  "
 		var b strings.Builder
 		for _, it := range items {
 			b.WriteString(indent + it + ",\n")
 		}
-		if strings.TrimSpace(string(d.src[d.LineStart(closing):closing])) == "" {
-			at := d.LineStart(closing)
-			e.Replace(at, at, b.String())
-		} else {
-			e.Replace(closing, closing, "\n"+b.String())
-		}
+		at := d.LineStart(closing)
+		e.Replace(at, at, b.String())
 		return true
 	}
 	lastItem := arr.Items[len(arr.Items)-1]
 	end := valueTo(lastItem)
-	comma := d.comma(end)
+	comma, hasComma := d.comma(end)
 	after := end
-	if comma >= 0 {
+	if hasComma {
 		after = comma + 1
 	}
 	if d.sameLine(end, closing) || d.LineEnd(after) > closing {
@@ -91,7 +82,7 @@ func (e *Edits) Append(arr *tomlpos.Node, items []string) bool {
 	// One item a line, or several on lines of their own: the new items
 	// go on lines of their own after the last item's line, its comment
 	// included, and the last item gets the comma it lacked.
-	if comma < 0 {
+	if !hasComma {
 		e.Replace(end, end, ",")
 	}
 	indent := d.Indent(valueFrom(lastItem))
@@ -116,17 +107,16 @@ func (e *Edits) RemoveItem(arr *tomlpos.Node, i int) bool {
 	}
 	it := arr.Items[i]
 	from, to := valueFrom(it), valueTo(it)
-	comma := d.comma(to)
-	// Alone on its line(s): blanks before it, and after it (and its
-	// comma) only blanks and a comment.
 	end := to
-	if comma >= 0 {
+	if comma, ok := d.comma(to); ok {
 		end = comma + 1
 	}
+	// Alone on its line(s): blanks before it, and after it (and its
+	// comma) only blanks and a comment; the closing bracket is then on a
+	// later line.
 	lineFrom, lineTo := d.LineStart(from), d.LineEnd(end)
 	rest := strings.TrimSpace(string(d.src[end:lineTo]))
-	alone := strings.TrimSpace(string(d.src[lineFrom:from])) == "" && (rest == "" || strings.HasPrefix(rest, "#"))
-	if alone && lineTo <= valueTo(arr)-1 {
+	if strings.TrimSpace(string(d.src[lineFrom:from])) == "" && (rest == "" || strings.HasPrefix(rest, "#")) {
 		e.Replace(lineFrom, lineTo, "")
 		return true
 	}
@@ -136,18 +126,15 @@ func (e *Edits) RemoveItem(arr *tomlpos.Node, i int) bool {
 		e.Replace(from, end, "")
 	case i+1 < len(arr.Items):
 		// Up to the next thing written after its comma on its line.
-		for end < len(d.src) && (d.src[end] == ' ' || d.src[end] == '\t') {
-			end++
-		}
-		e.Replace(from, end, "")
+		e.Replace(from, len(d.src)-len(bytes.TrimLeft(d.src[end:], " \t")), "")
 	default:
 		// The last of several: the comma before it goes, a trailing comma
 		// after it stays; a comment between them stays where it is.
 		prev := valueTo(arr.Items[i-1])
-		before := d.comma(prev)
 		if d.sameLine(prev, from) {
 			e.Replace(prev, to, "")
 		} else {
+			before, _ := d.comma(prev)
 			e.Replace(before, before+1, "")
 			e.Replace(from, to, "")
 		}

@@ -24,6 +24,8 @@ package tomledit
 
 import (
 	"bytes"
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
@@ -41,12 +43,6 @@ type Doc struct {
 func New(src []byte, root *tomlpos.Node) *Doc {
 	return &Doc{src: src, root: root, crlf: bytes.Contains(src, []byte("\r\n"))}
 }
-
-// Source is the document's bytes, which edits' offsets point into.
-func (d *Doc) Source() []byte { return d.src }
-
-// Root is the document's tree.
-func (d *Doc) Root() *tomlpos.Node { return d.root }
 
 // CRLF reports whether the document's lines end in CRLF, as the lines an
 // edit adds then do.
@@ -77,12 +73,8 @@ func (d *Doc) LineEnd(off int) int {
 
 // Indent is the white space the line holding off starts with.
 func (d *Doc) Indent(off int) string {
-	s := d.LineStart(off)
-	e := s
-	for e < len(d.src) && (d.src[e] == ' ' || d.src[e] == '\t') {
-		e++
-	}
-	return string(d.src[s:e])
+	line := d.src[d.LineStart(off):]
+	return string(line[:len(line)-len(bytes.TrimLeft(line, " \t"))])
 }
 
 // Form is how a table is written, which decides how a key is added to it.
@@ -238,13 +230,11 @@ func keyTo(n *tomlpos.Node) int {
 
 // last is the statement of t written last, nil when it has none.
 func last(t *tomlpos.Node) *tomlpos.Node {
-	var out *tomlpos.Node
-	for _, s := range statements(t, nil) {
-		if out == nil || valueTo(s) > valueTo(out) {
-			out = s
-		}
+	all := statements(t, nil)
+	if len(all) == 0 {
+		return nil
 	}
-	return out
+	return slices.MaxFunc(all, func(a, b *tomlpos.Node) int { return cmp.Compare(valueTo(a), valueTo(b)) })
 }
 
 // BlockEnd is where a line added to the header table t (or the root)
@@ -252,23 +242,19 @@ func last(t *tomlpos.Node) *tomlpos.Node {
 // header's line when it has none; the root with no key of its own gets
 // its lines at the top.
 func (d *Doc) BlockEnd(t *tomlpos.Node) int {
-	at := -1
-	if t != d.root {
-		at = valueTo(t)
-	}
-	if l := last(t); l != nil && valueTo(l) > at {
-		at = valueTo(l)
-	}
-	if at < 0 {
+	switch l := last(t); {
+	case l != nil: // its keys follow its header
+		return d.LineEnd(valueTo(l))
+	case t == d.root:
 		return 0
 	}
-	return d.LineEnd(at)
+	return d.LineEnd(valueTo(t))
 }
 
 // firstHeader is the offset of the first [header] (or [[header]]) written
-// under t; -1 when there is none.
-func firstHeader(t *tomlpos.Node) int {
-	at := -1
+// under t; ok is false when there is none.
+func firstHeader(t *tomlpos.Node) (at int, ok bool) {
+	var starts []int
 	var walk func(n *tomlpos.Node)
 	walk = func(n *tomlpos.Node) {
 		for _, f := range n.Fields {
@@ -276,14 +262,10 @@ func firstHeader(t *tomlpos.Node) int {
 			switch {
 			case v.ArrayOfTables:
 				for _, it := range v.Items {
-					if from := valueFrom(it); at < 0 || from < at {
-						at = from
-					}
+					starts = append(starts, valueFrom(it))
 				}
 			case v.Header:
-				if from := valueFrom(v); at < 0 || from < at {
-					at = from
-				}
+				starts = append(starts, valueFrom(v))
 				walk(v)
 			case v.Implicit():
 				walk(v)
@@ -291,7 +273,10 @@ func firstHeader(t *tomlpos.Node) int {
 		}
 	}
 	walk(t)
-	return at
+	if len(starts) == 0 {
+		return 0, false
+	}
+	return slices.Min(starts), true
 }
 
 // Addable reports whether a key can be added to t: a table in any form
@@ -301,7 +286,8 @@ func (d *Doc) Addable(t *tomlpos.Node) bool {
 	case Root, Header, Inline, InlineDotted:
 		return true
 	case Super:
-		return firstHeader(t) >= 0
+		_, ok := firstHeader(t)
+		return ok
 	case Dotted:
 		return last(t) != nil
 	}

@@ -22,9 +22,6 @@ type Edits struct {
 // Edit starts a change of the document.
 func (d *Doc) Edit() *Edits { return &Edits{d: d} }
 
-// Doc is the document the edits are of.
-func (e *Edits) Doc() *Doc { return e.d }
-
 // Replace replaces the bytes [from, to) with text, whose line feeds are
 // written as the document's line ends; from == to inserts. Insertions at
 // one offset are made in the order given.
@@ -98,9 +95,9 @@ func (e *Edits) AddKeys(t *tomlpos.Node, keys []Key) bool {
 		}
 		e.insertLines(d.BlockEnd(t), b.String())
 	case Super:
-		first := firstHeader(t)
+		first, _ := firstHeader(t)
 		var b strings.Builder
-		b.WriteString(header(t.Path(), false) + "\n")
+		b.WriteString(header(t.Path()) + "\n")
 		for _, k := range keys {
 			b.WriteString(commentLines("", k.Above))
 			b.WriteString(k.text("") + "\n")
@@ -134,7 +131,7 @@ func (e *Edits) AddKeys(t *tomlpos.Node, keys []Key) bool {
 			}
 			ie.added = append(ie.added, prefix+k.Key+" = "+k.Value)
 		}
-		if len(above) > 0 {
+		if above != nil {
 			at := d.LineStart(d.StatementAt(o))
 			e.Replace(at, at, commentLines(d.Indent(at), above))
 		}
@@ -162,13 +159,8 @@ func (e *Edits) insertLines(at int, lines string) {
 	e.Replace(at, at, lines)
 }
 
-// header writes a table's header line: [a.b], or [[a.b]].
-func header(path []string, array bool) string {
-	if array {
-		return "[[" + tomlpos.DottedKey(path) + "]]"
-	}
-	return "[" + tomlpos.DottedKey(path) + "]"
-}
+// header writes a table's header line: [a.b].
+func header(path []string) string { return "[" + tomlpos.DottedKey(path) + "]" }
 
 // StatementAt is the offset of the key that starts the statement n is
 // written in: its own key, or for a node inside an inline table the key
@@ -221,7 +213,7 @@ func (e *Edits) WriteKeys(path []string, keys []Key, where Where) bool {
 	switch d.FormOf(t) {
 	case Root, Header, Super:
 		var b strings.Builder
-		b.WriteString(header(path, false) + "\n")
+		b.WriteString(header(path) + "\n")
 		for _, k := range keys {
 			b.WriteString(commentLines("", k.Above))
 			b.WriteString(k.text("") + "\n")
@@ -232,7 +224,7 @@ func (e *Edits) WriteKeys(path []string, keys []Key, where Where) bool {
 		case d.FormOf(t) == Header:
 			e.InsertTable(t, b.String())
 		case d.FormOf(t) == Super:
-			first := firstHeader(t)
+			first, _ := firstHeader(t)
 			at := d.LineStart(first)
 			e.Replace(at, at, b.String()+"\n")
 		case where.Before != nil:
@@ -347,13 +339,4 @@ func String(s string, literal bool) string {
 		return "'" + s + "'"
 	}
 	return quoted
-}
-
-// Strings writes strings as TOML basic strings joined by ", ".
-func Strings(items []string) string {
-	out := make([]string, len(items))
-	for i, s := range items {
-		out[i] = tomlpos.BasicString(s)
-	}
-	return strings.Join(out, ", ")
 }

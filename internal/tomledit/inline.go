@@ -1,6 +1,7 @@
 package tomledit
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -45,10 +46,7 @@ func (d *Doc) memberStart(t *tomlpos.Node, ms []*tomlpos.Node, i int) int {
 	if i > 0 {
 		at = valueTo(ms[i-1])
 	}
-	for at < len(d.src) && (d.src[at] == ' ' || d.src[at] == '\t' || d.src[at] == ',') {
-		at++
-	}
-	return at
+	return len(d.src) - len(bytes.TrimLeft(d.src[at:], " \t,"))
 }
 
 // writeInlines makes the edits of every inline table: each run of members

@@ -94,6 +94,9 @@ func TestAddKeys(t *testing.T) {
 			"[security]\nk = [\"v\"]\n\n[security.auto]\non = true\n"},
 		{"a super-table with a comment above its sub-table", "x = 1\n\n# auto\n[security.auto]\non = true\n", []string{"security"},
 			"x = 1\n\n# auto\n[security]\nk = [\"v\"]\n\n[security.auto]\non = true\n"},
+		{"a super-table at the top, of two", "[security.b]\nx = 1\n[security.a]\ny = 2\n", []string{"security"},
+			"[security]\nk = [\"v\"]\n\n[security.b]\nx = 1\n[security.a]\ny = 2\n"},
+		{"the root of an empty document", "", nil, "k = [\"v\"]\n"},
 		{"a super-table of an array of tables", "[[mcp.server]]\nname = \"a\"\n", []string{"mcp"},
 			"[mcp]\nk = [\"v\"]\n\n[[mcp.server]]\nname = \"a\"\n"},
 		{"an array of tables' element", "[[a]]\nx = 1\n\n[[a]]\nx = 2\n\n[b]\n", []string{"a"},
@@ -102,6 +105,8 @@ func TestAddKeys(t *testing.T) {
 			"x = 1\nk = [\"v\"]\n\n[a]\n"},
 		{"the root with no key", "# top\n[a]\n", nil,
 			"k = [\"v\"]\n# top\n[a]\n"},
+		{"a quoted key's table", "[\"a b\"]\nx = 1\n", []string{"a b"},
+			"[\"a b\"]\nx = 1\nk = [\"v\"]\n"},
 		{"a value", "a = 1\n", []string{"a"}, ""},
 		{"an array", "a = [1]\n", []string{"a"}, ""},
 	} {
@@ -122,6 +127,23 @@ func TestAddKeys(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestInlineInAnArray adds a key to an inline table written as an element
+// of an array: inside its braces, its comment above the line the array's
+// statement is on.
+func TestInlineInAnArray(t *testing.T) {
+	got := apply(t, "y = 1\nx = [{ a = 1 }, { a = 2 }]\n", func(e *Edits, root *tomlpos.Node) bool {
+		return e.AddKeys(root.Get("x").Items[1], []Key{{Key: "k", Value: "3", Trailing: " # why"}})
+	})
+	if want := "y = 1\n# why\nx = [{ a = 1 }, { a = 2, k = 3 }]\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for _, c := range []struct{ segment, want string }{{"tools", "tools"}, {"a b", `"a b"`}, {"", `""`}} {
+		if got := Bare(c.segment); got != c.want {
+			t.Errorf("Bare(%q) = %s, want %s", c.segment, got, c.want)
+		}
 	}
 }
 
@@ -206,6 +228,7 @@ func TestArrays(t *testing.T) {
 		{"append after a comment", "[\n  \"a\", # one\n  \"b\" # two\n]", appendZ, "[\n  \"a\", # one\n  \"b\", # two\n  \"z\",\n]"},
 		{"append to an empty array over lines", "[\n  # none\n]", appendZ, "[\n  # none\n  \"z\",\n]"},
 		{"append where the bracket closes the last line", "[ \"a\",\n  \"b\" ]", appendZ, "[ \"a\",\n  \"b\", \"z\" ]"},
+		{"append where the comma follows a comment", "[\n  \"a\" # one\n  ,\n]", appendZ, "[\n  \"a\" # one\n  ,\n  \"z\",\n]"},
 		{"append nothing", `["a"]`, func(e *Edits, a *tomlpos.Node) bool { return e.Append(a, nil) }, ""},
 		{"remove the first", `["a", "b"]`, remove(0), `["b"]`},
 		{"remove the last", `["a", "b"]`, remove(1), `["a"]`},
@@ -214,7 +237,10 @@ func TestArrays(t *testing.T) {
 		{"remove a line", "[\n  \"a\", # one\n  \"b\", # two\n]", remove(0), "[\n  \"b\", # two\n]"},
 		{"remove the last line", "[\n  \"a\", # one\n  \"b\" # two\n]", remove(1), "[\n  \"a\", # one\n]"},
 		{"remove the last, the bracket on its line", "[\n  \"a\", # one\n  \"b\" ]", remove(1), "[\n  \"a\" # one\n   ]"},
+		{"remove in the middle", `["a", "b",  "c"]`, remove(1), `["a", "c"]`},
+		{"remove in the middle, one a line", "[\n  \"a\", \"b\", # two\n  \"c\",\n]", remove(1), "[\n  \"a\", # two\n  \"c\",\n]"},
 		{"remove outside", `["a"]`, remove(1), ""},
+		{"remove before the start", `["a"]`, remove(-1), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			doc := "x = " + c.arr + "\n"
@@ -264,6 +290,10 @@ func TestRemoveAndMove(t *testing.T) {
 			_, _, removed := e.RemoveKey(root.Lookup("a", "y"))
 			return removed && e.AddKeys(root.Get("a"), []Key{{Key: "z", Value: "3"}})
 		}, "a = { x = 1, z = 3 }\n"},
+		{"remove an array's item", "a = [1]\n", func(e *Edits, root *tomlpos.Node) bool {
+			_, _, removed := e.RemoveKey(root.Get("a").Items[0])
+			return removed
+		}, ""},
 		{"remove a table", "[a]\n", func(e *Edits, root *tomlpos.Node) bool {
 			_, _, removed := e.RemoveKey(root.Get("a"))
 			return removed
@@ -315,9 +345,6 @@ func TestString(t *testing.T) {
 		if err != nil || root.Get("x").Str != c.s {
 			t.Errorf("String(%q, %v) = %s does not read back: %v", c.s, c.literal, got, err)
 		}
-	}
-	if got := Strings([]string{"a", "it's"}); got != `"a", "it's"` {
-		t.Errorf("Strings = %s", got)
 	}
 }
 
