@@ -117,11 +117,10 @@ type fixKey struct {
 type errKey struct{ rule, key, text string }
 
 func identify(d diag.Diagnostic, name string, data []byte) errKey {
-	from, to := d.Span.Start.Offset, d.Span.End.Offset
-	if d.Span.File != name || from < 0 || from > to || to > len(data) {
+	if d.Span.File != name {
 		return errKey{d.Rule, d.Key, d.Message}
 	}
-	return errKey{d.Rule, d.Key, string(data[from:to])}
+	return errKey{d.Rule, d.Key, string(data[d.Span.Start.Offset:d.Span.End.Offset])}
 }
 
 // linted is a config's bytes and their lint.
@@ -131,7 +130,7 @@ type linted struct {
 }
 
 // newErrors are the errors of after that before does not hold, as many
-// times as after holds them more often.
+// times as after holds them more often; nil when there are none.
 func newErrors(name string, before, after linted) []diag.Diagnostic {
 	count := map[errKey]int{}
 	for _, d := range before.res.Diagnostics {
@@ -197,7 +196,7 @@ func fixRounds(cfg Source, m *Manifest, unsafe bool, held []Withheld, bound int)
 			break
 		}
 		next := lint(data)
-		if len(newErrors(cfg.Name, now, next)) > 0 {
+		if newErrors(cfg.Name, now, next) != nil {
 			// Undone: the round's fixes are made again one at a time, each
 			// on what the ones kept before it made, and kept unless it
 			// brings an error no later round fixes.
