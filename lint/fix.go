@@ -206,8 +206,9 @@ func fixRounds(cfg Source, m *Manifest, unsafe bool, held []Withheld, bound int)
 				try, _ := diag.Apply(now.data, pick(fixes, append(slices.Clone(kept), i)))
 				r := lint(try)
 				fresh := newErrors(cfg.Name, next, r)
-				if j := slices.IndexFunc(fresh, func(d diag.Diagnostic) bool { return !fixable(d, try) }); j >= 0 {
-					withhold(from[i], fixes[i], now.data, why(fresh[j]))
+				unfixable := func(d diag.Diagnostic) bool { return !fixable(d, try) }
+				if slices.ContainsFunc(fresh, unfixable) {
+					withhold(from[i], fixes[i], now.data, why(fresh[slices.IndexFunc(fresh, unfixable)]))
 					continue
 				}
 				for _, d := range fresh {
