@@ -65,8 +65,8 @@ type Edit struct {
 //
 // n edits cost O(n log n): every edit is ranked once by its position, the
 // edits taken are marked in a Fenwick tree over the ranks, and a new edit
-// is checked only against the taken edits next to its rank, since taken
-// edits never overlap (edits.go).
+// is checked only against the two taken edits next to its rank, since
+// taken edits never overlap (edits.go).
 func Apply(src []byte, fixes []Fix) ([]byte, []int) {
 	var all []placed
 	for i, f := range fixes {
@@ -113,12 +113,12 @@ func Apply(src []byte, fixes []Fix) ([]byte, []int) {
 }
 
 // clash reports whether two edits cannot both be made: their ranges share
-// a byte, or one inserts strictly inside the other's range.
+// a byte, or one inserts strictly inside the other's range. Both are the
+// one test: an insertion at p is [p, p), which starts before a range ends
+// and ends after it starts exactly when the range holds p strictly
+// inside; at a range's ends, or at another insertion's point, it does not.
 func clash(a, b Edit) bool {
-	inside := func(p int, e Edit) bool { return e.Start < p && p < e.End }
-	return a.Start < b.End && b.Start < a.End ||
-		a.Start == a.End && inside(a.Start, b) ||
-		b.Start == b.End && inside(b.Start, a)
+	return a.Start < b.End && b.Start < a.End
 }
 
 // String writes an edit for a test's failure message.
