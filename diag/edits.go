@@ -18,19 +18,20 @@ func placedOrder(a, b placed) int {
 // marks is a set of ranks (0 to n-1) kept in a Fenwick tree, which counts
 // the marked ranks below any rank in O(log n) and finds the k-th marked
 // rank in O(log n): what Apply needs to step from an edit's rank to the
-// taken edits before and after it.
+// taken edits before and after it. The tree's size is a power of two, so
+// that the search of the k-th halves its step from half the size and
+// never steps past the end.
 type marks struct {
 	tree []int // tree[i] counts the marked ranks in (i - lowbit(i), i], 1-based
 	set  []bool
-	top  int // the largest power of two not above n
 }
 
 func newMarks(n int) *marks {
-	top := 1
-	for top*2 <= n {
-		top *= 2
+	size := 1
+	for size <= n {
+		size *= 2
 	}
-	return &marks{tree: make([]int, n+1), set: make([]bool, n), top: top}
+	return &marks{tree: make([]int, size), set: make([]bool, n)}
 }
 
 func (m *marks) has(r int) bool { return m.set[r] }
@@ -48,20 +49,21 @@ func (m *marks) mark(r int) {
 // below counts the marked ranks less than r.
 func (m *marks) below(r int) int {
 	n := 0
-	for i := r; i > 0; i -= i & -i {
+	for i := r; i != 0; i -= i & -i {
 		n += m.tree[i]
 	}
 	return n
 }
 
-// kth is the k-th marked rank (1-based k), or -1 when fewer are marked.
+// kth is the k-th marked rank (1-based k), or -1 when fewer are marked
+// (or k is not positive).
 func (m *marks) kth(k int) int {
 	if k < 1 {
 		return -1
 	}
 	at := 0
-	for step := m.top; step > 0; step /= 2 {
-		if next := at + step; next < len(m.tree) && m.tree[next] < k {
+	for step := len(m.tree) / 2; step != 0; step /= 2 {
+		if next := at + step; m.tree[next] < k {
 			at = next
 			k -= m.tree[next]
 		}
@@ -73,33 +75,19 @@ func (m *marks) kth(k int) int {
 }
 
 // clashes reports whether the edit at rank r clashes with a marked one.
-// Marked edits never clash with each other, so, sorted by rank, their
-// starts and their ends both rise: walking back from r, none can clash
-// once one ends before the edit starts; walking on, none once one starts
-// after it ends. The walks visit only the marked edits that touch the
-// edit's range.
+// It asks only the two marked edits next to r, the last before it and the
+// first after it. Marked edits never clash with each other, so, in rank
+// order, each ends where the next starts at the latest: a marked edit
+// before the last one before r ends where that one starts, which is not
+// after the edit's start, so it cannot clash with the edit unless that
+// one does; and one after the first after r starts where that one ends,
+// which, if that one does not clash, is not before the edit's end (or the
+// edit is an insertion at that point, which clashes with nothing
+// starting there).
 func (m *marks) clashes(all []placed, r int) bool {
-	e := all[r].Edit
 	n := m.below(r)
-	for k := n; k >= 1; k-- {
-		t := all[m.kth(k)].Edit
-		if t.End < e.Start {
-			break
-		}
-		if clash(e, t) {
-			return true
-		}
-	}
-	for k := n + 1; ; k++ {
-		q := m.kth(k)
-		if q < 0 {
-			break
-		}
-		t := all[q].Edit
-		if t.Start > e.End {
-			break
-		}
-		if clash(e, t) {
+	for _, k := range [2]int{n, n + 1} {
+		if q := m.kth(k); q >= 0 && clash(all[r].Edit, all[q].Edit) {
 			return true
 		}
 	}

@@ -22,6 +22,30 @@ type Fix struct {
 	// Edits are the changes to the file the diagnostic's span is in, in
 	// byte offsets of that file; they do not overlap.
 	Edits []Edit
+	// Touches are the tables the fix reads or writes, as the config
+	// spells them ("[agents.coder.tools]"), and Local says it changes one
+	// value of them and reads nothing else there (a misspelt name
+	// rewritten). A fix that is not local is computed from what the
+	// tables hold, so kokua-lint --fix makes it in a round of its own
+	// among the fixes that touch them (Isolated), and lints the file again
+	// before the next: two such fixes made together would each be computed
+	// from a table the other changed, and could fight.
+	Touches []string
+	Local   bool
+}
+
+// Isolated reports whether f and g must not be made in one round: they
+// touch a table in common, and one of them is not local.
+func (f Fix) Isolated(g Fix) bool {
+	if f.Local && g.Local {
+		return false
+	}
+	for _, t := range f.Touches {
+		if slices.Contains(g.Touches, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // Edit replaces the bytes [Start, End) of a file with New. Start == End
@@ -41,8 +65,8 @@ type Edit struct {
 //
 // n edits cost O(n log n): every edit is ranked once by its position, the
 // edits taken are marked in a Fenwick tree over the ranks, and a new edit
-// is checked only against the taken edits next to its rank, since taken
-// edits never overlap (edits.go).
+// is checked only against the two taken edits next to its rank, since
+// taken edits never overlap (edits.go).
 func Apply(src []byte, fixes []Fix) ([]byte, []int) {
 	var all []placed
 	for i, f := range fixes {
@@ -89,12 +113,12 @@ func Apply(src []byte, fixes []Fix) ([]byte, []int) {
 }
 
 // clash reports whether two edits cannot both be made: their ranges share
-// a byte, or one inserts strictly inside the other's range.
+// a byte, or one inserts strictly inside the other's range. Both are the
+// one test: an insertion at p is [p, p), which starts before a range ends
+// and ends after it starts exactly when the range holds p strictly
+// inside; at a range's ends, or at another insertion's point, it does not.
 func clash(a, b Edit) bool {
-	inside := func(p int, e Edit) bool { return e.Start < p && p < e.End }
-	return a.Start < b.End && b.Start < a.End ||
-		a.Start == a.End && inside(a.Start, b) ||
-		b.Start == b.End && inside(b.Start, a)
+	return a.Start < b.End && b.Start < a.End
 }
 
 // String writes an edit for a test's failure message.

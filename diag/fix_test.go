@@ -27,6 +27,9 @@ func TestApply(t *testing.T) {
 		{"insertions at one point in fix order", []Fix{fixOf(Edit{3, 3, "a"}), fixOf(Edit{3, 3, "b"})}, "012ab3456789", []int{0, 1}},
 		{"insertion at a range's ends", []Fix{fixOf(Edit{2, 4, "R"}), fixOf(Edit{2, 2, "<"}), fixOf(Edit{4, 4, ">"})}, "01<R>456789", []int{0, 1, 2}},
 		{"insertion inside a range is left", []Fix{fixOf(Edit{2, 6, "R"}), fixOf(Edit{4, 4, "x"})}, "01R6789", []int{0}},
+		{"a range around an insertion made before is left", []Fix{fixOf(Edit{4, 4, "x"}), fixOf(Edit{2, 6, "R"})}, "0123x456789", []int{0}},
+		{"an overlapping fix earlier in the text is left", []Fix{fixOf(Edit{4, 6, "b"}), fixOf(Edit{2, 5, "a"})}, "0123b6789", []int{0}},
+		{"a fix between two made is checked against both", []Fix{fixOf(Edit{0, 2, "a"}), fixOf(Edit{6, 8, "c"}), fixOf(Edit{3, 7, "b"}), fixOf(Edit{2, 3, "d"})}, "ad345c89", []int{0, 1, 3}},
 		{"a fix whose edits overlap each other is left", []Fix{fixOf(Edit{1, 3, "a"}, Edit{2, 4, "b"}), fixOf(Edit{9, 10, "z"})}, "012345678z", []int{1}},
 		{"outside the source is left", []Fix{fixOf(Edit{9, 11, "a"}), fixOf(Edit{-1, 0, "b"}), fixOf(Edit{5, 4, "c"})}, "0123456789", nil},
 		{"a fix without edits is not made", []Fix{{Title: "empty"}}, "0123456789", nil},
@@ -89,12 +92,15 @@ func TestApplyAgreesWithOneAtATime(t *testing.T) {
 // before it makes, and the same text.
 func TestApplyAgreesWithBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 3000 {
+	for round := range 3000 {
 		src := make([]byte, 1+r.IntN(30))
+		fixes := make([]Fix, r.IntN(8))
+		if round%10 == 0 { // many fixes, many ranks: the tree's every level
+			src, fixes = make([]byte, 1+r.IntN(200)), make([]Fix, r.IntN(70))
+		}
 		for i := range src {
 			src[i] = byte('a' + r.IntN(26))
 		}
-		fixes := make([]Fix, r.IntN(8))
 		for i := range fixes {
 			for range 1 + r.IntN(2) {
 				a, b := r.IntN(len(src)+1), r.IntN(len(src)+1)
@@ -104,13 +110,20 @@ func TestApplyAgreesWithBruteForce(t *testing.T) {
 				fixes[i].Edits = append(fixes[i].Edits, Edit{min(a, b), max(a, b), string(rune('A' + i))})
 			}
 		}
+		// Two edits clash when they share a byte, or one inserts strictly
+		// inside the other; written out here, apart from Apply's clash.
+		overlap := func(a, b Edit) bool {
+			inside := func(p int, e Edit) bool { return e.Start < p && p < e.End }
+			return max(a.Start, b.Start) < min(a.End, b.End) ||
+				a.Start == a.End && inside(a.Start, b) || b.Start == b.End && inside(b.Start, a)
+		}
 		var taken []Edit
 		var want []int
 		for i, f := range fixes {
 			ok := true
 			for j, e := range f.Edits {
 				for _, o := range append(slices.Clone(taken), f.Edits[:j]...) {
-					ok = ok && !clash(e, o)
+					ok = ok && !overlap(e, o)
 				}
 			}
 			if ok {
@@ -147,5 +160,33 @@ func BenchmarkApply(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestIsolated states when two fixes must not be made in one round: they
+// touch a table in common, and one of them is computed from it (not
+// local). Two local rewrites of one table, or fixes of different tables,
+// share a round.
+func TestIsolated(t *testing.T) {
+	pair := []string{"[agents.coder.tools]"}
+	for _, c := range []struct {
+		name string
+		f, g Fix
+		want bool
+	}{
+		{"two computed fixes of one table", Fix{Touches: pair}, Fix{Touches: pair}, true},
+		{"a computed fix and a rewrite of its table", Fix{Touches: pair}, Fix{Touches: pair, Local: true}, true},
+		{"a rewrite and a computed fix of its table", Fix{Touches: pair, Local: true}, Fix{Touches: pair}, true},
+		{"two rewrites of one table", Fix{Touches: pair, Local: true}, Fix{Touches: pair, Local: true}, false},
+		{"a table in common among others", Fix{Touches: []string{"[a]", "[assistant.tools]"}}, Fix{Touches: []string{"[assistant.tools]", "[b]"}}, true},
+		{"different tables", Fix{Touches: []string{"[a]"}}, Fix{Touches: []string{"[b]"}}, false},
+		{"no table", Fix{}, Fix{Touches: pair}, false},
+	} {
+		if got := c.f.Isolated(c.g); got != c.want {
+			t.Errorf("%s: Isolated = %v, want %v", c.name, got, c.want)
+		}
+		if got := c.g.Isolated(c.f); got != c.want {
+			t.Errorf("%s, the other way: Isolated = %v, want %v", c.name, got, c.want)
+		}
 	}
 }

@@ -33,6 +33,9 @@
 #                          each mutant of fewer generated inputs (internal/diff's reps)
 #   TESTERS="./a ./b"      the packages that cover the files, when an earlier run found them: skips
 #                          the search (one run of every package's tests per folder)
+#   SKIP='^TestGolden'     a go test -skip pattern: the tests it names kill no mutant (both stages),
+#                          though they still decide which mutants are covered; to count the mutants
+#                          the tests other than goldens kill (docs/testing.md)
 set -euo pipefail
 
 WORKERS="${WORKERS:-$(nproc)}"
@@ -77,12 +80,14 @@ cat >"$work/bin/go" <<EOF
 #!/usr/bin/env bash
 if [[ "\$1" == test && -n "\${MUTATION_TEST_PKGS:-}" ]]; then
     pkgs="\$MUTATION_TEST_PKGS"
-    [[ " \$* " == *" -coverprofile "* ]] && pkgs="\$MUTATION_COVER_PKGS"
+    skip=()
+    [[ -n "\${MUTATION_SKIP:-}" ]] && skip=(-skip "\$MUTATION_SKIP")
+    [[ " \$* " == *" -coverprofile "* ]] && pkgs="\$MUTATION_COVER_PKGS" && skip=()
     # -count=1: a cached coverage run would make gremlins' per-mutant timeout, which it takes
     # from the coverage run's time, too short, and every mutant would time out.
     # KOKUA_GOLDEN_ACCEPT=1: every golden comparison passes, as -update would let it, so a
     # mutant that only a golden kills counts as living.
-    KOKUA_GOLDEN_ACCEPT=1 exec "$real_go" test -count=1 \${MUTATION_SHORT:+-short} "\${@:2:\$#-2}" \$pkgs
+    KOKUA_GOLDEN_ACCEPT=1 exec "$real_go" test -count=1 \${MUTATION_SHORT:+-short} "\${skip[@]}" "\${@:2:\$#-2}" \$pkgs
 fi
 exec "$real_go" "\$@"
 EOF
@@ -160,7 +165,7 @@ for dir in "${dirs[@]}"; do
     echo "== first stage: $first"
     start=$SECONDS
     rm -f "$work/result.json"
-    (cd "$root" && MUTATION_TEST_PKGS="$first" MUTATION_COVER_PKGS="$pkgs" PATH="$work/bin:$PATH" "$GREMLINS" unleash "./$dir" \
+    (cd "$root" && MUTATION_TEST_PKGS="$first" MUTATION_COVER_PKGS="$pkgs" MUTATION_SKIP="${SKIP:-}" PATH="$work/bin:$PATH" "$GREMLINS" unleash "./$dir" \
         --coverpkg "$module/$dir" "${excludes[@]}" --workers "$WORKERS" --timeout-coefficient "$TIMEOUT_COEFFICIENT" \
         --output "$work/result.json" -S lt) || true
     if [[ ! -s "$work/result.json" ]]; then
@@ -169,12 +174,13 @@ for dir in "${dirs[@]}"; do
     fi
     second=""
     [[ "$first" != "$pkgs" ]] && second="$pkgs"
-    python3 - "$work/result.json" "$work/copy/repo" "$real_go" "$TIMEOUT_COEFFICIENT" "$second" "${files[@]}" <<'PY'
+    python3 - "$work/result.json" "$work/copy/repo" "$real_go" "$TIMEOUT_COEFFICIENT" "$second" "${SKIP:-}" "${files[@]}" <<'PY'
 # The second stage: every mutant that lived or timed out in the first is applied to the copy and
 # run against all the packages that cover the files.
 import json, os, subprocess, sys, time
-path, repo, go, coefficient, pkgs, *names = sys.argv[1:]
+path, repo, go, coefficient, pkgs, skip, *names = sys.argv[1:]
 pkgs = pkgs.split()
+skip = ["-skip", skip] if skip else []
 res = json.load(open(path))
 def target(f):
     # gremlins names a file by its name in the folder it mutates.
@@ -196,7 +202,7 @@ def run(limit):
     try:
         # Goldens accept whatever they get, as under -update (see the shim above).
         short = ["-short"] if os.environ.get("MUTATION_SHORT") else []
-        p = subprocess.run([go, "test", "-count=1", *short, *pkgs], cwd=repo, stdout=subprocess.PIPE,
+        p = subprocess.run([go, "test", "-count=1", *short, *skip, *pkgs], cwd=repo, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=limit, env={**os.environ, "KOKUA_GOLDEN_ACCEPT": "1"})
         if p.returncode == 0:
             return "passed", time.monotonic() - t

@@ -36,7 +36,8 @@ func (o options) checkFixTargets() error {
 // fixConfig writes the fixes lint.Fix made of one config: it prints them as a
 // diff under --diff, writes the fixed config to standard output when it
 // was read from standard input, and otherwise replaces the file in place,
-// atomically. Each fix made gets one line on standard error. It returns
+// atomically. Each fix made gets one line on standard error, and so does
+// each fix withheld, with the error it gave. It returns
 // the config as fixed and what remains in it (under --diff, the config as
 // --fix would leave it).
 func (o options) fixConfig(path string, src lint.Source, fixed *lint.Fixed, stdout, stderr io.Writer) (lint.Source, *lint.Result, error) {
@@ -46,6 +47,9 @@ func (o options) fixConfig(path string, src lint.Source, fixed *lint.Fixed, stdo
 	}
 	for _, a := range fixed.Applied {
 		fmt.Fprintf(stderr, "%s: %s %s: %s\n", a.Finding.Span, verb, a.Finding.Rule, diag.Printable(a.Fix.Title))
+	}
+	for _, w := range fixed.Withheld {
+		fmt.Fprintf(stderr, "%s: withheld %s: %s: it gave %s\n", w.Finding.Span, w.Finding.Rule, diag.Printable(w.Fix.Title), diag.Printable(w.Why))
 	}
 	changed := !bytes.Equal(fixed.Data, src.Data)
 	switch {

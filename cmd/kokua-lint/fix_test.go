@@ -195,3 +195,24 @@ func TestFixHint(t *testing.T) {
 		})
 	}
 }
+
+// TestFixWithheld: a fix that would bring an error the config did not
+// hold is not made; standard error names it with the error it gave, the
+// finding's note says it was withheld, and the config is left as it was.
+func TestFixWithheld(t *testing.T) {
+	const text = "[assistant.tools]\nconfirm = []\nreview = [\"web.execute_python\"]\n\n[agents.assistant.tools]\navailable = [\"web\", \"time\"]\n"
+	path := writeConfig(t, text)
+	code, stdout, stderr := clitest.Run(Main, "kokua-lint", "", "--fix", path).Split()
+	if code != 1 || readConfig(t, path) != text {
+		t.Fatalf("exit %d (want 1), config:\n%s", code, readConfig(t, path))
+	}
+	if !strings.Contains(stderr, `withheld dead-entry: Write "compute.execute_python": it gave [entry-scope] `) {
+		t.Errorf("stderr should name the fix withheld and why: %s", stderr)
+	}
+	if !strings.Contains(stdout, "note: kokua-lint --fix withheld the fix") {
+		t.Errorf("the finding should say its fix was withheld: %s", stdout)
+	}
+	if strings.Contains(stderr, "--fix fixes") {
+		t.Errorf("a withheld fix is no fix to offer: %s", stderr)
+	}
+}

@@ -117,7 +117,8 @@ func suppressionLine(line string) (start, end int, ok bool) {
 }
 
 // suppression writes "# kokua-lint: ignore[<rule>] " alone on the line
-// above the finding, indented as that line is; or, when a suppression is
+// above the finding, indented as that line is, its line ending as the
+// document's do; or, when a suppression is
 // already alone there, adds the rule to it. The reason is left for the
 // user to write: until they do, suppression-invalid says it is missing,
 // and the finding stays, since a suppression without a reason hides
@@ -137,7 +138,7 @@ func suppression(t text, f diag.Diagnostic) fix {
 	for indent < len(t.s) && (t.s[indent] == ' ' || t.s[indent] == '\t') {
 		indent++
 	}
-	return fix{title: title, edits: []diag.Edit{{Start: start, End: start, New: t.s[start:indent] + "# kokua-lint: ignore[" + f.Rule + "] \n"}}}
+	return fix{title: title, edits: []diag.Edit{{Start: start, End: start, New: t.s[start:indent] + "# kokua-lint: ignore[" + f.Rule + "] " + t.eol}}}
 }
 
 func (s *server) definition(p *DefinitionParams) []Location {

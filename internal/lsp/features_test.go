@@ -242,6 +242,33 @@ func TestCodeActions(t *testing.T) {
 		}
 	})
 
+	t.Run("a fix that waits is offered nowhere", func(t *testing.T) {
+		// The built-in pair's fix would drop compute's entries while
+		// "compte" reads as compute: no quick fix, and fix all leaves it.
+		text := "[agents.assistant]\ndelegates_to = [\"coder\"]\n\n[agents.assistant.tools]\navailable = [\"memory\", \"time\"]\n\n" +
+			"[agents.coder.tools]\navailable = [\"fs\", \"compte\"]\n"
+		cl, _ := start(t, Options{}, nil)
+		u := fileURI(t, "config.toml")
+		var scope *Diagnostic
+		ds := cl.open(u, text)
+		for i := range ds {
+			if ds[i].Code == "entry-scope" {
+				scope = &ds[i]
+			}
+		}
+		if scope == nil || !strings.Contains(scope.Message, "No fix is offered yet") {
+			t.Fatalf("want the entry-scope finding saying its fix waits: %+v", ds)
+		}
+		for _, a := range cl.actions(u, scope.Range) {
+			if a.Kind == quickFix && len(a.Diagnostics) == 1 && a.Diagnostics[0].Code == "entry-scope" {
+				t.Errorf("a quick fix is offered for a fix that waits: %s", a.Title)
+			}
+			if a.Kind == sourceFixAll && strings.Contains(apply(t, text, u, a), "[assistant.tools]") {
+				t.Errorf("fix all made the fix that waits")
+			}
+		}
+	})
+
 	t.Run("suppress a warning", func(t *testing.T) {
 		text := base + "\n[github_backup]\nrepo = \"me/state\"\n"
 		cl, _ := start(t, Options{}, nil)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/testing/agree"
 )
 
@@ -83,4 +84,16 @@ func TestSuppressionLineAgreesOnGenerated(t *testing.T) {
 
 func FuzzSuppressionLineAgreesWithPattern(f *testing.F) {
 	agree.Fuzz(f, suppressionLineDisagreement, suppressionLineEdges)
+}
+
+// TestSuppressionLineEnds: the suppression comment a quick fix writes
+// ends its line as the document's lines end, so a CRLF file stays CRLF.
+func TestSuppressionLineEnds(t *testing.T) {
+	for _, eol := range []string{"\n", "\r\n"} {
+		doc := "[agents.a]" + eol + "  x = 1" + eol
+		f := suppression(newText(doc), diag.Diagnostic{Rule: "r", Span: diag.Span{Start: diag.Position{Line: 2, Column: 3, Offset: len("[agents.a]" + eol + "  ")}}})
+		if len(f.edits) != 1 || f.edits[0].New != "  # kokua-lint: ignore[r] "+eol {
+			t.Errorf("with %q line ends: %v", eol, f.edits)
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"strings"
+
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 )
@@ -37,14 +39,22 @@ func (e Encoding) unit() lineindex.Unit {
 	return lineindex.UTF16
 }
 
-// text is one version of a document and the line index of its bytes.
+// text is one version of a document, the line index of its bytes, and
+// the line end the lines an edit adds are written with: CRLF in a
+// document whose lines end in CRLF, as the fixes' own TOML editor writes
+// them (internal/tomledit), decided once for the version.
 type text struct {
 	s     string
 	lines *lineindex.Index
+	eol   string
 }
 
 func newText(s string) text {
-	return text{s: s, lines: lineindex.New("", []byte(s))}
+	eol := "\n"
+	if strings.Contains(s, "\r\n") {
+		eol = "\r\n"
+	}
+	return text{s: s, lines: lineindex.New("", []byte(s)), eol: eol}
 }
 
 // byteOffset is the byte offset of a protocol position. A line past the

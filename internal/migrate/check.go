@@ -9,6 +9,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/textdiff"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -94,7 +95,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		byHead[fmt.Sprint(at, head)] = mk
 		marks = append(marks, mk)
 	}
-	ends := crlf(data)
+	ends := tomledit.New(data, nil)
 	for _, mk := range marks {
 		if markedAbove(data, mk.at, mk.head) {
 			continue
@@ -123,7 +124,7 @@ func markErrors(name string, data []byte, m *lint.Manifest) ([]byte, error) {
 		default:
 			lead = "\n\n"
 		}
-		edits = append(edits, diag.Edit{Start: mk.at, End: mk.at, New: lineEnds(ends, lead+string(indent)+commentSafe(text)+"\n")})
+		edits = append(edits, diag.Edit{Start: mk.at, End: mk.at, New: ends.LineEnds(lead + string(indent) + commentSafe(text) + "\n")})
 	}
 	out, err := textdiff.Apply(data, edits)
 	if err != nil {

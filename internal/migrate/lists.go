@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -286,12 +287,12 @@ func commentLines(indent string, texts []string) string {
 
 // dropLine deletes the line of a key = value the migration removes, and
 // keeps every comment it held on a line of its own in its place, saying so.
-func (mg *migration) dropLine(kl keyLine, key string) {
+func (mg *migration) dropLine(kl tomledit.Line, key string) {
 	var texts []string
-	for _, c := range mg.commentsBetween(kl.from, kl.to) {
+	for _, c := range mg.commentsBetween(kl.From, kl.To) {
 		texts = append(texts, c.Text)
 		mg.changes = append(mg.changes, Change{Line: c.Span.Start.Line, Message: fmt.Sprintf(
 			"the comment %q of %s stays, on a line of its own, where the key was", c.Text, key)})
 	}
-	mg.edit(kl.from, kl.to, commentLines(kl.keyIndent, texts))
+	mg.edit(kl.From, kl.To, commentLines(kl.Indent, texts))
 }

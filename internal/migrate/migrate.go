@@ -39,6 +39,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/textdiff"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -126,7 +127,7 @@ func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	}
 	mg := newMigration(src, c, m)
 	mg.run()
-	out, err := textdiff.Apply(src.Data, mg.edits)
+	out, err := textdiff.Apply(src.Data, mg.ed.Done())
 	if err != nil {
 		return nil, fmt.Errorf("%w: the migration's edits overlap: %w; please report it", ErrInternal, err)
 	}
@@ -154,17 +155,13 @@ type migration struct {
 	toolsOf map[string][]string // tool name -> toolsets providing it, manifest order
 	toolsIn map[string][]string // toolset name -> its tools, for the manifest's toolsets and core
 	known   map[string]bool     // toolset names: the manifest's and [[mcp.server]] names
-	headers []int               // start of every [header], in file order
-	kvs     [][2]int            // key start and value end of every key = value
-	edits   []diag.Edit
+	// doc is the input as the TOML editor reads it, and ed the edits
+	// the migration makes with it (internal/tomledit), in the order made.
+	doc     *tomledit.Doc
+	ed      *tomledit.Edits
 	changes []Change
-	crlf    bool        // the input's lines end in CRLF
 	within  map[int]int // lines inside a multi-line string -> its first; see stringLines
 	entry   string      // the entry agent's name
-	// inlineOrder are the inline tables the migration edits, in the
-	// order first met, and inlineEdits their edits (writeInlines).
-	inlineOrder []*tomlpos.Node
-	inlineEdits map[*tomlpos.Node]*inlineEdit
 	// gone are the old keys and tables the migration took out of the
 	// table they were written in (emptied).
 	gone map[*tomlpos.Node]bool
@@ -173,7 +170,8 @@ type migration struct {
 func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migration {
 	mg := &migration{src: src, cfg: c, root: c.Root, lines: lineindex.New(src.Name, src.Data),
 		toolsOf: map[string][]string{}, toolsIn: map[string][]string{kokua.Core: kokua.CoreTools}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value,
-		crlf: crlf(src.Data), gone: map[*tomlpos.Node]bool{}}
+		doc: tomledit.New(src.Data, c.Root), gone: map[*tomlpos.Node]bool{}}
+	mg.ed = mg.doc.Edit()
 	for _, t := range engine.ManifestOf(m).Manifest.Toolsets {
 		mg.known[t.Name] = true
 		for _, tool := range t.Tools {
@@ -193,30 +191,7 @@ func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migratio
 			}
 		}
 	}
-	mg.index(c.Root)
-	slices.Sort(mg.headers)
 	return mg
-}
-
-// index records every header and every key = value of the tree.
-func (mg *migration) index(t *tomlpos.Node) {
-	for _, f := range t.Fields {
-		v := f.Value
-		switch {
-		case v.ArrayOfTables:
-			for _, it := range v.Items {
-				mg.headers = append(mg.headers, valueFrom(it))
-				mg.index(it)
-			}
-		case v.Kind == tomlpos.KindTable && v.Header:
-			mg.headers = append(mg.headers, valueFrom(v))
-			mg.index(v)
-		case v.Kind == tomlpos.KindTable && v.Span() == v.Key():
-			mg.index(v) // made by a dotted key or a header's path
-		default:
-			mg.kvs = append(mg.kvs, [2]int{keyFrom(v), valueTo(v)})
-		}
-	}
 }
 
 // valueFrom and valueTo are the bytes a node's value starts and ends at,
@@ -236,46 +211,17 @@ func keyFrom(n *tomlpos.Node) int {
 	return from
 }
 
-func (mg *migration) lineStart(off int) int {
-	return bytes.LastIndexByte(mg.src.Data[:off], '\n') + 1
-}
+func (mg *migration) lineStart(off int) int { return mg.doc.LineStart(off) }
 
 // lineEnd is the offset just past the newline ending off's line.
-func (mg *migration) lineEnd(off int) int {
-	if i := bytes.IndexByte(mg.src.Data[off:], '\n'); i >= 0 {
-		return off + i + 1
-	}
-	return len(mg.src.Data)
-}
+func (mg *migration) lineEnd(off int) int { return mg.doc.LineEnd(off) }
 
 // indent is the white space a line starts with.
-func (mg *migration) indent(off int) string {
-	s := mg.lineStart(off)
-	e := s
-	for e < len(mg.src.Data) && (mg.src.Data[e] == ' ' || mg.src.Data[e] == '\t') {
-		e++
-	}
-	return string(mg.src.Data[s:e])
-}
+func (mg *migration) indent(off int) string { return mg.doc.Indent(off) }
 
 // edit replaces the bytes from..to with text, whose lines end as the
 // file's do.
-func (mg *migration) edit(from, to int, text string) {
-	mg.edits = append(mg.edits, diag.Edit{Start: from, End: to, New: lineEnds(mg.crlf, text)})
-}
-
-// lineEnds writes text's line ends as a file whose lines end in CRLF
-// when crlf is set, else in LF.
-func lineEnds(crlf bool, text string) string {
-	if !crlf {
-		return text
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\n", "\r\n")
-}
-
-// crlf reports whether a file's lines end in CRLF, as far as the
-// migration writes its own lines so.
-func crlf(data []byte) bool { return bytes.Contains(data, []byte("\r\n")) }
+func (mg *migration) edit(from, to int, text string) { mg.ed.Replace(from, to, text) }
 
 func (mg *migration) change(n *tomlpos.Node, format string, args ...any) {
 	at := n.Key()
@@ -318,61 +264,6 @@ func commentSafe(s string) string {
 		}
 		return r
 	}, s)
-}
-
-// keyLine is the whole line of a key = value written alone on its line,
-// its key plain or dotted: from its start to past its newline, and what
-// follows the value on it (white space and a comment). ok is false when
-// something else shares the line, or the key is inside an inline table.
-type keyLine struct {
-	from, to  int
-	value     string // the value's text
-	trailing  string // after the value, without the newline: "  # comment"
-	keyIndent string // the white space the line starts with
-}
-
-func (mg *migration) keyLine(n *tomlpos.Node) (keyLine, bool) {
-	d := mg.src.Data
-	ks, ve := keyFrom(n), valueTo(n)
-	vs := valueFrom(n)
-	s := mg.lineStart(ks)
-	if strings.TrimLeft(string(d[s:ks]), " \t") != "" && len(mg.inlines(n)) > 0 {
-		return keyLine{}, false // inside an inline table: not a line of its own
-	}
-	end := mg.lineEnd(ve)
-	rest := strings.TrimRight(string(d[ve:end]), "\r\n")
-	if t := strings.TrimLeft(rest, " \t"); t != "" && !strings.HasPrefix(t, "#") {
-		return keyLine{}, false
-	}
-	return keyLine{from: s, to: end, value: string(d[vs:ve]), trailing: rest, keyIndent: mg.indent(s)}, true
-}
-
-// blockEnd is the offset just past the last line of a [header] table's own
-// keys: where a sub-table of it can be written.
-func (mg *migration) blockEnd(t *tomlpos.Node) int {
-	start := valueFrom(t)
-	next := len(mg.src.Data) + 1
-	if i, found := slices.BinarySearch(mg.headers, start+1); found || i < len(mg.headers) {
-		next = mg.headers[i]
-	}
-	last := valueTo(t)
-	for _, kv := range mg.kvs {
-		if kv[0] > start && kv[0] < next && kv[1] > last {
-			last = kv[1]
-		}
-	}
-	return mg.lineEnd(last)
-}
-
-// insertTable writes a new table after the block of t: a blank line, then
-// text.
-func (mg *migration) insertTable(t *tomlpos.Node, text string) {
-	at := mg.blockEnd(t)
-	lead := "\n"
-	if at == len(mg.src.Data) && !bytes.HasSuffix(mg.src.Data, []byte("\n")) {
-		lead = "\n\n"
-	}
-	mg.edit(at, at, lead+text)
 }
 
 // strings of a list node; ok is false for anything but a list of strings.

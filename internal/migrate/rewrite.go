@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
@@ -47,12 +48,11 @@ func (mg *migration) run() {
 	} else {
 		mg.entryAgent(roles, memory, memoryOn)
 	}
-	mg.approval(assistant)
+	mg.approval()
 	mg.subagentsFlag(roles)
 	if sub := root.Get("subagents"); mg.emptied(sub) {
 		mg.dropHeader(sub)
 	}
-	mg.writeInlines()
 }
 
 // memory reads [assistant].memory (R20): whether the entry agent is to
@@ -96,7 +96,7 @@ func (mg *migration) concurrent(assistant *tomlpos.Node) {
 	}
 	w, ok := mg.writtenOf(n)
 	switch {
-	case !ok || assistant == nil || !mg.addable(assistant):
+	case !ok || assistant == nil || !mg.doc.Addable(assistant):
 		mg.flagAt(keyFrom(n), "[subagents].concurrent was removed: write it as concurrent_tools in [assistant], then delete this line and this comment")
 		return
 	case assistant.Get("concurrent_tools") != nil:
@@ -109,7 +109,7 @@ func (mg *migration) concurrent(assistant *tomlpos.Node) {
 		return
 	}
 	mg.remove(n, w)
-	mg.addKeys(assistant, []newKey{{key: "concurrent_tools", value: string(mg.src.Data[valueFrom(n):valueTo(n)]), trailing: w.line.trailing}})
+	mg.ed.AddKeys(assistant, []tomledit.Key{{Key: "concurrent_tools", Value: string(mg.src.Data[valueFrom(n):valueTo(n)]), Trailing: w.line.Trailing}})
 	mg.change(n, "[subagents].concurrent became [assistant].concurrent_tools")
 }
 
@@ -154,16 +154,10 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 		if len(o.extra) == 0 {
 			return true
 		}
-		switch {
-		case tools != nil:
-		case t.Header:
-			mg.insertTable(t, table+"\navailable = "+listText(o.extra)+"\n")
-			return true
-		case inlineTable(t):
-			mg.addKeys(t, []newKey{{key: "tools", value: "{ available = " + listText(o.extra) + " }"}})
-			return true
-		case mg.lastStatement(t) != nil:
-			mg.addKeys(t, []newKey{{key: "tools.available", value: listText(o.extra)}})
+		// Written in t's own form: a new [header] table after its keys,
+		// tools = { ... } in its braces, or a dotted key after its last.
+		// A tools table already there is left to a person.
+		if tools == nil && mg.ed.WriteKeys(append(path, "tools"), []tomledit.Key{{Key: "available", Value: listText(o.extra)}}, tomledit.Where{}) {
 			return true
 		}
 		mg.memoryLeft()
@@ -175,7 +169,7 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 		mg.flagAt(keyFrom(olds[0]), "%s was removed: move these names into %s's available list by hand, then delete the key and this comment", config.KeyPath(t.Path(), keys[0]), table)
 		return false
 	}
-	lines := make([]keyLine, len(olds))
+	lines := make([]tomledit.Line, len(olds))
 	forms := make([]written, len(olds))
 	for i, n := range olds {
 		w, ok := mg.writtenOf(n)
@@ -192,7 +186,7 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 	rewritten := false // the list is written afresh
 	for i, n := range olds {
 		key := config.KeyPath(t.Path(), keys[i])
-		list := plan.list(n, key, lines[i].trailing)
+		list := plan.list(n, key, lines[i].Trailing)
 		if keys[i] == "tools" && n.Kind == tomlpos.KindString {
 			if config.IsAllWord(n.Str) {
 				value = `"all"`
@@ -282,7 +276,7 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 		return true
 	}
 	for i, kl := range lines {
-		mg.edit(kl.from, kl.to, "")
+		mg.edit(kl.From, kl.To, "")
 		mg.change(olds[i], "%s became %s.available", config.KeyPath(t.Path(), keys[i]), table)
 	}
 	var b strings.Builder
@@ -291,8 +285,8 @@ func (mg *migration) agent(name string, t *tomlpos.Node, o agentOptions) bool {
 	for _, f := range flags {
 		b.WriteString(flag("", "%s", f))
 	}
-	b.WriteString("available = " + value + lines[0].trailing + "\n")
-	mg.insertTable(t, b.String())
+	b.WriteString("available = " + value + lines[0].Trailing + "\n")
+	mg.ed.InsertTable(t, b.String())
 	return true
 }
 
@@ -309,7 +303,7 @@ func (mg *migration) agentInPlace(olds []*tomlpos.Node, forms []written, value s
 	if forms[0].inline && !mg.dottedKey(first) {
 		text = "tools" + string(mg.src.Data[kt:valueFrom(first)]) + "{ available = " + value + " }"
 	}
-	at := mg.lineStart(mg.statementAt(first))
+	at := mg.lineStart(mg.doc.StatementAt(first))
 	if len(above) > 0 {
 		mg.edit(at, at, commentLines(mg.indent(at), above))
 	}
@@ -463,7 +457,7 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 	plan := &listPlan{}
 	var flags []string
 	if groups != nil {
-		list := plan.list(groups, "[tools].groups", groupsLine.trailing)
+		list := plan.list(groups, "[tools].groups", groupsLine.Trailing)
 		strs, ok := stringsOf(groups)
 		switch {
 		case !ok:
@@ -522,7 +516,7 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 		mg.edit(at, valueTo(tools), table)
 		mg.change(tools, "[tools] became %s", table)
 		if kl, ok := groupsLine, groupsOK; ok {
-			mg.edit(kl.from, kl.to, commentLines(kl.keyIndent, above)+flagText.String()+kl.keyIndent+available+kl.trailing+"\n")
+			mg.edit(kl.From, kl.To, commentLines(kl.Indent, above)+flagText.String()+kl.Indent+available+kl.Trailing+"\n")
 			mg.change(groups, "[tools].groups became %s.available", table)
 		} else {
 			end := mg.lineEnd(valueTo(tools))
@@ -545,7 +539,7 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 			mg.flagAt(keyFrom(memory), "[assistant].memory was removed: add \"memory\" and \"documents\" to %s's available list, then delete this comment", table)
 			return
 		}
-		mg.insertTable(assistant, table+"\n"+flagText.String()+available+"\n")
+		mg.ed.InsertTable(assistant, table+"\n"+flagText.String()+available+"\n")
 	}
 	if len(roles) > 0 {
 		mg.changes = append(mg.changes, Change{Line: 0, Message: fmt.Sprintf("%s delegates to the roles: %s", agent, and(roles))})
@@ -553,11 +547,11 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 }
 
 // keyLineOf is keyLine for a node that may be nil.
-func (mg *migration) keyLineOf(n *tomlpos.Node) (keyLine, bool) {
+func (mg *migration) keyLineOf(n *tomlpos.Node) (tomledit.Line, bool) {
 	if n == nil {
-		return keyLine{}, false
+		return tomledit.Line{}, false
 	}
-	return mg.keyLine(n)
+	return mg.doc.KeyLine(n)
 }
 
 // subagentsFlag handles [assistant].subagents, the switch of the layouts
@@ -586,7 +580,7 @@ func (mg *migration) subagentsFlag(roles []string) {
 // list in confirm. The old keys may be written in any form; the pair is
 // written into an [assistant.tools] already there when it lacks the key,
 // else as a new table in the form of [assistant] (forms.go).
-func (mg *migration) approval(assistant *tomlpos.Node) {
+func (mg *migration) approval() {
 	confirm := mg.root.Lookup("security", "confirm_tools")
 	review := mg.root.Lookup("security", "auto_approval", "tools")
 	if confirm == nil && review == nil {
@@ -612,7 +606,7 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 			// person's call.
 			mg.flagAt(keyFrom(n), "%s was removed, and [assistant] is written as a value, not a table: make [assistant] a table, move these entries into %s by hand, then delete this line and this comment", keys[i], news[i])
 			return
-		case have != nil && (have.Get(short[i]) != nil || !mg.addable(have)):
+		case have != nil && (have.Get(short[i]) != nil || !mg.doc.Addable(have)):
 			mg.flagAt(keyFrom(n), "%s was removed and [assistant.tools] is already written: move these entries into its %s by hand, then delete this line and this comment", keys[i], news[i])
 			return
 		case !ok || !isList:
@@ -648,7 +642,7 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 	// A tool in both lists, or one a review entry holds whole, went to
 	// the reviewer: it leaves confirm.
 	plan := &listPlan{}
-	plan.list(confirm, keys[0], forms[0].line.trailing)
+	plan.list(confirm, keys[0], forms[0].line.Trailing)
 	dropped := false
 	for j, c := range qualified[0] {
 		ce := kokua.ParseEntry(c)
@@ -671,7 +665,7 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 		plan.add(c, itemRef{0, j})
 	}
 
-	var kvs []newKey
+	var kvs []tomledit.Key
 	var lead []string // marker comments for the new table as a whole
 	if confirm == nil && have == nil {
 		lead = append(lead, strings.TrimSuffix(flag("", "%s", "[security].confirm_tools was not written, so Kokua's default list asked you; write confirm = [...] with what should ask you, then delete this comment"), "\n"))
@@ -681,12 +675,12 @@ func (mg *migration) approval(assistant *tomlpos.Node) {
 		if dropped {
 			text, above = mg.written(plan, news[0])
 		}
-		kvs = append(kvs, newKey{above: append(above, markers(flags[0])...), key: "confirm", value: text, trailing: forms[0].line.trailing})
+		kvs = append(kvs, tomledit.Key{Above: append(above, markers(flags[0])...), Key: "confirm", Value: text, Trailing: forms[0].line.Trailing})
 	}
 	if review != nil {
-		kvs = append(kvs, newKey{above: markers(flags[1]), key: "review", value: mg.arrayText(review, repl[1]), trailing: forms[1].line.trailing})
+		kvs = append(kvs, tomledit.Key{Above: markers(flags[1]), Key: "review", Value: mg.arrayText(review, repl[1]), Trailing: forms[1].line.Trailing})
 	}
-	mg.writePair(assistant, have, lead, kvs)
+	mg.writePair(lead, kvs)
 	for i, n := range old {
 		if n != nil {
 			mg.remove(n, forms[i])
@@ -704,67 +698,22 @@ func markers(texts []string) []string {
 	return out
 }
 
-// writePair writes the keys of the approval pair: into the
-// [assistant.tools] already there (have), or as a new one in [assistant]'s
+// writePair writes the keys of the approval pair into [assistant.tools]
+// with the one TOML editor (internal/tomledit), the move the linter's
+// removed-key fix makes too: into the [assistant.tools] already there
+// (approval checked it can take them), or as a new one in [assistant]'s
 // form: inside its braces when inline, as dotted keys after its own when
 // made by them, else as a new [assistant.tools] table after [assistant]'s
 // keys, above [security], or at the end.
-func (mg *migration) writePair(assistant, have *tomlpos.Node, lead []string, kvs []newKey) {
+func (mg *migration) writePair(lead []string, kvs []tomledit.Key) {
 	if len(kvs) > 0 {
-		kvs[0].above = append(slices.Clone(lead), kvs[0].above...)
+		kvs[0].Above = append(slices.Clone(lead), kvs[0].Above...)
 	}
-	switch {
-	case have != nil:
-		mg.addKeys(have, kvs) // addable: approval checked it
-		return
-	case inlineTable(assistant):
-		var above []string
-		for _, k := range kvs {
-			above = append(above, k.above...)
-			if c := strings.TrimSpace(k.trailing); c != "" {
-				above = append(above, c)
-			}
-		}
-		if len(kvs) == 0 {
-			above = lead
-		}
-		mg.addKeys(assistant, []newKey{{above: above, key: "tools", value: inlineText(kvs)}})
-		return
-	case dottedTable(assistant):
-		dotted := make([]newKey, len(kvs))
-		for i, k := range kvs {
-			k.key = "tools." + k.key
-			dotted[i] = k
-		}
-		if mg.addKeys(assistant, dotted) {
-			return
-		}
-		// Made only as the parent of a header's path: a header of its own
-		// is written below.
+	where := tomledit.Where{}
+	if security := mg.root.Get("security"); security != nil && security.Header {
+		where.Before = security
 	}
-	var b strings.Builder
-	b.WriteString("[assistant.tools]\n")
-	if len(kvs) == 0 {
-		b.WriteString(commentLines("", lead))
-	}
-	for _, k := range kvs {
-		b.WriteString(commentLines("", k.above))
-		b.WriteString(k.key + " = " + k.value + k.trailing + "\n")
-	}
-	switch security := mg.root.Get("security"); {
-	case assistant != nil && assistant.Header:
-		mg.insertTable(assistant, b.String())
-	case security != nil && security.Header:
-		at := mg.lineStart(valueFrom(security))
-		mg.edit(at, at, b.String()+"\n")
-	default:
-		at := len(mg.src.Data)
-		lead := "\n"
-		if at > 0 && mg.src.Data[at-1] != '\n' {
-			lead = "\n\n"
-		}
-		mg.edit(at, at, lead+b.String())
-	}
+	mg.ed.WriteKeys([]string{"assistant", "tools"}, kvs, where)
 }
 
 // coveredBy reports the review entry that holds every tool of the confirm

@@ -9,6 +9,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
@@ -120,7 +121,7 @@ func (p *Pass) dropsGates(a *model.Agent) {
 		entries = append(entries, fmt.Sprintf("%s (%s)", q(d.entry), d.list))
 	}
 	table := config.TablePath([]string{"agents", a.Name, "tools"})
-	p.Report(Finding{
+	f := Finding{
 		Span: span, Key: at.Path,
 		Message: fmt.Sprintf("%s's own pair replaces %s whole, so %d %s %s no longer gated for %s and now run unasked",
 			table, kokua.DefaultTierLabel, len(tools), plural(len(tools), "tool", "tools"), plural(len(tools), "is", "are"), q(a.Name)),
@@ -129,8 +130,35 @@ func (p *Pass) dropsGates(a *model.Agent) {
 			"The pair is inherited whole: an agent that writes confirm or review writes its whole policy, and a key it leaves out is empty (tool-access.md, The pair is inherited whole).",
 			fmt.Sprintf("A diff of the change grades %s %s (kokua-compile diff), and a risk path to %s %s where untrusted content reaches %s with no user in the way; kokua-compile risks lists what untrusted content can reach through %s.",
 				plural(len(tools), "the tool", "each tool"), toolGrade, plural(len(tools), "it", "them"), pathGrade, q(a.Name), plural(len(tools), "it", "them"))),
-		Fixes: p.repeatEntries(a, drops),
-	})
+	}
+	// The fix repeats what the pair does not gate; while an entry of the
+	// pair gates nothing for want of a fix its own finding offers (a bare
+	// tool name, a misspelt one), that entry, written as its help says,
+	// may gate what the fix would add, and both made would fight (a tool
+	// in confirm and review at once). It waits for that entry.
+	if unresolved := unresolvedEntries(w, a.Policy.Confirm, a.Policy.Review); len(unresolved) > 0 {
+		n := len(unresolved)
+		f.Notes = append(f.Notes, fmt.Sprintf("No fix is offered yet: %s in %s %s nothing now, but written as %s help says %s may gate a tool the fix would repeat, and the two fixes would fight. Resolve %s first; the finding is then judged again.",
+			andList(unresolved), table, plural(n, "gates", "gate"), plural(n, "its", "their"), plural(n, "it", "they"), plural(n, "it", "them")))
+	} else {
+		f.Fixes = p.repeatEntries(a, drops)
+	}
+	p.Report(f)
+}
+
+// unresolvedEntries are the entries of the lists that gate no tool but
+// could, written as their finding's fix writes them: a bare tool name, a
+// misfiled or misspelt entry.
+func unresolvedEntries(w *model.World, lists ...config.List) []string {
+	var out []string
+	for _, l := range lists {
+		for _, it := range l.Items {
+			if r := w.Resolve(it.Value); len(r.Tools) == 0 && (len(shapeCandidates(r)) > 0 || len(entryCandidates(r)) > 0) {
+				out = append(out, it.Value)
+			}
+		}
+	}
+	return out
 }
 
 func plural(n int, one, many string) string {
@@ -141,16 +169,17 @@ func plural(n int, one, many string) string {
 }
 
 // repeatEntries is the fix: the dropped entries written into the declared
-// pair's list of the same name, at the end of its array, or as a new key
-// below the other one when the pair does not write it. An entry whose
-// tools the other declared list holds is left out (it would put one tool
-// in both lists); an array over several lines is left to a person. It
-// only adds gates, so it is safe.
+// pair's list of the same name, at the end of its array in the array's
+// layout, or as a new key of the agent's tools table, in the form the file
+// gives that table, when the pair does not write it (internal/tomledit).
+// An entry whose tools the other declared list holds is left out (it
+// would put one tool in both lists). It only adds gates, so it is safe.
 func (p *Pass) repeatEntries(a *model.Agent, drops []dropped) []diag.Fix {
 	w := p.World
-	src := p.Config.Source
 	lists := map[string]config.List{"confirm": a.Tools.Confirm, "review": a.Tools.Review}
-	var edits []diag.Edit
+	table := p.Config.Root.Lookup("agents", a.Name, "tools")
+	e := p.edit()
+	made := false
 	for _, name := range []string{"confirm", "review"} {
 		other := "review"
 		if name == "review" {
@@ -170,48 +199,28 @@ func (p *Pass) repeatEntries(a *model.Agent, drops []dropped) []diag.Fix {
 		if len(add) == 0 {
 			continue
 		}
-		l := lists[name]
-		switch l.State {
-		case config.Present:
-			end := l.Span.End.Offset
-			if l.Span.Start.Line != l.Span.End.Line || end < 1 || end > len(src) || src[end-1] != ']' {
+		items := make([]string, len(add))
+		for i, entry := range add {
+			items[i] = tomlString(entry)
+		}
+		switch list := table.Get(name); {
+		case list != nil && lists[name].State == config.Present:
+			if !e.Append(list, items) {
 				return nil
 			}
-			text := tomlStringsBare(add)
-			if len(l.Items) > 0 {
-				text = ", " + text
-			}
-			edits = append(edits, diag.Edit{Start: end - 1, End: end - 1, New: text})
-		case config.Absent:
-			o := lists[other]
-			if o.State != config.Present || o.Span.End.Offset > len(src) {
+		case list == nil:
+			if !e.AddKeys(table, []tomledit.Key{{Key: name, Value: "[" + strings.Join(items, ", ") + "]"}}) {
 				return nil
-			}
-			at := o.Span.End.Offset
-			nl := strings.IndexByte(string(src[at:]), '\n')
-			line := name + " = [" + tomlStringsBare(add) + "]\n"
-			if nl < 0 {
-				edits = append(edits, diag.Edit{Start: len(src), End: len(src), New: "\n" + line})
-			} else {
-				edits = append(edits, diag.Edit{Start: at + nl + 1, End: at + nl + 1, New: line})
 			}
 		default:
 			return nil
 		}
+		made = true
 	}
-	if len(edits) == 0 {
+	if !made {
 		return nil
 	}
-	slices.SortFunc(edits, func(x, y diag.Edit) int { return x.Start - y.Start })
-	return []diag.Fix{{Title: "Repeat the default pair's dropped entries in the declared pair", Safe: true, Edits: edits}}
-}
-
-// tomlStringsBare writes strings as TOML strings separated by commas,
-// without brackets.
-func tomlStringsBare(items []string) string {
-	out := make([]string, len(items))
-	for i, s := range items {
-		out[i] = tomlString(s)
-	}
-	return strings.Join(out, ", ")
+	// It reads the default pair and writes the agent's.
+	return []diag.Fix{{Title: "Repeat the default pair's dropped entries in the declared pair", Safe: true, Edits: e.Done(),
+		Touches: []string{config.TablePath([]string{"agents", a.Name, "tools"}), "[assistant.tools]"}}}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -117,39 +118,37 @@ func (b *builtinPair) reportFloor(p *Pass) {
 			keep = append(keep, v)
 		}
 	}
-	p.Report(Finding{Span: floor.Span, Key: floor.Path,
+	f := Finding{Span: floor.Span, Key: floor.Path,
 		Message:    "auto-approval is on and no [security].never_auto_approve is written, so Kokua's built-in floor applies, and " + what,
 		Notes:      []string{fmt.Sprintf("The built-in floor is never_auto_approve = [%s].", tomlStrings(floor.Values())), hold, floorWhy},
-		Suggestion: fmt.Sprintf("%s, with the entries you want; the built-in floor without these is never_auto_approve = [%s]", writeFloor, tomlStrings(keep)),
-		Fixes:      p.floorFix(keep)})
+		Suggestion: fmt.Sprintf("%s, with the entries you want; the built-in floor without these is never_auto_approve = [%s]", writeFloor, tomlStrings(keep))}
+	// The fix takes the entries off the floor: it waits while a reading
+	// of an unresolved name declares their toolsets (readings.go).
+	if wait := p.waits(b.floorToolsets); wait != "" {
+		f.Notes = append(f.Notes, wait)
+	} else {
+		f.Fixes = p.floorFix(keep)
+	}
+	p.Report(f)
 }
 
 // floorFix writes never_auto_approve with the built-in floor's entries
-// that hold something back, which Kokua then applies in place of its own:
-// below a [security] header, or in a [security] table put just above a
-// [security.auto_approval] header when the file writes no [security]; in
-// the braces of a [security] written as an inline table, or as a dotted key
-// next to those that make it. It is safe: the entries left out name
+// that hold something back, which Kokua then applies in place of its own,
+// into [security] as the file writes it (internal/tomledit): after the
+// keys of a [security] header; under a [security] header of its own
+// written above [security.auto_approval] when the file has none; in the
+// braces of a [security] written as an inline table, or as a dotted key
+// after those that make it. It is safe: the entries left out name
 // toolsets no agent declares, which build no tools, so no call asks less
-// than before.
+// than before (and it is not offered while a reading of an unresolved
+// name declares one: readings.go).
 func (p *Pass) floorFix(keep []string) []diag.Fix {
 	value := "[" + tomlStrings(keep) + "]"
-	fix := diag.Fix{Title: "Write never_auto_approve = " + value + " in [security]", Safe: true}
-	security := p.Config.Root.Get("security")
-	switch auto := security.Get("auto_approval"); {
-	case security == nil || security.Kind != tomlpos.KindTable:
+	e := p.edit()
+	if !e.WriteKeys([]string{"security"}, []tomledit.Key{{Key: "never_auto_approve", Value: value}}, tomledit.Where{}) {
 		return nil
-	case security.Implicit() && auto != nil && auto.Kind == tomlpos.KindTable && auto.Header:
-		at := p.Config.Lines.Offset(auto.Span().Start.Line, 1)
-		fix.Edits = []diag.Edit{{Start: at, End: at, New: "[security]\nnever_auto_approve = " + value + "\n\n"}}
-	default:
-		edit, ok := p.addKey(security, "never_auto_approve", value)
-		if !ok {
-			return nil
-		}
-		fix.Edits = []diag.Edit{edit}
 	}
-	return []diag.Fix{fix}
+	return []diag.Fix{{Title: "Write never_auto_approve = " + value + " in [security]", Safe: true, Edits: e.Done()}}
 }
 
 // builtinPair gathers the entries of Kokua's built-in default pair, which
@@ -233,12 +232,19 @@ func (b *builtinPair) report(p *Pass) {
 		}
 		return "[" + tomlStrings(out) + "]"
 	}
-	p.Report(Finding{Span: endOfFile(cfg), Key: "[assistant.tools]",
+	f := Finding{Span: endOfFile(cfg), Key: "[assistant.tools]",
 		Message: "the file has no [assistant.tools] table, so Kokua applies its built-in default pair, and " + what,
 		Notes:   []string{toolsets, entries},
 		Suggestion: fmt.Sprintf("%s with the entries you want; the built-in pair without these is confirm = %s and review = %s",
-			pairPlace(cfg.Root.Get("assistant")), keep(def.Confirm), keep(def.Review)),
-		Fixes: b.pairFix(p, keep(def.Confirm), keep(def.Review))})
+			pairPlace(cfg.Root.Get("assistant")), keep(def.Confirm), keep(def.Review))}
+	// The fix drops the entries from the pair: it waits while a reading
+	// of an unresolved name declares their toolsets (readings.go).
+	if wait := p.waits(b.toolsets); wait != "" {
+		f.Notes = append(f.Notes, wait)
+	} else {
+		f.Fixes = b.pairFix(p, keep(def.Confirm), keep(def.Review))
+	}
+	p.Report(f)
 }
 
 // pairPlace says where the [assistant.tools] table goes in a file that
@@ -248,36 +254,24 @@ func pairPlace(a *tomlpos.Node) string {
 	case a.Inline():
 		return "add tools = { confirm = [...], review = [...] } inside the braces of assistant = { ... },"
 	case a.Dotted():
-		return "add assistant.tools = { confirm = [...], review = [...] } after the dotted keys that make [assistant],"
+		return "add assistant.tools.confirm = [...] and assistant.tools.review = [...] after the dotted keys that make [assistant],"
 	}
 	return "paste an [assistant.tools] table at the end of the file"
 }
 
-// pairFix pastes the [assistant.tools] table the finding asks for at the
-// end of the file, holding the built-in pair without the entries that
-// hold nothing back; in an [assistant] written as an inline table or as
-// dotted keys, as a tools key next to its others. It is safe for the same
-// reason as floorFix: no call asks less than before.
+// pairFix writes the [assistant.tools] table the finding asks for,
+// holding the built-in pair without the entries that hold nothing back:
+// at the end of the file, or in an [assistant] written as an inline table
+// or as dotted keys, in its form, next to its other keys
+// (internal/tomledit). It is safe for the same reason as floorFix: no
+// call asks less than before.
 func (b *builtinPair) pairFix(p *Pass, confirm, review string) []diag.Fix {
-	title := "Write the [assistant.tools] table: confirm = " + confirm + ", review = " + review
-	if a := p.Config.Root.Get("assistant"); a != nil && !a.Header && !a.Implicit() {
-		edit, ok := p.addKey(a, "tools", "{ confirm = "+confirm+", review = "+review+" }")
-		if !ok {
-			return nil
-		}
-		return []diag.Fix{{Title: title, Safe: true, Edits: []diag.Edit{edit}}}
+	e := p.edit()
+	keys := []tomledit.Key{{Key: "confirm", Value: confirm}, {Key: "review", Value: review}}
+	if !e.WriteKeys([]string{"assistant", "tools"}, keys, tomledit.Where{End: true}) {
+		return nil
 	}
-	src := p.Config.Source
-	table := "[assistant.tools]\nconfirm = " + confirm + "\nreview = " + review + "\n"
-	switch {
-	case len(src) == 0:
-	case src[len(src)-1] != '\n':
-		table = "\n\n" + table
-	default:
-		table = "\n" + table
-	}
-	return []diag.Fix{{Title: title, Safe: true,
-		Edits: []diag.Edit{{Start: len(src), End: len(src), New: table}}}}
+	return []diag.Fix{{Title: "Write the [assistant.tools] table: confirm = " + confirm + ", review = " + review, Safe: true, Edits: e.Done()}}
 }
 
 // endOfFile is the position just after the file's last character that is

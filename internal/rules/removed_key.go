@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -90,43 +91,30 @@ func oldLayout(root *tomlpos.Node) bool {
 // rewrites it.
 const migrateHint = " (kokua-lint migrate rewrites it)"
 
-// moveEntries moves the entries of a removed approval list n (its whole
-// lines, when nothing else is written on them) to the list that replaced
-// it in [assistant.tools], when that list is not written yet (R19, R102,
-// R103). Moved into a written [assistant.tools] table, whose pair already
-// replaced the built-in one, the entries add gates: safe. Where the file
-// has no [assistant.tools], writing one replaces the built-in default pair
-// whole, dropping its other list: unsafe. The entries are moved as written;
-// a bare tool name among them is then reported, and fixed, as entry-shape
-// reports it. The other removed keys need a decision (which agent, which
-// table) and get no fix.
+// moveEntries moves a removed approval list n, its comment with it, to
+// the list that replaced it in [assistant.tools], when that list is not
+// written yet (R19, R102, R103): the move migrate makes too, by the one
+// TOML editor (internal/tomledit), into [assistant.tools] in whatever form
+// the file writes it. Moved into a written [assistant.tools] table, whose
+// pair already replaced the built-in one, the entries add gates: safe.
+// Where the file has no [assistant.tools], writing one replaces the
+// built-in default pair whole, dropping its other list: unsafe. The
+// entries are moved as written; a bare tool name among them is then
+// reported, and fixed, as entry-shape reports it. The other removed keys
+// need a decision (which agent, which table) and get no fix.
 func moveEntries(p *Pass, n *tomlpos.Node, target string) []diag.Fix {
-	src := p.Config.Source
-	if n.Kind != tomlpos.KindArray || n.Key().IsZero() {
+	if n.Kind != tomlpos.KindArray {
 		return nil
 	}
-	keyLine, cut, rest, ok := p.ownLines(n)
-	if !ok {
+	tools := p.Config.Root.Lookup("assistant", "tools")
+	if tools != nil && (tools.Kind != tomlpos.KindTable || tools.Get(target) != nil) {
 		return nil
 	}
-	value := n.Span()
-	if rest != "" {
-		rest = "  " + rest // the comment after the list goes with it
+	e := p.edit()
+	if !e.MoveKey(n, []string{"assistant", "tools"}, target, tomledit.Where{End: true}) {
+		return nil
 	}
-	remove := diag.Edit{Start: keyLine, End: cut}
-	entries := string(src[value.Start.Offset:value.End.Offset])
-	title := "Move the entries to [assistant.tools]." + target
-	switch tools := p.Config.Root.Lookup("assistant", "tools"); {
-	case tools == nil:
-		ending := ""
-		if len(src) > 0 && src[len(src)-1] != '\n' {
-			ending = "\n"
-		}
-		add := diag.Edit{Start: len(src), End: len(src), New: ending + "\n[assistant.tools]\n" + target + " = " + entries + rest + "\n"}
-		return []diag.Fix{{Title: title, Edits: []diag.Edit{remove, add}}}
-	case tools.Kind == tomlpos.KindTable && tools.Header && tools.Get(target) == nil:
-		add := p.belowHeader(tools, target+" = "+entries+rest+"\n")
-		return []diag.Fix{{Title: title, Safe: true, Edits: []diag.Edit{remove, add}}}
-	}
-	return nil
+	from := n.Path()
+	return []diag.Fix{{Title: "Move the entries to [assistant.tools]." + target, Safe: tools != nil, Edits: e.Done(),
+		Touches: []string{config.TablePath(from[:len(from)-1]), "[assistant.tools]"}}}
 }

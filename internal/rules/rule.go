@@ -21,7 +21,6 @@
 package rules
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,6 +29,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -133,6 +133,12 @@ type Pass struct {
 	*Input
 	Rule *Rule
 	out  []diag.Diagnostic
+	// read is what the file's unresolved names could declare, found at
+	// the first rule that asks (readings.go).
+	read *readings
+	// doc is the config as the TOML editor reads it, made at the first
+	// fix that edits more than a string (fix.go).
+	doc *tomledit.Doc
 }
 
 // Finding is what a rule reports; the pass adds the rule's ID, severity,
@@ -161,25 +167,32 @@ func (p *Pass) Report(f Finding) {
 	p.out = append(p.out, diag.Diagnostic{
 		Rule: p.Rule.ID, Severity: p.Rule.Severity, Phase: p.Rule.Phase,
 		Message: f.Message, Span: f.Span, Key: f.Key, Suggestion: f.Suggestion, Notes: f.Notes, Refs: p.Rule.Refs,
-		Fixes: p.lineEnds(f.Fixes),
+		Fixes: touching(f.Fixes, f.Key),
 	})
 }
 
-// lineEnds writes the line feeds of the lines fixes add as the config
-// writes its own: CRLF in a file whose lines end in CRLF, so a fix never
-// leaves a file with two kinds of line end. The rules write "\n".
-func (p *Pass) lineEnds(fixes []diag.Fix) []diag.Fix {
-	if p.Config == nil || !bytes.Contains(p.Config.Source, []byte("\r\n")) {
-		return fixes
-	}
+// touching gives each fix that names no table the table of the finding's
+// key, the one its edit is in (diag.Fix.Touches).
+func touching(fixes []diag.Fix, key string) []diag.Fix {
+	table := tableOf(key)
 	for i := range fixes {
-		edits := slices.Clone(fixes[i].Edits)
-		for j := range edits {
-			edits[j].New = strings.ReplaceAll(strings.ReplaceAll(edits[j].New, "\r\n", "\n"), "\n", "\r\n")
+		if len(fixes[i].Touches) == 0 && table != "" {
+			fixes[i].Touches = []string{table}
 		}
-		fixes[i].Edits = edits
 	}
 	return fixes
+}
+
+// tableOf is the table part of a key path as findings spell it:
+// "[agents.coder.tools]" of "[agents.coder.tools].confirm".
+func tableOf(key string) string {
+	if i := strings.LastIndex(key, "]."); i >= 0 {
+		return key[:i+1]
+	}
+	if strings.HasPrefix(key, "[") && strings.HasSuffix(key, "]") {
+		return key
+	}
+	return ""
 }
 
 // Reportf records a finding whose message is formatted.

@@ -7,6 +7,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
+	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -54,7 +55,7 @@ var unknownKeyRule = &Rule{
 				// (available) or gates (confirm).
 				k := v.Field.Value.Key()
 				for _, m := range matches {
-					f.Fixes = append(f.Fixes, diag.Fix{Title: "Rename the key to " + m, Edits: []diag.Edit{{Start: k.Start.Offset, End: k.End.Offset, New: tomlpos.QuoteKey(m)}}})
+					f.Fixes = append(f.Fixes, diag.Fix{Title: "Rename the key to " + m, Local: true, Edits: []diag.Edit{{Start: k.Start.Offset, End: k.End.Offset, New: tomlpos.QuoteKey(m)}}})
 				}
 			}
 			p.Report(f)
@@ -64,36 +65,24 @@ var unknownKeyRule = &Rule{
 
 // moveAgentKey moves a key of [agents.<name>] written below its
 // [agents.<name>.tools] header, where Kokua reads it as a key of the tools
-// table (R3), to the agent's table: right below the [agents.<name>] header,
-// or, where the file writes none, under one written for it above the
-// tools header. The key's whole lines move, its comment with it. The move
-// is safe, as the agent's description or model grants nothing, except for
-// delegates_to, which earns spawn_subagent and reaches the named agents.
+// table (R3), to the agent's table (internal/tomledit): after the keys of
+// the [agents.<name>] header, or, where the file writes none, under one
+// written for it above the tools header. The key moves with its value as
+// written and its comment. The move is safe, as the agent's description
+// or model grants nothing, except for delegates_to, which earns
+// spawn_subagent and reaches the named agents.
 func moveAgentKey(p *Pass, v config.Visit) []diag.Fix {
 	tools, name := v.Node, v.Field.Name
-	agent := p.Config.Root.Lookup(tools.Path()[:2]...)
-	from, to, _, ok := p.ownLines(v.Field.Value)
-	if !ok || !tools.Header || agent == nil || agent.Get(name) != nil {
+	agent := tools.Path()[:2]
+	if !tools.Header || p.Config.Root.Lookup(agent...).Get(name) != nil {
 		return nil
 	}
-	src, lines := p.Config.Source, p.Config.Lines
-	moved := string(src[from:to])
-	if !strings.HasSuffix(moved, "\n") {
-		moved += "\n"
-	}
-	var add diag.Edit
-	switch {
-	case agent.Header:
-		add = p.belowHeader(agent, moved)
-	case len(agent.Fields) == 1:
-		// The agent's table exists only as the tools header's parent.
-		at := lines.Offset(tools.Span().Start.Line, 1)
-		add = diag.Edit{Start: at, End: at, New: config.TablePath(tools.Path()[:2]) + "\n" + moved + "\n"}
-	default:
+	e := p.edit()
+	if !e.MoveKey(v.Field.Value, agent, tomledit.Bare(name), tomledit.Where{}) {
 		return nil
 	}
-	return []diag.Fix{{Title: "Move " + name + " to " + config.TablePath(tools.Path()[:2]), Safe: name != "delegates_to",
-		Edits: []diag.Edit{{Start: from, End: to}, add}}}
+	return []diag.Fix{{Title: "Move " + name + " to " + config.TablePath(agent), Safe: name != "delegates_to", Edits: e.Done(),
+		Touches: []string{config.TablePath(tools.Path()), config.TablePath(agent)}}}
 }
 
 func tableTitle(v config.Visit) string {

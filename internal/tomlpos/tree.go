@@ -144,6 +144,12 @@ func (n *Node) AppendPath(dst []string) []string {
 	return dst
 }
 
+// Parent is the node whose key path this node's extends: the table that
+// holds it, or for an element of an array (an array of tables' table
+// too) that array; nil for the root. An editor walks up with it to find
+// the table a key is written in.
+func (n *Node) Parent() *Node { return n.up }
+
 // keyed links n below parent under a key.
 func (n *Node) keyed(parent *Node, name string) *Node {
 	n.up, n.name = parent, name
