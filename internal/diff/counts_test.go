@@ -7,6 +7,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
+	"github.com/kokua-policy/kokua-policy/lint"
 )
 
 // TestHeadlineCountsTheListedChanges: on generated pairs of configs, the
@@ -19,17 +20,7 @@ import (
 // composed workers appear holding some tool.
 func TestHeadlineCountsTheListedChanges(t *testing.T) {
 	const agents, toolsets = 6, 20
-	m := classed(t, toolsets)
-	base, ok := load(t, "a.toml", gen.Config(agents, toolsets), m)
-	if !ok {
-		t.Fatal("the generated config does not lint clean")
-	}
-	toolsOf := map[string][]string{}
-	var tsNames []string
-	for _, ts := range base.ref.Registry {
-		tsNames = append(tsNames, ts.Name)
-		toolsOf[ts.Name] = ts.Tools
-	}
+	m, base, tsNames, toolsOf := classedBase(t, agents, toolsets)
 	r := rand.New(rand.NewPCG(35, 6))
 	kind := func() int { return r.IntN(13) }
 	pairs, counted := 0, 0
@@ -108,17 +99,7 @@ func TestHeadlineCountsTheListedChanges(t *testing.T) {
 // the changes it lists, and its grade the most serious of them.
 func TestReportOrderAndGrades(t *testing.T) {
 	const agents, toolsets = 6, 20
-	m := classed(t, toolsets)
-	base, ok := load(t, "a.toml", gen.Config(agents, toolsets), m)
-	if !ok {
-		t.Fatal("the generated config does not lint clean")
-	}
-	toolsOf := map[string][]string{}
-	var tsNames []string
-	for _, ts := range base.ref.Registry {
-		tsNames = append(tsNames, ts.Name)
-		toolsOf[ts.Name] = ts.Tools
-	}
+	m, base, tsNames, toolsOf := classedBase(t, agents, toolsets)
 	r := rand.New(rand.NewPCG(35, 7))
 	kind := func() int { return r.IntN(13) }
 	ordered := 0
@@ -205,4 +186,22 @@ func TestReportOrderAndGrades(t *testing.T) {
 	if ordered < reps(100) {
 		t.Errorf("only %d neighbouring tools checked for order", ordered)
 	}
+}
+
+// classedBase is a generated config over classed(toolsets), loaded, with
+// the names of its toolsets and their tools, for the edits of edit.
+func classedBase(t *testing.T, agents, toolsets int) (*lint.Manifest, generated, []string, map[string][]string) {
+	t.Helper()
+	m := classed(t, toolsets)
+	base, ok := load(t, "a.toml", gen.Config(agents, toolsets), m)
+	if !ok {
+		t.Fatal("the generated config does not lint clean")
+	}
+	toolsOf := map[string][]string{}
+	var tsNames []string
+	for _, ts := range base.ref.Registry {
+		tsNames = append(tsNames, ts.Name)
+		toolsOf[ts.Name] = ts.Tools
+	}
+	return m, base, tsNames, toolsOf
 }

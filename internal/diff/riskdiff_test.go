@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/diff"
-	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
 // pathIdentity is a placed path as kokua-compile risks writes it in JSON,
@@ -50,17 +49,7 @@ var levelRank = map[string]int{"unavailable": 0, "asks": 1, "reviewer": 2, "runs
 // level: computed here from the two risks reports alone.
 func TestRiskSectionIsRisksDifference(t *testing.T) {
 	const agents, toolsets = 7, 30
-	m := classed(t, toolsets)
-	base, ok := load(t, "a.toml", gen.Config(agents, toolsets), m)
-	if !ok {
-		t.Fatal("the generated config does not lint clean")
-	}
-	toolsOf := map[string][]string{}
-	var tsNames []string
-	for _, ts := range base.ref.Registry {
-		tsNames = append(tsNames, ts.Name)
-		toolsOf[ts.Name] = ts.Tools
-	}
+	m, base, tsNames, toolsOf := classedBase(t, agents, toolsets)
 	r := rand.New(rand.NewPCG(35, 4))
 	kind := func() int { return r.IntN(13) }
 	pairs, nonEmpty := 0, 0
