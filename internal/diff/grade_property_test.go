@@ -163,7 +163,7 @@ func TestWidenedGradesFollowClasses(t *testing.T) {
 	// The edits must reach every kind of change at both grades, or the
 	// property proves little.
 	for _, k := range []string{"tool high", "tool medium", "edge high", "edge medium", "auto-approval high", "auto-approval medium", "floor"} {
-		if !testing.Short() && counts[k] < 3 {
+		if !testing.Short() && !raced && counts[k] < 3 {
 			t.Errorf("%d changes of kind %q checked, want at least 3 (all: %v)", counts[k], k, counts)
 		}
 	}

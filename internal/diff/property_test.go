@@ -304,11 +304,13 @@ type generated struct {
 	ref  *reference.Evaluator
 }
 
-// reps is n, or a quarter of it (at least 1) under -short: mutation runs
-// (scripts/mutation.sh with SHORT=1) ask each mutant of fewer generated
-// inputs, so that the whole package's tests run in seconds.
+// reps is n, or a quarter of it (at least 1) under -short or -race:
+// mutation runs (scripts/mutation.sh with SHORT=1) ask each mutant of
+// fewer generated inputs, so that the whole package's tests run in
+// seconds, and the race detector's slower runs stay inside go test's
+// timeout (race_test.go).
 func reps(n int) int {
-	if testing.Short() {
+	if testing.Short() || raced {
 		return max(1, n/4)
 	}
 	return n

@@ -335,9 +335,12 @@ func TestServersReadTogether(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// One after another, the hanging servers alone would take 6s.
-	if elapsed < timeout || elapsed > 2*timeout {
-		t.Errorf("the read took %s; read together, it should cost about one timeout, %s", elapsed, timeout)
+	// One after another, the hanging servers alone would take three
+	// timeouts, 6s; read together about one. The bound is the sequential
+	// cost, so that a loaded machine (or -race) does not fail a read that
+	// was concurrent.
+	if elapsed < timeout || elapsed >= 3*timeout {
+		t.Errorf("the read took %s; read together, three hanging servers cost less than three timeouts (%s each)", elapsed, timeout)
 	}
 	var missing []string
 	for _, m := range res.Missing {
