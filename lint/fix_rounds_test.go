@@ -99,8 +99,8 @@ func TestFixRounds(t *testing.T) {
 		// rewritten, it is an entry-scope error.
 		src := Source{Name: "config.toml", Data: []byte("[assistant.tools]\nconfirm = []\nreview = [\"web.execute_python\"]\n\n[agents.assistant.tools]\navailable = [\"web\", \"time\"]\n")}
 		out := Fix(src, nil, false)
-		if len(out.Applied) != 0 || !bytes.Equal(out.Data, src.Data) {
-			t.Fatalf("made %v:\n%s", rulesOf(out.Applied), out.Data)
+		if len(out.Applied) != 0 || !bytes.Equal(out.Data, src.Data) || out.Rounds != 0 {
+			t.Fatalf("made %v in %d rounds:\n%s", rulesOf(out.Applied), out.Rounds, out.Data)
 		}
 		if len(out.Withheld) != 1 || out.Withheld[0].Finding.Rule != "dead-entry" || !strings.HasPrefix(out.Withheld[0].Why, "[entry-scope] ") {
 			t.Fatalf("withheld %+v", out.Withheld)
@@ -130,6 +130,18 @@ func TestFixRounds(t *testing.T) {
 			t.Errorf("new errors: %v", got)
 		}
 	})
+	t.Run("the manifest given", func(t *testing.T) {
+		// Fixed against a manifest that does not follow the format, nothing
+		// resolves and nothing is fixed; against the default install (nil),
+		// the bare tool name is qualified.
+		src := Source{Name: "config.toml", Data: []byte("[assistant.tools]\nconfirm = [\"run_command\"]\nreview = []\n\n" + agent)}
+		if out := Fix(src, LoadManifest(Source{Name: "manifest.json", Data: []byte("{}")}), false); len(out.Applied) != 0 {
+			t.Errorf("made %v against a manifest that does not follow the format", rulesOf(out.Applied))
+		}
+		if out := Fix(src, nil, false); len(out.Applied) != 1 {
+			t.Errorf("made %v against the default install", rulesOf(out.Applied))
+		}
+	})
 	t.Run("the bound", func(t *testing.T) {
 		// Three keys of the agent written below its tools header: each move
 		// reads and writes both tables, so one a round.
@@ -146,4 +158,39 @@ func TestFixRounds(t *testing.T) {
 			t.Fatalf("with a bound of 1: %d rounds", one.Rounds)
 		}
 	})
+}
+
+// TestNewErrors: an error is new when the config after holds it more
+// often than the config before, named by its rule, key and the text it
+// points at; warnings never are.
+func TestNewErrors(t *testing.T) {
+	data := []byte("x = 1\ny = 2\n")
+	at := func(from, to int) diag.Span {
+		return diag.Span{File: "config.toml", Start: diag.Position{Line: 1, Offset: from}, End: diag.Position{Line: 1, Offset: to}}
+	}
+	e := diag.Diagnostic{Rule: "r", Key: "[t].x", Severity: diag.Error, Message: "m", Span: at(0, 1)}
+	other := e
+	other.Span = at(6, 7) // the same rule and key, at "y"
+	warning := e
+	warning.Severity = diag.Warning
+	moved := e
+	moved.Message = "another message at the same text"
+	for _, c := range []struct {
+		name          string
+		before, after []diag.Diagnostic
+		want          int
+	}{
+		{"the same error", []diag.Diagnostic{e}, []diag.Diagnostic{moved}, 0},
+		{"one more of it", []diag.Diagnostic{e}, []diag.Diagnostic{e, e}, 1},
+		{"two more of it", []diag.Diagnostic{e}, []diag.Diagnostic{e, e, e}, 2},
+		{"at other text", []diag.Diagnostic{e}, []diag.Diagnostic{other}, 1},
+		{"a warning", nil, []diag.Diagnostic{warning}, 0},
+		{"a warning before is no error", []diag.Diagnostic{warning}, []diag.Diagnostic{e}, 1},
+		{"fewer", []diag.Diagnostic{e, other}, []diag.Diagnostic{e}, 0},
+	} {
+		got := newErrors("config.toml", linted{data, &Result{Diagnostics: c.before}}, linted{data, &Result{Diagnostics: c.after}})
+		if len(got) != c.want || c.want == 0 && got != nil {
+			t.Errorf("%s: %d new errors (%v), want %d", c.name, len(got), got, c.want)
+		}
+	}
 }

@@ -229,6 +229,7 @@ func TestArrays(t *testing.T) {
 		{"append to an empty array over lines", "[\n  # none\n]", appendZ, "[\n  # none\n  \"z\",\n]"},
 		{"append where the bracket closes the last line", "[ \"a\",\n  \"b\" ]", appendZ, "[ \"a\",\n  \"b\", \"z\" ]"},
 		{"append where the comma follows a comment", "[\n  \"a\" # one\n  ,\n]", appendZ, "[\n  \"a\" # one\n  ,\n  \"z\",\n]"},
+		{"append where the comma starts a line", "[\n  \"a\" # one\n,\n]", appendZ, "[\n  \"a\" # one\n,\n  \"z\",\n]"},
 		{"append nothing", `["a"]`, func(e *Edits, a *tomlpos.Node) bool { return e.Append(a, nil) }, ""},
 		{"remove the first", `["a", "b"]`, remove(0), `["b"]`},
 		{"remove the last", `["a", "b"]`, remove(1), `["a"]`},
@@ -286,11 +287,19 @@ func TestRemoveAndMove(t *testing.T) {
 			_, _, removed := e.RemoveKey(root.Lookup("a", "x"))
 			return removed
 		}, "a = {}\n"},
+		{"remove a member between dotted ones", "q = { t.a = 1, z = 2, t.b = 3 }\n", func(e *Edits, root *tomlpos.Node) bool {
+			_, _, removed := e.RemoveKey(root.Lookup("q", "z"))
+			return removed
+		}, "q = { t.a = 1, t.b = 3 }\n"},
+		{"remove a dotted member between others", "q = { t.a = 1, z = 2, t.b = 3 }\n", func(e *Edits, root *tomlpos.Node) bool {
+			_, _, removed := e.RemoveKey(root.Lookup("q", "t", "a"))
+			return removed
+		}, "q = { z = 2, t.b = 3 }\n"},
 		{"remove a member and add one", "a = { x = 1, y = 2 }\n", func(e *Edits, root *tomlpos.Node) bool {
 			_, _, removed := e.RemoveKey(root.Lookup("a", "y"))
 			return removed && e.AddKeys(root.Get("a"), []Key{{Key: "z", Value: "3"}})
 		}, "a = { x = 1, z = 3 }\n"},
-		{"remove an array's item", "a = [1]\n", func(e *Edits, root *tomlpos.Node) bool {
+		{"remove an array's item", "a = [1]\nb = 2\n", func(e *Edits, root *tomlpos.Node) bool {
 			_, _, removed := e.RemoveKey(root.Get("a").Items[0])
 			return removed
 		}, ""},
