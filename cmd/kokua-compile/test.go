@@ -16,6 +16,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/expect"
 	"github.com/kokua-policy/kokua-policy/internal/expect/junit"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -48,6 +49,14 @@ func runTest(manifest, format, stdinName, verifyKey string, args []string, stdin
 	}
 	if err := cli.CheckStdin(args[:1], stdinName); err != nil {
 		return usage("%v", err)
+	}
+	if args[0] != cli.Stdin {
+		// A test file where the config goes is a usage error, before its
+		// claims are read as tests or the lint calls it a config that
+		// declares no agents.
+		if src, err := lint.ReadFile(args[0]); err == nil && rules.IsPolicyTestFile(src.Data) {
+			return usage("test: %s is a policy test file, not a config: name the config (or compiled policy) first, then the test files: kokua-compile test CONFIG %s", diag.Printable(src.Name), diag.Printable(src.Name))
+		}
 	}
 	tests := args[1:]
 	if slices.Contains(tests, cli.Stdin) {

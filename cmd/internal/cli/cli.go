@@ -6,7 +6,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -365,5 +367,34 @@ func Manifest(path string) (*lint.Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	if what := notAManifest(src); what != "" {
+		return nil, fmt.Errorf("%s, given as the manifest, is %s, not a registry manifest: the manifest is the JSON file that describes an install's toolsets, as `kokua-lint manifest` prints the default one (docs/manifest.md)", src.Name, what)
+	}
 	return lint.LoadManifest(src), nil
+}
+
+// notAManifest says what a file given as the manifest is when it is one
+// of the project's other files, "" otherwise (a manifest, or a file that
+// is neither, whose mistakes the manifest's own checks report): a Kokua
+// config (lint.IsKokuaConfig), or a compiled policy (a JSON object with
+// policy_version and no manifest_version).
+func notAManifest(src lint.Source) string {
+	var top map[string]json.RawMessage
+	if !bytes.HasPrefix(bytes.TrimLeft(src.Data, " \t\r\n\ufeff"), []byte("{")) {
+		// Not a JSON object, as no config can be one.
+		if lint.IsKokuaConfig(src) {
+			return "a Kokua config"
+		}
+		return ""
+	}
+	// A manifest never mentions policy_version; only then is the file
+	// decoded to see where.
+	if bytes.Contains(src.Data, []byte(`"policy_version"`)) && json.Unmarshal(src.Data, &top) == nil {
+		_, policy := top["policy_version"]
+		_, manifest := top["manifest_version"]
+		if policy && !manifest {
+			return "a compiled policy"
+		}
+	}
+	return ""
 }
