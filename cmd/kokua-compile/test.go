@@ -27,7 +27,7 @@ func testCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "test",
 		Usage:     "check the claims of policy test files (kokua.test.toml beside the config by default) against a config or a compiled policy; exit 1 when one fails",
-		UsageText: "kokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] [--verify-key PUB] CONFIG|POLICY [TESTS...]",
+		UsageText: "kokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] [--verify-key PUB] CONFIG|POLICY|DIR [TESTS...]",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			cli.FormatFlag("format of the report: human, json, junit, sarif or github"),
@@ -35,9 +35,43 @@ func testCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			return runTest(cli.String(c, "manifest"), cli.String(c, "format"), c.String("stdin-filename"), c.String("verify-key"), c.Args().Slice(), stdin, stdout, stderr)
+			manifest, format, stdinName, verifyKey := cli.String(c, "manifest"), cli.String(c, "format"), c.String("stdin-filename"), c.String("verify-key")
+			if c.NArg() > 0 && cli.IsFolder(c.Args().First()) {
+				return testFolder(c.Args().Slice(), format, func(cfg string) error {
+					return runTest(manifest, format, stdinName, verifyKey, []string{cfg}, stdin, stdout, stderr)
+				}, stderr)
+			}
+			return runTest(manifest, format, stdinName, verifyKey, c.Args().Slice(), stdin, stdout, stderr)
 		},
 	}
+}
+
+// testFolder runs the tests of every Kokua config below a folder
+// (cli.Folders) that has a kokua.test.toml beside it, each as `test
+// CONFIG` runs them; a config with no test file beside it is passed
+// over. The reports follow one another, which the human and github
+// formats allow; one JSON, JUnit or SARIF document is for one config.
+func testFolder(args []string, format string, run func(config string) error, stderr io.Writer) error {
+	switch {
+	case len(args) > 1:
+		return usage("test: with a folder, the test files are the %s beside each config: name no test files after it", expect.DefaultFile)
+	case format != "human" && format != "github":
+		return usage("test: a folder's reports follow one another, which --format human and github allow; name one config for --format %s", format)
+	}
+	configs, problems := cli.Folders(args)
+	if len(problems) > 0 {
+		return usage("test: %v", problems[0])
+	}
+	var tested []string
+	for _, cfg := range configs {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(cfg), expect.DefaultFile)); err == nil {
+			tested = append(tested, cfg)
+		}
+	}
+	if len(tested) == 0 {
+		return usage("test: no Kokua config below %s has a %s beside it", diag.Printable(args[0]), expect.DefaultFile)
+	}
+	return cli.Each(stderr, tested, run)
 }
 
 func runTest(manifest, format, stdinName, verifyKey string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
