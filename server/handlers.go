@@ -224,7 +224,8 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, st *state) int {
 	h[DigestHeader] = st.digestHeader
 	// As kokua-run decide --format json writes it: HTML escaping on, one
 	// line ending in a newline.
-	_ = json.NewEncoder(w).Encode(&a)
+	hinted := Hint(st.p, a)
+	_ = json.NewEncoder(w).Encode(&hinted)
 	return http.StatusOK
 }
 
@@ -287,7 +288,7 @@ func repeatedMember(body []byte, ends []int64) *apiError {
 
 // batchAnswer is the body of a batch's answer.
 type batchAnswer struct {
-	Answers []policy.Answer `json:"answers"`
+	Answers []Answer `json:"answers"`
 }
 
 // batch answers POST /v1/decide/batch: {"requests": [...]} gets
@@ -302,7 +303,7 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
 	if e != nil {
 		return writeError(w, e)
 	}
-	out := batchAnswer{Answers: make([]policy.Answer, len(qs))}
+	out := batchAnswer{Answers: make([]Answer, len(qs))}
 	var counts [len(decisions)]int
 	for i, q := range qs {
 		a, e := q.answer(st.p, i)
@@ -310,7 +311,7 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
 			return writeError(w, e)
 		}
 		counts[decisionIndex(a.Decision)]++
-		out.Answers[i] = a
+		out.Answers[i] = Hint(st.p, a)
 	}
 	for i, n := range counts {
 		s.metrics.decided(decisions[i], n)
