@@ -194,12 +194,8 @@ func TestMigrateWriteKeepsEveryOriginal(t *testing.T) {
 		}
 		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml")
 		wantCode(t, r, cli.ExitOK)
-		transcript.WriteString("$ kokua-lint migrate --write config.toml\n")
-		for _, line := range strings.SplitAfter(r.Stderr, "\n") {
-			if strings.Contains(line, "wrote") || strings.Contains(line, "needs no migration") {
-				transcript.WriteString(line)
-			}
-		}
+		// Everything it prints, stdout and stderr (issue 38).
+		transcript.WriteString("$ kokua-lint migrate --write config.toml\n" + r.Stdout + r.Stderr)
 		return r
 	}
 	wantKept := func(r clitest.Result, name string, backups map[string]string) {
