@@ -15,7 +15,7 @@
 #     hook must be refused, then accepted;
 #   - the project also holds other programs' config.toml, Cargo's .cargo/config.toml and a Hugo
 #     site's, which the hooks must skip with one line each and never fail on;
-#   - the hooks build only the two commands they run;
+#   - the hooks build only the two commands they run, and say so on first use;
 #   - docs/ci.md's `<!-- test: pre-commit-test -->` block: kokua-test fails while a policy test's
 #     claim does not hold (naming it, with the config line behind it and its help: line), prints
 #     one line, not the findings the kokua-lint hook printed, for a config with an error, or a
@@ -198,8 +198,10 @@ skip_line() { # FILE: the line --only-kokua prints for another program's config.
     printf '^kokua-lint: skipping %s: not a Kokua config [(]' "${1//./[.]}"
 }
 
-step "broken config (mcp.add_mcp_servr): both hooks must fail (pre-commit builds the hooks first)"
+step "broken config (mcp.add_mcp_servr): both hooks must fail (pre-commit builds the hooks first, and says so)"
 run_hooks "broken config" 1 "$lint_failed" "$check_failed" '\[pending-dead-entry\]' \
+    "^kokua-lint \(pre-commit hook\): building kokua-lint from the hook's clone, once for this rev; on a cold Go cache this takes a minute or more, and later runs start at once$" \
+    "^kokua-compile \(pre-commit hook\): building kokua-compile from the hook's clone, once for this rev" \
     "config\.toml:6:12: error: .*'mcp\.add_mcp_servr'" "help: write 'mcp\.add_mcp_server'" \
     '^kokua-compile: config\.toml has 1 error\(s\), the first pending-dead-entry at config\.toml:6:12, so its policy was not checked' \
     "$(skip_line .cargo/config.toml)" "$(skip_line site/config.toml)"
