@@ -546,15 +546,27 @@ func (c *checker) help(node string, path []string, q reach.Key, ans policy.Answe
 
 // composedHelp is help for a composed worker, which has no table: it
 // holds every registered toolset but capabilities and entry-point-only
-// ones, and always gets the default tier's pair.
+// ones, and always gets the default tier's pair. An entry of that pair
+// must name a toolset some declared agent lists (entry-scope, R75), so
+// for a toolset none lists, gating it there is refused: the ways out are
+// to declare it on an agent and gate it in [assistant.tools], or to drop
+// capabilities (docs/readings.md).
 func (c *checker) composedHelp(q reach.Key, ans policy.Answer, want map[policy.Decision]bool) string {
-	tool := diag.Quote(q.String())
+	tool, ts := diag.Quote(q.String()), diag.Quote(q.Toolset)
+	declared := q.Toolset == kokua.Core
+	for _, a := range c.d.Agents {
+		declared = declared || slices.Contains(a.Available.Expanded, q.Toolset)
+	}
+	const dropCapabilities = "drop capabilities from every agent Kokua builds, so that none composes workers"
+	const orClaim = "; or change the claim, if it is what is wrong"
 	asks := want[policy.Confirm] || want[policy.Review]
-	if ans.Decision == policy.Run && asks {
-		return fmt.Sprintf("composed workers get [assistant.tools]'s pair: add %s to its confirm or review; or drop capabilities from every agent Kokua builds, so that none composes workers; or change the claim, if it is what is wrong", tool)
+	switch {
+	case ans.Decision == policy.Run && asks && declared:
+		return fmt.Sprintf("composed workers get [assistant.tools]'s pair: add %s to its confirm or review; or %s%s", tool, dropCapabilities, orClaim)
+	case ans.Decision == policy.Run && asks:
+		return fmt.Sprintf("composed workers get [assistant.tools]'s pair, but Kokua refuses an entry there on %s while no declared agent lists it (entry-scope): declare %s on the agent that should hold it, then add %s to [assistant.tools]'s confirm or review; or %s%s", ts, ts, tool, dropCapabilities, orClaim)
+	case ans.Decision != policy.Unavailable && want[policy.Unavailable]:
+		return "a composed worker holds every registered toolset but capabilities and entry-point-only ones: " + dropCapabilities + orClaim
 	}
-	if ans.Decision != policy.Unavailable && want[policy.Unavailable] {
-		return "a composed worker holds every registered toolset but capabilities and entry-point-only ones: drop capabilities from every agent Kokua builds, so that none composes workers; or change the claim, if it is what is wrong"
-	}
-	return "composed workers get [assistant.tools]'s pair: change it there; or change the claim, if it is what is wrong"
+	return "composed workers get [assistant.tools]'s pair: change it there" + orClaim
 }

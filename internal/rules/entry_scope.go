@@ -81,6 +81,17 @@ var entryScopeRule = &Rule{
 				// Declaring the toolset comes first in the help: dropping
 				// the entry, then declaring the toolset, would leave its
 				// tools ungated.
+				if w.Composable(t) {
+					// Composed workers can build it: Kokua refuses the
+					// entry all the same (R75, A4), and "builds no tools"
+					// would be false. Say how to get out.
+					p.Report(Finding{Span: it.Span, Key: l.Path,
+						Suggestion: fmt.Sprintf("list %s in the available list of the agent that should hold it and keep the entry, or drop capabilities so that no agent composes workers; dropping the entry alone leaves composed workers' calls to it unasked", q(t)),
+						Message: fmt.Sprintf("%s has an entry Kokua refuses: %s names toolset %s, which no agent declares",
+							l.Path, q(it.Value), q(t)),
+						Notes: notes(composedHold(t), composedWaysOut(t))})
+					continue
+				}
 				p.Report(Finding{Span: it.Span, Key: l.Path,
 					Suggestion: fmt.Sprintf("list %s in the available list of the agent that should hold it, or drop the entry", q(t)),
 					Message: fmt.Sprintf("%s has an entry that %s: %s names toolset %s, which no agent declares",
@@ -111,6 +122,10 @@ func (b *builtinPair) reportFloor(p *Pass) {
 		what = "1 of its entries names a toolset no agent declares"
 		hold = fmt.Sprintf("A toolset no agent declares (%s) builds no tools, so %s holds nothing back.", andList(b.floorToolsets), q(b.floor[0]))
 	}
+	var waysOut []string
+	if held := composedHeld(p, b.floorToolsets); held != nil {
+		hold, waysOut = held[0], held[1:]
+	}
 	var keep []string
 	for _, v := range floor.Values() {
 		if !slices.Contains(b.floor, v) {
@@ -119,7 +134,7 @@ func (b *builtinPair) reportFloor(p *Pass) {
 	}
 	p.Report(Finding{Span: floor.Span, Key: floor.Path,
 		Message:    "auto-approval is on and no [security].never_auto_approve is written, so Kokua's built-in floor applies, and " + what,
-		Notes:      []string{fmt.Sprintf("The built-in floor is never_auto_approve = [%s].", tomlStrings(floor.Values())), hold, floorWhy},
+		Notes:      append([]string{fmt.Sprintf("The built-in floor is never_auto_approve = [%s].", tomlStrings(floor.Values())), hold, floorWhy}, waysOut...),
 		Suggestion: fmt.Sprintf("%s, with the entries you want; the built-in floor without these is never_auto_approve = [%s]", writeFloor, tomlStrings(keep)),
 		Fixes:      p.floorFix(keep)})
 }
@@ -224,6 +239,10 @@ func (b *builtinPair) report(p *Pass) {
 	if len(b.toolsets) == 1 {
 		toolsets = "A toolset no agent declares builds no tools and holds nothing back: " + q(b.toolsets[0]) + "."
 	}
+	var waysOut []string
+	if held := composedHeld(p, b.toolsets); held != nil {
+		toolsets, waysOut = held[0], held[1:]
+	}
 	keep := func(l config.List) string {
 		var out []string
 		for _, it := range l.Items {
@@ -235,7 +254,7 @@ func (b *builtinPair) report(p *Pass) {
 	}
 	p.Report(Finding{Span: endOfFile(cfg), Key: "[assistant.tools]",
 		Message: "the file has no [assistant.tools] table, so Kokua applies its built-in default pair, and " + what,
-		Notes:   []string{toolsets, entries},
+		Notes:   append([]string{toolsets, entries}, waysOut...),
 		Suggestion: fmt.Sprintf("%s with the entries you want; the built-in pair without these is confirm = %s and review = %s",
 			pairPlace(cfg.Root.Get("assistant")), keep(def.Confirm), keep(def.Review)),
 		Fixes: b.pairFix(p, keep(def.Confirm), keep(def.Review))})
@@ -285,4 +304,38 @@ func (b *builtinPair) pairFix(p *Pass, confirm, review string) []diag.Fix {
 func endOfFile(cfg *config.Config) diag.Span {
 	end := len(bytes.TrimRight(cfg.Source, " \t\r\n"))
 	return cfg.Lines.Span(end, end)
+}
+
+// composedHold says what composed workers hold of toolset t, a toolset no
+// declared agent lists, when some agent Kokua builds can compose them
+// (model.World.Composable).
+func composedHold(t string) string {
+	return fmt.Sprintf("composed workers hold every registered toolset but capabilities and entry-point-only ones, and get [assistant.tools]'s pair, so they can build %s and call its tools, unasked unless that pair gates them; but an entry there must name a toolset a declared agent lists", q(t))
+}
+
+// composedWaysOut is the ways out Kokua allows for an entry on toolset t
+// that composed workers hold and no declared agent lists: the entry stays
+// refused until one is taken (docs/readings.md).
+func composedWaysOut(t string) string {
+	return fmt.Sprintf("the ways out Kokua allows: declare %s on the agent that should hold it (its available list) and keep this entry, which then holds for composed workers too; or drop capabilities from every agent Kokua builds, so that no agent composes workers", q(t))
+}
+
+// composedHeld is, for toolsets no agent declares that the built-in pair
+// or floor names, what to say when composed workers can build some of
+// them (model.World.Composable): "builds no tools" would be false. It is
+// the note on what composed workers hold and the ways out, or nil when
+// they hold none of them.
+func composedHeld(p *Pass, toolsets []string) []string {
+	var held []string
+	for _, t := range toolsets {
+		if p.World.Composable(t) {
+			held = append(held, t)
+		}
+	}
+	if held == nil {
+		return nil
+	}
+	return notes(
+		fmt.Sprintf("no agent declares %s, so Kokua refuses the entries on them; composed workers still hold %s and can call their tools, unasked unless a pair Kokua accepts gates them", andList(toolsets), andList(held)),
+		"the ways out Kokua allows: declare them on the agents that should hold them (their available lists) and keep the entries, which then hold for composed workers too; or drop capabilities from every agent Kokua builds, so that no agent composes workers")
 }
