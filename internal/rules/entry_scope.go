@@ -22,7 +22,7 @@ var entryScopeRule = &Rule{
 	Refs:     []string{"R123", "R74", "R75", "R76", "A4", "A5", "A9"},
 	Summary:  "an approval entry names a toolset its agent (or every agent) does not declare",
 	Needs:    NeedsWorld,
-	Fixes:    SafeFixes,
+	Fixes:    SafeFixes | UnsafeFixes,
 	Check: func(p *Pass) {
 		// With no agent read (no [agents.<name>] table, or [agents]
 		// written as an array of tables or a value), no-agents or
@@ -136,7 +136,7 @@ func (b *builtinPair) reportFloor(p *Pass) {
 		Message:    "auto-approval is on and no [security].never_auto_approve is written, so Kokua's built-in floor applies, and " + what,
 		Notes:      append([]string{fmt.Sprintf("The built-in floor is never_auto_approve = [%s].", tomlStrings(floor.Values())), hold, floorWhy}, waysOut...),
 		Suggestion: fmt.Sprintf("%s, with the entries you want; the built-in floor without these is never_auto_approve = [%s]", writeFloor, tomlStrings(keep)),
-		Fixes:      p.floorFix(keep)})
+		Fixes:      p.floorFix(keep, waysOut == nil)})
 }
 
 // floorFix writes never_auto_approve with the built-in floor's entries
@@ -146,10 +146,13 @@ func (b *builtinPair) reportFloor(p *Pass) {
 // the braces of a [security] written as an inline table, or as a dotted key
 // next to those that make it. It is safe: the entries left out name
 // toolsets no agent declares, which build no tools, so no call asks less
-// than before.
-func (p *Pass) floorFix(keep []string) []diag.Fix {
+// than before. When composed workers hold one of the toolsets left out,
+// they would call its tools through a floor without the entry, so the fix
+// is unsafe (safe is false): the ways out the finding gives are the
+// choice to make.
+func (p *Pass) floorFix(keep []string, safe bool) []diag.Fix {
 	value := "[" + tomlStrings(keep) + "]"
-	fix := diag.Fix{Title: "Write never_auto_approve = " + value + " in [security]", Safe: true}
+	fix := diag.Fix{Title: "Write never_auto_approve = " + value + " in [security]", Safe: safe}
 	security := p.Config.Root.Get("security")
 	switch auto := security.Get("auto_approval"); {
 	case security == nil || security.Kind != tomlpos.KindTable:
@@ -257,7 +260,7 @@ func (b *builtinPair) report(p *Pass) {
 		Notes:   append([]string{toolsets, entries}, waysOut...),
 		Suggestion: fmt.Sprintf("%s with the entries you want; the built-in pair without these is confirm = %s and review = %s",
 			pairPlace(cfg.Root.Get("assistant")), keep(def.Confirm), keep(def.Review)),
-		Fixes: b.pairFix(p, keep(def.Confirm), keep(def.Review))})
+		Fixes: b.pairFix(p, keep(def.Confirm), keep(def.Review), waysOut == nil)})
 }
 
 // pairPlace says where the [assistant.tools] table goes in a file that
@@ -276,15 +279,17 @@ func pairPlace(a *tomlpos.Node) string {
 // end of the file, holding the built-in pair without the entries that
 // hold nothing back; in an [assistant] written as an inline table or as
 // dotted keys, as a tools key next to its others. It is safe for the same
-// reason as floorFix: no call asks less than before.
-func (b *builtinPair) pairFix(p *Pass, confirm, review string) []diag.Fix {
+// reason as floorFix: no call asks less than before; and unsafe (safe is
+// false) for the same reason too, when composed workers hold a toolset
+// left out: their calls to it would run unasked.
+func (b *builtinPair) pairFix(p *Pass, confirm, review string, safe bool) []diag.Fix {
 	title := "Write the [assistant.tools] table: confirm = " + confirm + ", review = " + review
 	if a := p.Config.Root.Get("assistant"); a != nil && !a.Header && !a.Implicit() {
 		edit, ok := p.addKey(a, "tools", "{ confirm = "+confirm+", review = "+review+" }")
 		if !ok {
 			return nil
 		}
-		return []diag.Fix{{Title: title, Safe: true, Edits: []diag.Edit{edit}}}
+		return []diag.Fix{{Title: title, Safe: safe, Edits: []diag.Edit{edit}}}
 	}
 	src := p.Config.Source
 	table := "[assistant.tools]\nconfirm = " + confirm + "\nreview = " + review + "\n"
@@ -295,7 +300,7 @@ func (b *builtinPair) pairFix(p *Pass, confirm, review string) []diag.Fix {
 	default:
 		table = "\n" + table
 	}
-	return []diag.Fix{{Title: title, Safe: true,
+	return []diag.Fix{{Title: title, Safe: safe,
 		Edits: []diag.Edit{{Start: len(src), End: len(src), New: table}}}}
 }
 
