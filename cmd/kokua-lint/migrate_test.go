@@ -393,6 +393,18 @@ func TestMigrateDocs(t *testing.T) {
 	if tested < 3 {
 		t.Errorf("docs/migrate.md has %d tested blocks", tested)
 	}
+	// The note of what a team loses (issue 38), shown alone, is the line
+	// the example's run prints.
+	_, section, _ := strings.Cut(string(doc), "### What a team loses against today's default\n")
+	_, note, _ := strings.Cut(section, "```text\n")
+	note, _, _ = strings.Cut(note, "```")
+	run, err := os.ReadFile(filepath.Join(root, "testdata", "migrate", "agents-tools-list", "want.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(note, "migrated config.toml: note: ") || !strings.Contains(string(run), note) {
+		t.Errorf("docs/migrate.md's note of what a team loses is not a line the example prints: %q", note)
+	}
 
 	example, err := os.ReadFile(filepath.Join(root, "testdata", "migrate", "agents-tools-list", "config.toml"))
 	if err != nil {
