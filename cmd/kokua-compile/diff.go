@@ -144,7 +144,7 @@ func loadSide(src lint.Source, m *lint.Manifest, key ed25519.PublicKey, stderr i
 // quietSide is loadSide for a run that reports a config's errors in one
 // line (errorsLine), not as findings: the pre-commit hook of policy tests
 // runs after the kokua-lint hook, which lists them.
-func quietSide(src lint.Source, m *lint.Manifest, key ed25519.PublicKey, stderr io.Writer, notDone string) (*diff.Side, error) {
+func quietSide(src lint.Source, m *lint.Manifest, key ed25519.PublicKey, notDone string) (*diff.Side, error) {
 	side, res, err := diff.Load(src, m, key)
 	if err != nil {
 		return nil, usage("%v", err)

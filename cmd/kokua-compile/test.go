@@ -189,7 +189,7 @@ func runTest(o testOptions, args []string, stdin io.Reader, stdout, stderr io.Wr
 	}
 	var side *diff.Side
 	if o.claimsOnly {
-		side, err = quietSide(src, m, key, stderr, "its claims were not checked")
+		side, err = quietSide(src, m, key, "its claims were not checked")
 	} else {
 		side, err = loadSide(src, m, key, stderr, "no claim was checked")
 	}
