@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/rules"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 )
 
 var fence = regexp.MustCompile("(?s)```(toml|json|text)\n(.*?)```")
@@ -38,6 +39,8 @@ func TestRuleDocs(t *testing.T) {
 				}
 			}
 			checkFixDocs(t, path, text, r)
+			// A block after <!-- test: FILE --> is that golden file.
+			golden.DocBlocks(t, filepath.Join("..", ""), page, path)
 			_, example, ok := strings.Cut(text, "\n## Example\n")
 			if !ok {
 				t.Fatalf("%s has no ## Example section", path)

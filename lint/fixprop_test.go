@@ -304,6 +304,10 @@ var mistakes = []mistake{
 		m.pair = nil
 		m.lead = []string{"memory", "time", "skils"}
 	}},
+	{name: "built-in pair, composed workers hold its toolsets", make: func(m *model) {
+		m.pair = nil
+		m.lead = []string{"memory", "time", "capabilities"}
+	}},
 	{name: "built-in floor", make: func(m *model) { m.auto, m.floor = true, true }},
 	{name: "built-in floor, skills misspelt", make: func(m *model) {
 		m.auto, m.floor = true, true

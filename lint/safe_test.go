@@ -42,6 +42,7 @@ func TestFixSafety(t *testing.T) {
 		{"a declared pair's dropped gates", "declared-pair-drops-gates", "[assistant.tools]\nconfirm = []\nreview = [\"compute.run_command\"]\n\n[agents.assistant.tools]\navailable = [\"compute\", \"time\"]\nconfirm = [\"time\"]\n", "", []bool{true}},
 		{"the built-in pair", "entry-scope", lead, "[assistant.tools]", []bool{true}},
 		{"the built-in floor", "entry-scope", pair + lead + "\n[security.auto_approval]\nenabled = true\nreviewers = [\"r\"]\n\n[reviewers.r]\nmodel = \"m\"\nsystem_message = \"s\"\n", "[security].never_auto_approve", []bool{true}},
+		{"the built-in pair, composed workers hold its toolsets", "entry-scope", "[agents.assistant.tools]\navailable = [\"memory\", \"capabilities\", \"time\"]\n", "[assistant.tools]", []bool{false}},
 		{"the built-in pair, a name unresolved", "entry-scope", strings.Replace(lead, `"fs_write"`, `"fs_writ"`, 1), "[assistant.tools]", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

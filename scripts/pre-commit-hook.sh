@@ -21,6 +21,11 @@ if [[ ! -x "$bin" ]]; then
         echo "$cmd (pre-commit hook): Go is not on PATH; install Go 1.21 or later (https://go.dev/dl/), which fetches the toolchain go.mod asks for" >&2
         exit 2
     fi
+    # Said on first use: a cold Go cache makes this build take minutes, and pre-commit shows a
+    # hook's output only when it fails, so the line also goes to the terminal when there is one.
+    msg="$cmd (pre-commit hook): building $cmd from the hook's clone, once for this rev; on a cold Go cache this takes a minute or more, and later runs start at once"
+    echo "$msg" >&2
+    { echo "$msg" >/dev/tty; } 2>/dev/null || true
     mkdir -p "$here/.pre-commit-bin"
     # Built beside its final name and renamed, so that hooks run in parallel never see half a binary.
     tmp="$(mktemp "$bin.XXXXXX")"

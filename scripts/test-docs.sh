@@ -96,6 +96,18 @@ RUN_ELSEWHERE = {
     "docs/getting-started.md": ("internal/gettingstarted/gettingstarted_test.go", "func TestGettingStarted(",
         "TestGettingStarted runs the page in an empty folder with the commands built from this checkout (its go install lines name a release no module proxy holds yet)"),
 }
+# Examples of what commands print (a ```text block whose first line is a "$ " command), each run
+# whole by a Go test that compares every line, standard output and standard error as a terminal
+# shows them (issue 38: a page shows the notes a command prints on stderr too), by page and first
+# line: the test's file and declaration. getting-started.md's console blocks are RUN_ELSEWHERE's.
+TRANSCRIPTS = {
+    ("README.md", "$ kokua-lint config.toml"): ("cmd/kokua-lint/doctranscript_test.go", "func TestReadmeLintExample("),
+    ("README.md", "$ kokua-lint --diff config.toml"): ("cmd/kokua-lint/readme_test.go", "func TestReadmeFixExample("),
+    ("docs/output-formats.md", "$ kokua-lint --manifest manifest.json config.toml"): ("cmd/kokua-lint/doctranscript_test.go", "func TestOutputFormatsDoc("),
+    ("docs/output-formats.md", "$ kokua-lint --format github --manifest manifest.json config.toml"): ("cmd/kokua-lint/doctranscript_test.go", "func TestOutputFormatsDoc("),
+    ("docs/migrate.md", "$ kokua-lint migrate --write config.toml"): ("cmd/kokua-lint/migrate_test.go", "func TestMigrateWriteKeepsEveryOriginal("),
+    ("docs/risks.md", "$ kokua-compile risks --fail-on critical config.toml > /dev/null"): ("cmd/kokua-compile/risks_failon_test.go", "func TestRisksFailOnDoc("),
+}
 SCRIPT_SYNTAX = {"scripts/bench.sh", "scripts/loadtest.sh", "scripts/mutation.sh"}
 PLACEHOLDER = re.compile(r"\[--|\[-o|\.\.\.|\b(CONFIG|POLICY|FILE|NAME|AGENT|TOOL|OLD|NEW|REF|TOOLSET)\b")
 
@@ -244,7 +256,22 @@ def serve(page, line, ws, curls):
         proc.wait(timeout=20)
     check(proc.returncode == 0, "%s: %r exited %d after SIGTERM" % (page, line, proc.returncode))
 
+def transcripts(path):
+    """The first lines of a page's ```text blocks that open with a "$ " command."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        m = re.match(r"^```(\w*)\s*$", lines[i])
+        if m:
+            j = lines.index("```", i + 1)
+            if m.group(1) == "text" and j > i + 1 and lines[i + 1].startswith("$ "):
+                out.append(lines[i + 1])
+            i = j
+        i += 1
+    return out
+
 used = set()   # the FIXES entries a block matched
+seen_transcripts = set()
 pages = ["README.md"] + sorted(os.path.relpath(p, REPO) for p in glob.glob(os.path.join(REPO, "docs", "*.md")))
 counts = {}
 try:
@@ -255,6 +282,13 @@ try:
             print("==> %s: not run here: %s" % (page, why))
             counts["page run by a Go test"] = counts.get("page run by a Go test", 0) + 1
             continue
+        for first in transcripts(os.path.join(REPO, page)):
+            check((page, first) in TRANSCRIPTS, "%s: the example opening with %r is run by no test that compares its stdout and stderr: add one, and list it in TRANSCRIPTS" % (page, first))
+            test_file, decl = TRANSCRIPTS[(page, first)]
+            check(decl in open(os.path.join(REPO, test_file), encoding="utf-8").read(), "%s: %s no longer holds %r" % (page, test_file, decl))
+            seen_transcripts.add((page, first))
+            print("  - %s: %s is run whole by %s" % (page, first, decl.rstrip("(")))
+            counts["transcript run by a Go test"] = counts.get("transcript run by a Go test", 0) + 1
         curls = [l for _, b in blocks(os.path.join(REPO, page)) for l in b if l.startswith("curl ")]
         for n, (lineno, block) in enumerate(blocks(os.path.join(REPO, page))):
             run = []
@@ -336,6 +370,7 @@ try:
                 serve(page, s, ws, curls)
         check(not curls, "%s: curl lines with no kokua-run serve on the page to answer them: %r" % (page, curls))
     check(used == set(FIXES), "FIXES entries that match no block: %r" % sorted(set(FIXES) - used))
+    check(seen_transcripts == set(TRANSCRIPTS), "TRANSCRIPTS entries that match no example: %r" % sorted(set(TRANSCRIPTS) - seen_transcripts))
     print("==> PASS: the commands of README.md and docs/ (%s; %ds)" % (", ".join("%d %s" % (v, k) for k, v in sorted(counts.items())), time.time() - START))
 except Fail as e:
     print("FAIL: %s" % e, file=sys.stderr)

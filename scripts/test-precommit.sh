@@ -15,9 +15,11 @@
 #     hook must be refused, then accepted;
 #   - the project also holds other programs' config.toml, Cargo's .cargo/config.toml and a Hugo
 #     site's, which the hooks must skip with one line each and never fail on;
-#   - the hooks build only the two commands they run;
+#   - the hooks build only the two commands they run, and say so on first use;
 #   - docs/ci.md's `<!-- test: pre-commit-test -->` block: kokua-test fails while a policy test's
-#     claim does not hold (naming it, with the config line behind it) or a selector is misspelled,
+#     claim does not hold (naming it, with the config line behind it and its help: line), prints
+#     one line, not the findings the kokua-lint hook printed, for a config with an error, or a
+#     selector is misspelled,
 #     passes once the config holds, and refuses a real `git commit`, then accepts it;
 #   - docs/ci.md's `<!-- test: pre-commit-fix -->` block: kokua-lint-fix rewrites a broken config
 #     to the fixed one, pre-commit fails saying the hook modified files, a second run passes; an
@@ -196,8 +198,10 @@ skip_line() { # FILE: the line --only-kokua prints for another program's config.
     printf '^kokua-lint: skipping %s: not a Kokua config [(]' "${1//./[.]}"
 }
 
-step "broken config (mcp.add_mcp_servr): both hooks must fail (pre-commit builds the hooks first)"
+step "broken config (mcp.add_mcp_servr): both hooks must fail (pre-commit builds the hooks first, and says so)"
 run_hooks "broken config" 1 "$lint_failed" "$check_failed" '\[pending-dead-entry\]' \
+    "^kokua-lint \(pre-commit hook\): building kokua-lint from the hook's clone, once for this rev; on a cold Go cache this takes a minute or more, and later runs start at once$" \
+    "^kokua-compile \(pre-commit hook\): building kokua-compile from the hook's clone, once for this rev" \
     "config\.toml:6:12: error: .*'mcp\.add_mcp_servr'" "help: write 'mcp\.add_mcp_server'" \
     '^kokua-compile: config\.toml has 1 error\(s\), the first pending-dead-entry at config\.toml:6:12, so its policy was not checked' \
     "$(skip_line .cargo/config.toml)" "$(skip_line site/config.toml)"
@@ -381,7 +385,16 @@ test_passed='^kokua-compile test\.+Passed$'
 run_hooks "a claim fails" 1 "$lint_passed" "$test_failed" \
     '^FAIL kokua\.test\.toml:7: removing one asks too$' \
     "^    config\.toml:5:1: no entry of the inherited \[assistant\.tools\] names 'mcp\.remove_mcp_server', so the call runs$" \
+    "^    help: add 'mcp\.remove_mcp_server' to confirm or review in \[assistant\.tools\]; or change the claim, if it is what is wrong$" \
     '^2 claims: 1 holds, 1 fails$'
+
+step "a config with an error: the kokua-lint hook lists the finding, kokua-test says so in one line"
+write_config "$proj/config.toml" mcp.add_mcp_servr
+commit_all "a misspelled entry"
+run_hooks "broken config" 1 "$lint_failed" "$test_failed" \
+    "^kokua-compile: config\.toml has 1 error\(s\), the first pending-dead-entry at config\.toml:6:12, so its claims were not checked; kokua-lint reports them$"
+n="$(grep -c '\[pending-dead-entry\]' "$out" || true)"
+[[ "$n" == 1 ]] || fail "the finding is printed $n times, want once (by the kokua-lint hook)"
 
 step "the config gates the whole toolset: the claims hold"
 write_config "$proj/config.toml" mcp

@@ -172,7 +172,9 @@ func TestDecisionLogRecords(t *testing.T) {
 		} else {
 			var ans batchAnswer
 			_ = json.Unmarshal(w.Body.Bytes(), &ans)
-			answers = append(answers, ans.Answers...)
+			for _, a := range ans.Answers {
+				answers = append(answers, a.Answer)
+			}
 		}
 	}
 	ask(routeDecide, policytest.AskRunCommand, map[string]string{RequestIDHeader: "req-1"}, 0)

@@ -244,7 +244,8 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request, st *state) int {
 	h[DigestHeader] = st.digestHeader
 	// As kokua-run decide --format json writes it: HTML escaping on, one
 	// line ending in a newline.
-	_ = json.NewEncoder(w).Encode(&a)
+	hinted := Hint(st.p, a)
+	_ = json.NewEncoder(w).Encode(&hinted)
 	return http.StatusOK
 }
 
@@ -307,7 +308,7 @@ func repeatedMember(body []byte, ends []int64) *apiError {
 
 // batchAnswer is the body of a batch's answer.
 type batchAnswer struct {
-	Answers []policy.Answer `json:"answers"`
+	Answers []Answer `json:"answers"`
 }
 
 // batch answers POST /v1/decide/batch: {"requests": [...]} gets
@@ -330,7 +331,9 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
 	if e != nil {
 		return writeError(w, e)
 	}
-	out := batchAnswer{Answers: make([]policy.Answer, len(qs))}
+	out := batchAnswer{Answers: make([]Answer, len(qs))}
+	// The log keeps the policy's answers, without the hints.
+	answers := make([]policy.Answer, len(qs))
 	var counts [len(decisions)]int
 	for i, q := range qs {
 		a, e := q.answer(st.p, i)
@@ -338,7 +341,8 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
 			return writeError(w, e)
 		}
 		counts[decisionIndex(a.Decision)]++
-		out.Answers[i] = a
+		answers[i] = a
+		out.Answers[i] = Hint(st.p, a)
 	}
 	for i, n := range counts {
 		s.metrics.decided(decisions[i], n)
@@ -352,7 +356,7 @@ func (s *Server) batch(w http.ResponseWriter, r *http.Request, st *state) int {
 		id := dlog.requestID(r)
 		w.Header()[RequestIDHeader] = []string{id}
 		dlog.enqueue(logEntry{kind: entryBatch, at: start, id: id, source: routeBatch, digest: st.digest,
-			latency: time.Since(start), qs: qs, as: out.Answers})
+			latency: time.Since(start), qs: qs, as: answers})
 	}
 	return writeBody(w, st, answer)
 }

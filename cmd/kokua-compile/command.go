@@ -33,7 +33,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "kokua-compile",
 		Usage:     "write the resolved tool-access policy of a Kokua config.toml",
-		UsageText: "kokua-compile [--manifest FILE] [--format human|json|sarif|github] [-o FILE] CONFIG\nkokua-compile --check -o FILE [--manifest FILE] [--only-kokua] CONFIG\nkokua-compile agents [--manifest FILE] [--format human|json] [--verify-key PUB] CONFIG|POLICY\nkokua-compile diff [--manifest FILE] [--base-manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] [--verify-key PUB] OLD NEW\nkokua-compile diff --base REF [--manifest FILE] [--base-manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] [--verify-key PUB] CONFIG\nkokua-compile graph [--manifest FILE] [--format dot|mermaid] [--verify-key PUB] CONFIG|POLICY\nkokua-compile keygen KEY\nkokua-compile manifest [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [-o FILE] CONFIG\nkokua-compile manifest --check FILE [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [--format human|json|sarif|github] CONFIG\nkokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] [--verify-key PUB] CONFIG|POLICY [TESTS...]\nkokua-compile risks [--manifest FILE] [--format human|json|markdown] [--verify-key PUB] CONFIG|POLICY\nkokua-compile report [--manifest FILE] [--base OLD|--base REF] [--fail-on critical|high|medium|any] [-o report.html] [--verify-key PUB] CONFIG|POLICY",
+		UsageText: "kokua-compile [--manifest FILE] [--format human|json|sarif|github] [-o FILE] CONFIG\nkokua-compile --check -o FILE [--manifest FILE] [--only-kokua] CONFIG|DIR\nkokua-compile agents [--manifest FILE] [--format human|json] [--verify-key PUB] CONFIG|POLICY\nkokua-compile diff [--manifest FILE] [--base-manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] [--verify-key PUB] OLD NEW\nkokua-compile diff --base REF [--manifest FILE] [--base-manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] [--verify-key PUB] CONFIG\nkokua-compile graph [--manifest FILE] [--format dot|mermaid] [--verify-key PUB] CONFIG|POLICY\nkokua-compile keygen KEY\nkokua-compile manifest [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [-o FILE] CONFIG\nkokua-compile manifest --check FILE [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [--format human|json|sarif|github] CONFIG\nkokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] [--run REGEXP] [--claims-only] [--verify-key PUB] CONFIG|POLICY|DIR [TESTS...]\nkokua-compile risks [--manifest FILE] [--format human|json|markdown] [--fail-on critical|high|medium] [--verify-key PUB] CONFIG|POLICY\nkokua-compile report [--manifest FILE] [--base OLD|--base REF] [--fail-on critical|high|medium|any] [-o report.html] [--verify-key PUB] CONFIG|POLICY",
 		Flags: append([]urfave.Flag{
 			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Destination: &o.output, Usage: "write the policy to `FILE` (a regular file or none; through a symlink to its target; atomically, keeping its mode) instead of stdout"},
 			&urfave.BoolFlag{Name: "check", Local: true, Destination: &o.check, Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG and the manifest"},
@@ -45,6 +45,9 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 				return oneConfig
 			}
 			o.config = c.Args().First()
+			if cli.IsFolder(o.config) {
+				return checkFolder(o, stdin, stdout, stderr)
+			}
 			return compileConfig(o, stdin, stdout, stderr)
 		},
 		// One line per subcommand; each lives in its own file.
@@ -59,6 +62,31 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			reportCommand(stdin, stdout, stderr),
 		},
 	}
+}
+
+// checkFolder is --check of every Kokua config below a folder
+// (cli.Folders), each against the policy -o names relative to the
+// config's own folder (-o kokua-policy.json: the kokua-policy.json beside
+// each config). Only --check takes a folder: a policy is written for one
+// config.
+func checkFolder(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	switch {
+	case !o.check:
+		return usage("%s is a folder: name one config to compile (--check and test take a folder)", o.config)
+	case o.output == "":
+		return usage("--check needs -o FILE, the committed policy to compare with (with a folder, the file of that name beside each config)")
+	case filepath.IsAbs(o.output):
+		return usage("with a folder, -o names the policy beside each config, relative to its folder, not %s", o.output)
+	}
+	configs, problems := cli.Folders([]string{o.config})
+	if len(problems) > 0 {
+		return usage("%v", problems[0])
+	}
+	return cli.Each(stderr, configs, func(cfg string) error {
+		each := o
+		each.config, each.output = cfg, filepath.Join(filepath.Dir(cfg), o.output)
+		return compileConfig(each, stdin, stdout, stderr)
+	})
 }
 
 // oneConfig is the usage error of a command line with no config or more
@@ -156,16 +184,7 @@ func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writ
 	}
 	if res.HasErrors() || res.World == nil {
 		if quiet {
-			n, first := 0, ""
-			for _, d := range res.Diagnostics {
-				if d.Severity == diag.Error {
-					if n == 0 {
-						first = d.Rule + " at " + d.Span.String()
-					}
-					n++
-				}
-			}
-			fmt.Fprintf(stderr, "kokua-compile: %s has %d error(s), the first %s, so its policy was not checked; kokua-lint reports them\n", diag.Printable(src.Name), n, diag.Printable(first))
+			fmt.Fprintln(stderr, errorsLine(src.Name, res.Diagnostics, "its policy was not checked"))
 		} else if o.format == "human" {
 			fmt.Fprintf(stderr, "kokua-compile: %s has errors; %s\n", diag.Printable(src.Name), nothing)
 		}
@@ -180,4 +199,20 @@ func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writ
 		cfg:      engine.Source{Name: filepath.Base(src.Name), Data: src.Data},
 		manifest: engine.Source{Name: manifestName, Data: m.Source.Data},
 	}, nil
+}
+
+// errorsLine is the one line a quiet run (--check, test --claims-only)
+// gives a config with errors in place of its findings: how many, the
+// first, what was not done, and that kokua-lint (its hook) lists them.
+func errorsLine(name string, ds []diag.Diagnostic, notDone string) string {
+	n, first := 0, ""
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			if n == 0 {
+				first = d.Rule + " at " + d.Span.String()
+			}
+			n++
+		}
+	}
+	return fmt.Sprintf("kokua-compile: %s has %d error(s), the first %s, so %s; kokua-lint reports them", diag.Printable(name), n, diag.Printable(first), notDone)
 }

@@ -141,6 +141,20 @@ func loadSide(src lint.Source, m *lint.Manifest, key ed25519.PublicKey, stderr i
 	return side, nil
 }
 
+// quietSide is loadSide for a run that reports a config's errors in one
+// line (errorsLine), not as findings: the pre-commit hook of policy tests
+// runs after the kokua-lint hook, which lists them.
+func quietSide(src lint.Source, m *lint.Manifest, key ed25519.PublicKey, notDone string) (*diff.Side, error) {
+	side, res, err := diff.Load(src, m, key)
+	if err != nil {
+		return nil, usage("%v", err)
+	}
+	if side == nil {
+		return nil, cli.Fail(cli.ExitFindings, "%s", errorsLine(src.Name, res.Diagnostics, notDone))
+	}
+	return side, nil
+}
+
 // loadSidesWith loads each of srcs with loadSide and the manifest of the
 // same place in ms, in their order, but the compiled policies first: a
 // policy refused (for its signature, say) is refused whichever side it

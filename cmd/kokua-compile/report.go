@@ -61,6 +61,10 @@ func failOnFlag(help string) *urfave.StringFlag {
 // --fail-on failOn. Nothing is written when an input cannot be
 // read or has errors.
 func writeReport(o lintOptions, base, failOn, verifyKey, output string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if output == "" && cli.Terminal(stdout) {
+		// Some 60 KB of HTML is of no use on a terminal.
+		return usage("report: the page is an HTML file, and standard output is a terminal: write it with -o report.html (or redirect standard output to a file), then open it in a browser")
+	}
 	if err := cli.RegularOutput("kokua-compile", "-o", output); err != nil {
 		return err
 	}

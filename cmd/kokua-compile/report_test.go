@@ -186,3 +186,32 @@ func TestReportFailOn(t *testing.T) {
 		}
 	}
 }
+
+// TestReportRefusesATerminal (issue 38): report without -o, its standard
+// output a terminal, is a usage error, exit 2, whose one line says to
+// write the page with -o; nothing reaches the terminal. With -o, or with
+// standard output a file, the page is written.
+func TestReportRefusesATerminal(t *testing.T) {
+	cfg := filepath.Join(golden.Root(t), "examples", "shipped.config.toml")
+	tty := clitest.Terminal(t)
+	r := clitest.RunTo(Main, "kokua-compile", nil, tty, "report", cfg)
+	want := "kokua-compile: report: the page is an HTML file, and standard output is a terminal: write it with -o report.html (or redirect standard output to a file), then open it in a browser\n"
+	if r.Code != cli.ExitUsage || r.Stderr != want {
+		t.Errorf("report to a terminal: exit %d, stderr %q; want 2 and %q", r.Code, r.Stderr, want)
+	}
+	out := filepath.Join(t.TempDir(), "report.html")
+	if r := clitest.RunTo(Main, "kokua-compile", nil, tty, "report", "-o", out, cfg); r.Code != cli.ExitOK {
+		t.Errorf("report -o with a terminal: exit %d: %s", r.Code, r.Stderr)
+	}
+	if data, err := os.ReadFile(out); err != nil || !strings.HasPrefix(string(data), "<!DOCTYPE html>") {
+		t.Errorf("report -o wrote %.40q (%v)", data, err)
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "redirected.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	if r := clitest.RunTo(Main, "kokua-compile", nil, f, "report", cfg); r.Code != cli.ExitOK {
+		t.Errorf("report > file: exit %d: %s", r.Code, r.Stderr)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -14,8 +15,10 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/expect"
 	"github.com/kokua-policy/kokua-policy/internal/expect/junit"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -26,20 +29,93 @@ func testCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "test",
 		Usage:     "check the claims of policy test files (kokua.test.toml beside the config by default) against a config or a compiled policy; exit 1 when one fails",
-		UsageText: "kokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] [--verify-key PUB] CONFIG|POLICY [TESTS...]",
+		UsageText: "kokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] [--run REGEXP] [--claims-only] [--verify-key PUB] CONFIG|POLICY|DIR [TESTS...]",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			cli.FormatFlag("format of the report: human, json, junit, sarif or github"),
+			&urfave.StringFlag{Name: "run", Local: true, Usage: "check only the claims whose name (or, for a claim without one, its selectors as the report writes them) matches `REGEXP` (Go's syntax, as go test -run); one that matches no claim is a usage error"},
+			&urfave.BoolFlag{Name: "claims-only", Local: true, Usage: "report the claims only: a config with errors gets one line, not its findings (the kokua-lint hook, or kokua-lint, lists them)"},
 			cli.StdinFilenameFlag(),
 			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			return runTest(cli.String(c, "manifest"), cli.String(c, "format"), c.String("stdin-filename"), c.String("verify-key"), c.Args().Slice(), stdin, stdout, stderr)
+			o := testOptions{manifest: cli.String(c, "manifest"), format: cli.String(c, "format"), stdinName: c.String("stdin-filename"),
+				verifyKey: c.String("verify-key"), claimsOnly: c.Bool("claims-only")}
+			if c.IsSet("run") {
+				re, err := regexp.Compile(c.String("run"))
+				if err != nil {
+					return usage("test: --run %q is no regular expression: %v", c.String("run"), err)
+				}
+				o.run = re
+			}
+			if c.NArg() > 0 && cli.IsFolder(c.Args().First()) {
+				return testFolder(c.Args().Slice(), o.format, func(cfg string) error {
+					return runTest(o, []string{cfg}, stdin, stdout, stderr)
+				}, stderr)
+			}
+			return runTest(o, c.Args().Slice(), stdin, stdout, stderr)
 		},
 	}
 }
 
-func runTest(manifest, format, stdinName, verifyKey string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// testOptions are the flags of kokua-compile test.
+type testOptions struct {
+	manifest, format, stdinName, verifyKey string
+	// run, when not nil, selects the claims to check by name.
+	run *regexp.Regexp
+	// claimsOnly puts one line in place of a broken config's findings.
+	claimsOnly bool
+}
+
+// selectClaims keeps the claims of files whose name (or title, for a
+// claim without a name) run matches, and says how many it kept.
+func selectClaims(files []*expect.File, run *regexp.Regexp) int {
+	n := 0
+	for _, f := range files {
+		if run != nil {
+			f.Expects = slices.DeleteFunc(f.Expects, func(e *expect.Expect) bool {
+				name := e.Name
+				if name == "" {
+					name = e.Title()
+				}
+				return !run.MatchString(name)
+			})
+		}
+		n += len(f.Expects)
+	}
+	return n
+}
+
+// testFolder runs the tests of every Kokua config below a folder
+// (cli.Folders) that has a kokua.test.toml beside it, each as `test
+// CONFIG` runs them; a config with no test file beside it is passed
+// over. The reports follow one another, which the human and github
+// formats allow; one JSON, JUnit or SARIF document is for one config.
+func testFolder(args []string, format string, run func(config string) error, stderr io.Writer) error {
+	switch {
+	case len(args) > 1:
+		return usage("test: with a folder, the test files are the %s beside each config: name no test files after it", expect.DefaultFile)
+	case format != "human" && format != "github":
+		return usage("test: a folder's reports follow one another, which --format human and github allow; name one config for --format %s", format)
+	}
+	configs, problems := cli.Folders(args)
+	if len(problems) > 0 {
+		return usage("test: %v", problems[0])
+	}
+	var tested []string
+	for _, cfg := range configs {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(cfg), expect.DefaultFile)); err == nil {
+			tested = append(tested, cfg)
+		}
+	}
+	if len(tested) == 0 {
+		return usage("test: no Kokua config below %s has a %s beside it", diag.Printable(args[0]), expect.DefaultFile)
+	}
+	return cli.Each(stderr, tested, run)
+}
+
+func runTest(o testOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	manifest, format, stdinName, verifyKey := o.manifest, o.format, o.stdinName, o.verifyKey
 	if !slices.Contains(expect.Formats, format) {
 		return usage("test reports in --format %s, not %q", strings.Join(expect.Formats, ", "), format)
 	}
@@ -48,6 +124,14 @@ func runTest(manifest, format, stdinName, verifyKey string, args []string, stdin
 	}
 	if err := cli.CheckStdin(args[:1], stdinName); err != nil {
 		return usage("%v", err)
+	}
+	if args[0] != cli.Stdin {
+		// A test file where the config goes is a usage error, before its
+		// claims are read as tests or the lint calls it a config that
+		// declares no agents.
+		if src, err := lint.ReadFile(args[0]); err == nil && rules.IsPolicyTestFile(src.Data) {
+			return usage("test: %s is a policy test file, not a config: name the config (or compiled policy) first, then the test files: kokua-compile test CONFIG %s", diag.Printable(src.Name), diag.Printable(src.Name))
+		}
 	}
 	tests := args[1:]
 	if slices.Contains(tests, cli.Stdin) {
@@ -87,6 +171,10 @@ func runTest(manifest, format, stdinName, verifyKey string, args []string, stdin
 		}
 		return cli.Fail(cli.ExitUsage, "kokua-compile: test: the test files have %d error(s); no claim was checked", len(problems))
 	}
+	// A --run that selects nothing would pass whatever the config says.
+	if selectClaims(files, o.run) == 0 {
+		return usage("test: --run %q matches the name of no claim of %s", o.run, strings.Join(tests, ", "))
+	}
 	m, err := cli.Manifest(manifest)
 	if err != nil {
 		return usage("%v", err)
@@ -99,7 +187,12 @@ func runTest(manifest, format, stdinName, verifyKey string, args []string, stdin
 	if err != nil {
 		return err
 	}
-	side, err := loadSide(src, m, key, stderr, "no claim was checked")
+	var side *diff.Side
+	if o.claimsOnly {
+		side, err = quietSide(src, m, key, "its claims were not checked")
+	} else {
+		side, err = loadSide(src, m, key, stderr, "no claim was checked")
+	}
 	if err != nil {
 		return err
 	}

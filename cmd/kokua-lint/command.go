@@ -40,7 +40,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "kokua-lint",
 		Usage:     "check Kokua's config.toml tool access offline",
-		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...\nkokua-lint --fix [--unsafe-fixes] [--diff] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format human|json|sarif]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
+		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...|DIR...\nkokua-lint --fix [--unsafe-fixes] [--diff] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format human|json|sarif]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
 		Flags: []urfave.Flag{
 			cli.Bind(cli.ManifestFlag(), &o.manifest),
 			cli.Bind(cli.FormatFlag("output format: human, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations)"), &o.format),
@@ -119,6 +119,11 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := cli.CheckStdin(o.configs, o.stdinName); err != nil {
 		return usage("%v", err)
 	}
+	// A folder stands for the Kokua configs below it; one with none is
+	// an input that cannot be read (its line on stderr, the others still
+	// linted, and exit 2).
+	var folderProblems []error
+	o.configs, folderProblems = cli.Folders(o.configs)
 	if o.unsafeFixes && !o.fix && !o.diff {
 		return usage("--unsafe-fixes goes with --fix or --diff")
 	}
@@ -145,7 +150,10 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	// A config that cannot be read gets its line on stderr and the exit
 	// code of an unreadable input, ExitUsage, the worst of the run; the
 	// others are still linted and reported.
-	unreadable := false
+	unreadable := len(folderProblems) > 0
+	for _, err := range folderProblems {
+		fmt.Fprintf(stderr, "kokua-lint: %s\n", diag.Printable(err.Error()))
+	}
 	for _, path := range o.configs {
 		src, err := cli.ReadInput(path, stdin, o.stdinName)
 		if err != nil {

@@ -157,7 +157,7 @@ func TestUnreadableInputs(t *testing.T) {
 		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "nosuch.toml"), "nosuch.toml", "no such file")
 	})
 	t.Run("directory", func(t *testing.T) {
-		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "sub"), "sub", "directory")
+		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "sub"), "sub", "a folder with no Kokua config below it")
 	})
 	t.Run("no-arguments", func(t *testing.T) {
 		wantUsageError(t, clitest.RunIn(t, Main, "kokua-lint", dir, nil, ""), "no arguments", "CONFIG")
@@ -311,7 +311,7 @@ func TestSeveralConfigsOneUnreadable(t *testing.T) {
 			}
 			for _, a := range c.args {
 				if a == "nosuch.toml" || a == "sub" {
-					if !strings.Contains(r.Stderr, "kokua-lint: cannot read "+a+": ") {
+					if !strings.Contains(r.Stderr, "kokua-lint: cannot read "+a+": ") && !strings.Contains(r.Stderr, "kokua-lint: "+a+" is a folder with no Kokua config below it") {
 						t.Errorf("stderr %q has no line for %s", r.Stderr, a)
 					}
 				}

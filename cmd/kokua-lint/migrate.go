@@ -134,6 +134,20 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	for _, p := range res.Places {
 		say(stderr, "%s:%d: needs a person: %s", where, p.Line, p.Message)
 	}
+	// What the team loses against today's default, said before "lints
+	// with no error" can be read as "nothing changed".
+	lost := 0
+	for _, l := range res.Losses {
+		say(stderr, "%s: note: %s", where, l.Message())
+		lost += len(l.Tools)
+	}
+	losing := ""
+	if lost > 0 {
+		losing = fmt.Sprintf(", but %d tools lose the gate Kokua's built-in pair gives them (the notes above)", lost)
+		if lost == 1 {
+			losing = ", but 1 tool loses the gate Kokua's built-in pair gives it (the note above)"
+		}
+	}
 	if o.write && changed {
 		say(stderr, "kokua-lint migrate: wrote %s; the original is %s", target, kept)
 	}
@@ -141,7 +155,7 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	case !changed && res.Clean():
 		say(stderr, "kokua-lint migrate: %s needs no migration and lints with no error", o.config)
 	case res.Clean():
-		say(stderr, "kokua-lint migrate: %s; the result lints with no error", count(len(res.Changes), "rewrite"))
+		say(stderr, "kokua-lint migrate: %s; the result lints with no error%s", count(len(res.Changes), "rewrite"), losing)
 	default:
 		say(stderr, "kokua-lint migrate: %s; %s a person, each marked %q in %s",
 			count(len(res.Changes), "rewrite"), needs(len(res.Places)), migrate.Marker, where)

@@ -194,12 +194,8 @@ func TestMigrateWriteKeepsEveryOriginal(t *testing.T) {
 		}
 		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml")
 		wantCode(t, r, cli.ExitOK)
-		transcript.WriteString("$ kokua-lint migrate --write config.toml\n")
-		for _, line := range strings.SplitAfter(r.Stderr, "\n") {
-			if strings.Contains(line, "wrote") || strings.Contains(line, "needs no migration") {
-				transcript.WriteString(line)
-			}
-		}
+		// Everything it prints, stdout and stderr (issue 38).
+		transcript.WriteString("$ kokua-lint migrate --write config.toml\n" + r.Stdout + r.Stderr)
 		return r
 	}
 	wantKept := func(r clitest.Result, name string, backups map[string]string) {
@@ -396,6 +392,18 @@ func TestMigrateDocs(t *testing.T) {
 	tested := golden.DocBlocks(t, root, doc, "docs/migrate.md")
 	if tested < 3 {
 		t.Errorf("docs/migrate.md has %d tested blocks", tested)
+	}
+	// The note of what a team loses (issue 38), shown alone, is the line
+	// the example's run prints.
+	_, section, _ := strings.Cut(string(doc), "### What a team loses against today's default\n")
+	_, note, _ := strings.Cut(section, "```text\n")
+	note, _, _ = strings.Cut(note, "```")
+	run, err := os.ReadFile(filepath.Join(root, "testdata", "migrate", "agents-tools-list", "want.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(note, "migrated config.toml: note: ") || !strings.Contains(string(run), note) {
+		t.Errorf("docs/migrate.md's note of what a team loses is not a line the example prints: %q", note)
 	}
 
 	example, err := os.ReadFile(filepath.Join(root, "testdata", "migrate", "agents-tools-list", "config.toml"))

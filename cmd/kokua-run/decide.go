@@ -6,16 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
-	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/server"
 )
@@ -81,11 +77,14 @@ func decide(o decideOptions, stdout, stderr io.Writer) error {
 	asked := time.Now()
 	a := p.Decide(o.agent, o.tool, policy.Turn{Unattended: o.unattended})
 	latency := time.Since(asked)
+	// The JSON is the HTTP API's answer, the close names of a mistyped
+	// agent or tool included.
+	hinted := server.Hint(p, a)
 	// Names in an answer come from the policy file: diag.PrintableJSON and
 	// diag.Printable keep their control and bidirectional characters off
 	// the terminal.
 	if o.format == "json" {
-		data, err := json.Marshal(a)
+		data, err := json.Marshal(&hinted)
 		if err != nil {
 			return cli.Fail(cli.ExitInternal, "kokua-run decide: %v", err)
 		}
@@ -101,7 +100,7 @@ func decide(o decideOptions, stdout, stderr io.Writer) error {
 		dlog.Log(server.LoggedDecision{Time: asked, Source: "kokua-run decide", Digest: p.Document().Digest,
 			Agent: o.agent, Tool: o.tool, Unattended: o.unattended, Answer: a, Latency: latency})
 	}
-	if h := mistyped(p.Document(), a); h != "" {
+	if h := mistyped(hinted); h != "" {
 		_, _ = fmt.Fprintln(stderr, "kokua-run decide: "+diag.Printable(h))
 	}
 	return cli.Code(exitCode(a.Decision))
@@ -121,36 +120,17 @@ func closeDecideLog(l *server.DecisionLog, stderr io.Writer) {
 }
 
 // mistyped says, of an answer for an agent or a tool the policy does not
-// know, which known name is close, or "". The answer stands as it is (a
-// policy fails closed); the line is for the person who typed the names.
-func mistyped(doc *policy.Document, a policy.Answer) string {
-	composed := strings.HasPrefix(a.Agent, kokua.ComposedPrefix) || a.Agent == doc.DefaultTier.Label
-	if _, ok := doc.Agents[a.Agent]; !ok && !composed && a.Decision == policy.Denied {
-		if near := cli.Closest(a.Agent, slices.Sorted(maps.Keys(doc.Agents))); near != "" {
-			return fmt.Sprintf("the policy declares no agent '%s': did you mean '%s'?", a.Agent, near)
-		}
+// know, which known name is close (server.Hint, which the HTTP API's
+// answer carries too), or "". The answer stands as it is (a policy fails
+// closed); the line is for the person who typed the names.
+func mistyped(h server.Answer) string {
+	switch {
+	case len(h.DidYouMean) == 0:
 		return ""
+	case h.Decision == policy.Denied:
+		return fmt.Sprintf("the policy declares no agent '%s': did you mean '%s'?", h.Agent, h.DidYouMean[0])
 	}
-	if a.Decision != policy.Unavailable {
-		return ""
-	}
-	// Every core tool is a known name, whether it exists in this policy
-	// or not.
-	tools := slices.Clone(kokua.CoreTools)
-	for _, t := range doc.Toolsets {
-		for _, tool := range t.Tools {
-			tools = append(tools, tool.Name)
-		}
-	}
-	slices.Sort(tools)
-	tools = slices.Compact(tools)
-	if _, known := slices.BinarySearch(tools, a.Tool); known {
-		return ""
-	}
-	if near := cli.Closest(a.Tool, tools); near != "" {
-		return fmt.Sprintf("no toolset of the policy provides a tool '%s': did you mean '%s'?", a.Tool, near)
-	}
-	return ""
+	return fmt.Sprintf("no toolset of the policy provides a tool '%s': did you mean '%s'?", h.Tool, h.DidYouMean[0])
 }
 
 // exitCode is the exit code of a decision.

@@ -111,6 +111,7 @@ func Run(cfg Source, h Holder) *Linted {
 		in.Syntax = &tomlpos.SyntaxError{Span: diag.Span{File: cfg.Name}, Message: err.Error()}
 	default:
 		in.Config = c
+		in.NotKokua = !holdsKokuaTable(c.Root)
 		if p, none := rules.NoOwnToolsets(m.Manifest); none {
 			in.ManifestProblems = append(slices.Clip(in.ManifestProblems), p)
 		} else if m.Manifest != nil {

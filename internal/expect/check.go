@@ -49,6 +49,9 @@ type Failure struct {
 	// Chain is what produced the decision, each step with its place in
 	// the config when one is known.
 	Chain []Step
+	// Help says what would make the pair hold: the config change that
+	// gives a wanted decision, or the claim to change (help).
+	Help string
 }
 
 // Step is one link of the chain behind a decision.
@@ -137,11 +140,15 @@ func (c *checker) resolve(e *Expect) (agents []string, tools []reach.Key, ds []d
 		agents = c.agent
 	case a == Composed:
 		if !c.d.Composed.Possible {
-			ds = append(ds, selector(e.Agent, "composed workers do not exist in this policy: no agent Kokua builds holds capabilities (compose_subagent)", nil))
+			d := selector(e.Agent, "composed workers do not exist in this policy: no agent Kokua builds holds capabilities (compose_subagent)", nil)
+			d.Suggestion = "name a declared agent, or give an agent Kokua builds capabilities if workers should be composed"
+			ds = append(ds, d)
 		}
 		agents = []string{reach.ComposedNode}
 		if e.HasLoaded {
-			ds = append(ds, selector(e.Agent, "composed workers hold the whole registry from the start and load nothing: leave out loaded", nil))
+			d := selector(e.Agent, "composed workers hold the whole registry from the start and load nothing: leave out loaded", nil)
+			d.Suggestion = "leave out loaded"
+			ds = append(ds, d)
 		}
 	case c.d.Agents[a] != nil:
 		agents = []string{a}
@@ -177,7 +184,9 @@ func (c *checker) toolSelector(v Value) ([]reach.Key, []diag.Diagnostic) {
 			}
 			return out, nil
 		case known || slices.Contains(toolsets, ts):
-			return nil, []diag.Diagnostic{selector(v, fmt.Sprintf("toolset %s provides no tool, so the claim would hold of nothing", diag.Quote(ts)), nil)}
+			d := selector(v, fmt.Sprintf("toolset %s provides no tool, so the claim would hold of nothing", diag.Quote(ts)), nil)
+			d.Suggestion = "name a toolset that provides tools, or drop the claim"
+			return nil, []diag.Diagnostic{d}
 		}
 		if !qualified {
 			// A bare tool name: say which toolsets offer it.
@@ -195,6 +204,7 @@ func (c *checker) toolSelector(v Value) ([]reach.Key, []diag.Diagnostic) {
 			}
 		}
 		d := selector(v, fmt.Sprintf("tool %s names no registered toolset", diag.Quote(s)), nil)
+		d.Suggestion = oneOf(toolsets)
 		if near := similar.Suggest(ts, toolsets); len(near) > 0 {
 			d.Suggestion = fmt.Sprintf("write %q", near[0]+strings.TrimPrefix(s, ts))
 			d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(near))}
@@ -204,6 +214,7 @@ func (c *checker) toolSelector(v Value) ([]reach.Key, []diag.Diagnostic) {
 	names, known := c.names[ts]
 	if !known {
 		d := selector(v, fmt.Sprintf("tool %s names no registered toolset %s", diag.Quote(s), diag.Quote(ts)), nil)
+		d.Suggestion = oneOf(toolsets)
 		if near := similar.Suggest(ts, toolsets); len(near) > 0 {
 			d.Suggestion = fmt.Sprintf("write %q", near[0]+"."+tool)
 			d.Notes = []string{fmt.Sprintf("Did you mean %s?", diag.Quote(near[0]))}
@@ -212,6 +223,7 @@ func (c *checker) toolSelector(v Value) ([]reach.Key, []diag.Diagnostic) {
 	}
 	if !slices.Contains(names, tool) {
 		d := selector(v, fmt.Sprintf("toolset %s provides no tool %s", diag.Quote(ts), diag.Quote(tool)), nil)
+		d.Suggestion = oneOf(prefixed(ts, names))
 		if near := similar.Suggest(tool, names); len(near) > 0 {
 			d.Suggestion = fmt.Sprintf("write %q", ts+"."+near[0])
 			d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(near))}
@@ -229,10 +241,40 @@ func quoteAll(names []string) string {
 	return strings.Join(q, " or ")
 }
 
+// oneOf is the help of a selector with no close match: the names it may
+// be, the first shownNames of them.
+func oneOf(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	q := make([]string, 0, shownNames+1)
+	for i, n := range names {
+		if i == shownNames {
+			q = append(q, fmt.Sprintf("... (%d in all)", len(names)))
+			break
+		}
+		q = append(q, diag.Quote(n))
+	}
+	return "write one of " + strings.Join(q, ", ")
+}
+
+// shownNames is how many names oneOf lists.
+const shownNames = 8
+
+// prefixed is each name written toolset.name.
+func prefixed(ts string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = ts + "." + n
+	}
+	return out
+}
+
 // selector is the diagnostic of a selector that matches nothing, with the
-// closest of the candidates, when one is close.
+// closest of the candidates, when one is close, and otherwise the help of
+// what it may be.
 func selector(v Value, msg string, candidates []string) diag.Diagnostic {
-	d := diag.Diagnostic{Rule: SelectorRule, Severity: diag.Error, Phase: diag.PhaseValidate, Message: msg, Span: v.Span}
+	d := diag.Diagnostic{Rule: SelectorRule, Severity: diag.Error, Phase: diag.PhaseValidate, Message: msg, Span: v.Span, Suggestion: oneOf(candidates)}
 	if near := similar.Suggest(v.Text, candidates); len(near) > 0 {
 		d.Suggestion = fmt.Sprintf("write %q", near[0])
 		d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(near))}
@@ -300,7 +342,7 @@ func (c *checker) check(file string, e *Expect) Result {
 				prefix[ts] = head
 			}
 			r.Failures = append(r.Failures, Failure{Agent: s.node, Tool: q.String(), Decision: ans.Decision, Path: s.path,
-				Chain: append(slices.Clip(head), c.decided(s.node, q, ans))})
+				Chain: append(slices.Clip(head), c.decided(s.node, q, ans)), Help: c.help(s.node, s.path, q, ans, want, e)})
 		}
 	}
 	r.Passed = len(r.Failures) == 0
@@ -430,4 +472,101 @@ func (c *checker) decided(node string, q reach.Key, ans policy.Answer) Step {
 		return Step{Text: r.Summary, Place: c.side.EntryPlace(r.Key, pos)}
 	}
 	return Step{Text: r.Summary}
+}
+
+// help says how a failing pair could hold: the one config change that
+// gives the agent a decision the claim wants, the least one first (a gate
+// added or moved before a toolset taken away), and, when the agent was
+// reached through delegation, the delegation that could go instead. Every
+// help ends by naming the other way out: the claim itself may be what is
+// wrong.
+func (c *checker) help(node string, path []string, q reach.Key, ans policy.Answer, want map[policy.Decision]bool, e *Expect) string {
+	if node == reach.ComposedNode {
+		return c.composedHelp(q, ans, want)
+	}
+	tool, ts := diag.Quote(q.String()), diag.Quote(q.Toolset)
+	asks := want[policy.Confirm] || want[policy.Review]
+	gateList := "confirm or review"
+	switch {
+	case want[policy.Confirm] && !want[policy.Review]:
+		gateList = "confirm"
+	case want[policy.Review] && !want[policy.Confirm]:
+		gateList = "review"
+	}
+	table := "[assistant.tools]"
+	if a := c.d.Agents[node]; a != nil && a.Approval.Table != "" {
+		table = a.Approval.Table
+	}
+	r := ans.Reason
+	entry := ""
+	if r != nil && r.Entry != "" {
+		entry = fmt.Sprintf("the entry %s in %s", diag.Quote(r.Entry), r.Key)
+	}
+	takeAway := func() string {
+		if q.Toolset == kokua.Core {
+			return fmt.Sprintf("%s is a core tool, which comes with what the agent declares (delegates_to, capabilities), not with available", tool)
+		}
+		return fmt.Sprintf("drop %s from %s", ts, c.side.AvailablePlace(node, q.Toolset).Key)
+	}
+	var help string
+	switch d := ans.Decision; {
+	case d == policy.Run && asks:
+		help = fmt.Sprintf("add %s to %s in %s", tool, gateList, table)
+	case d == policy.Run && want[policy.Denied] && e.Unattended:
+		help = fmt.Sprintf("add %s to confirm or review in %s: an unattended turn denies every gated call", tool, table)
+	case d == policy.Run && (want[policy.Unavailable] || want[policy.NotLoaded]):
+		help = takeAway()
+	case (d == policy.Confirm || d == policy.Review) && want[policy.Run] && entry != "":
+		help = fmt.Sprintf("remove %s, which gates it", entry)
+	case (d == policy.Confirm || d == policy.Review) && asks && entry != "":
+		help = fmt.Sprintf("move %s to %s", entry, gateList)
+	case (d == policy.Confirm || d == policy.Review) && want[policy.Denied] && !e.Unattended:
+		help = "a gated call is denied only in a turn nobody watches: write unattended = true in the claim"
+	case (d == policy.Confirm || d == policy.Review || d == policy.Denied) && (want[policy.Unavailable] || want[policy.NotLoaded]):
+		help = takeAway()
+	case d == policy.Denied && want[policy.Run] && entry != "":
+		help = fmt.Sprintf("remove %s: an unattended turn denies every gated call", entry)
+	case d == policy.Denied && e.Unattended:
+		help = "an unattended turn denies every gated call: leave out unattended = true, or want denied"
+	case d == policy.NotLoaded && e.HasLoaded:
+		help = fmt.Sprintf("%s is deferred, and the claim's session has not loaded it: add it to the claim's loaded list", ts)
+	case d == policy.NotLoaded:
+		help = fmt.Sprintf("%s is deferred: list it in resident of the agent's table too, to hold it from the start", ts)
+	case d == policy.Unavailable && q.Toolset != kokua.Core:
+		help = fmt.Sprintf("the agent does not hold %s: add it to %s", ts, c.side.AvailablePlace(node, q.Toolset).Key)
+	default:
+		help = "change the config lines above"
+	}
+	if len(path) > 1 {
+		from, to := path[len(path)-2], path[len(path)-1]
+		help += fmt.Sprintf("; or drop %s from delegates_to of %s, so that %s no longer reaches it", diag.Quote(to), diag.Quote(from), diag.Quote(path[0]))
+	}
+	return help + "; or change the claim, if it is what is wrong"
+}
+
+// composedHelp is help for a composed worker, which has no table: it
+// holds every registered toolset but capabilities and entry-point-only
+// ones, and always gets the default tier's pair. An entry of that pair
+// must name a toolset some declared agent lists (entry-scope, R75), so
+// for a toolset none lists, gating it there is refused: the ways out are
+// to declare it on an agent and gate it in [assistant.tools], or to drop
+// capabilities (docs/readings.md).
+func (c *checker) composedHelp(q reach.Key, ans policy.Answer, want map[policy.Decision]bool) string {
+	tool, ts := diag.Quote(q.String()), diag.Quote(q.Toolset)
+	declared := q.Toolset == kokua.Core
+	for _, a := range c.d.Agents {
+		declared = declared || slices.Contains(a.Available.Expanded, q.Toolset)
+	}
+	const dropCapabilities = "drop capabilities from every agent Kokua builds, so that none composes workers"
+	const orClaim = "; or change the claim, if it is what is wrong"
+	asks := want[policy.Confirm] || want[policy.Review]
+	switch {
+	case ans.Decision == policy.Run && asks && declared:
+		return fmt.Sprintf("composed workers get [assistant.tools]'s pair: add %s to its confirm or review; or %s%s", tool, dropCapabilities, orClaim)
+	case ans.Decision == policy.Run && asks:
+		return fmt.Sprintf("composed workers get [assistant.tools]'s pair, but Kokua refuses an entry there on %s while no declared agent lists it (entry-scope): declare %s on the agent that should hold it, then add %s to [assistant.tools]'s confirm or review; or %s%s", ts, ts, tool, dropCapabilities, orClaim)
+	case ans.Decision != policy.Unavailable && want[policy.Unavailable]:
+		return "a composed worker holds every registered toolset but capabilities and entry-point-only ones: " + dropCapabilities + orClaim
+	}
+	return "composed workers get [assistant.tools]'s pair: change it there" + orClaim
 }

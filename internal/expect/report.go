@@ -105,6 +105,9 @@ func (res *Result) explain() []string {
 		for _, s := range f.Chain {
 			add("  %s", s)
 		}
+		if f.Help != "" {
+			add("  help: %s", f.Help)
+		}
 	}
 	return out
 }
@@ -190,6 +193,7 @@ type (
 		Decision policy.Decision `json:"decision"`
 		Path     []string        `json:"path"`
 		Chain    []jsonStep      `json:"chain"`
+		Help     string          `json:"help"`
 	}
 	jsonStep struct {
 		Text   string `json:"text"`
@@ -217,7 +221,7 @@ func writeJSON(w io.Writer, r *Report) error {
 			jr.Problems = append(jr.Problems, jsonProblem{Line: d.Span.Start.Line, Column: d.Span.Start.Column, Message: d.Text(), Suggestion: d.Suggestion})
 		}
 		for _, f := range res.Failures {
-			jf := jsonFailure{Agent: f.Agent, Tool: f.Tool, Decision: f.Decision, Path: f.Path, Chain: []jsonStep{}}
+			jf := jsonFailure{Agent: f.Agent, Tool: f.Tool, Decision: f.Decision, Path: f.Path, Chain: []jsonStep{}, Help: f.Help}
 			if jf.Path == nil {
 				jf.Path = []string{}
 			}

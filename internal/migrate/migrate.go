@@ -82,6 +82,9 @@ type Result struct {
 	Places []Place
 	// Lint is what the linter finds in the output.
 	Lint *engine.Linted
+	// Losses are the gates of Kokua's built-in pair the migrated
+	// [assistant.tools] drops (losses.go).
+	Losses []Loss
 }
 
 // Clean reports whether the output needs no person: it lints with no
@@ -142,6 +145,7 @@ func Migrate(src lint.Source, m *lint.Manifest, opts Options) (*Result, error) {
 	slices.SortStableFunc(res.Changes, func(a, b Change) int { return cmpLine(a.Line, b.Line) })
 	res.Output = out
 	res.Lint = engine.Run(lint.Source{Name: src.Name, Data: out}, m)
+	res.Losses = losses(c, res.Lint)
 	res.Places = places(src.Name, out)
 	return res, nil
 }

@@ -105,18 +105,21 @@ type rowView struct {
 type cellView struct{ Class, Text string }
 
 type summary struct {
-	Entry                string
-	Agents, Tools        int
-	AutoApproval         bool
-	Reviewers            []string
-	MaxPerTurn           int
-	FloorActive          bool
-	Floor                []string
-	SavedBytes, AllBytes int
-	SavedPercent         string
-	Digest, Compiler     string
-	ConfigFile, Manifest string
-	BaseName, Headline   string
+	Entry string
+	// Agents are the matrix's rows: the Declared agents, and composed
+	// workers when Composed.
+	Agents, Declared, Tools int
+	Composed                bool
+	AutoApproval            bool
+	Reviewers               []string
+	MaxPerTurn              int
+	FloorActive             bool
+	Floor                   []string
+	SavedBytes, AllBytes    int
+	SavedPercent            string
+	Digest, Compiler        string
+	ConfigFile, Manifest    string
+	BaseName, Headline      string
 }
 
 type agentView struct {
@@ -329,11 +332,16 @@ var meanings = []string{
 
 func (m *Model) summary() summary {
 	d := m.Doc
-	s := summary{Entry: d.EntryAgent, Agents: len(d.Agents), Tools: len(m.Columns), AutoApproval: d.AutoApproval.Enabled,
+	// The agents are counted as the matrix has rows: composed workers,
+	// when an agent can compose them, are one more.
+	s := summary{Entry: d.EntryAgent, Agents: len(m.Rows), Declared: len(d.Agents), Tools: len(m.Columns), AutoApproval: d.AutoApproval.Enabled,
 		Reviewers: d.AutoApproval.Reviewers, MaxPerTurn: d.AutoApproval.MaxPerTurn, FloorActive: d.Floor.Active,
 		Digest: d.Digest, Compiler: d.Compiler, ConfigFile: m.ConfigFile(), Manifest: d.Inputs.Manifest.File}
 	for _, e := range d.Floor.List.Entries {
 		s.Floor = append(s.Floor, e.Text)
+	}
+	for _, r := range m.Rows {
+		s.Composed = s.Composed || r.Composed
 	}
 	for _, a := range d.Agents {
 		if a.ToolBlock != nil {

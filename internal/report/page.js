@@ -1,9 +1,6 @@
 "use strict";
 (function () {
   var startedAt = performance.now();
-  // The reach graph and the agents' table (large on a large policy) are
-  // left out of the first frame's layout, and put back right after it.
-  document.documentElement.classList.add("later");
   var D = JSON.parse(document.getElementById("kokua-data").textContent);
   // The matrix: the HTML holds it for readers without scripts (in
   // <noscript>); with scripts, the page draws only the rows in view in
@@ -143,23 +140,72 @@
 
   // The page's script asks for no layout before the first frame (a
   // layout of the whole page is its largest cost): rows are as high as
-  // the style sheet makes them (ROW pixels), and the first drawing
-  // assumes the box at its top. Once scrolled, the page checks a drawn
-  // row's height, once, and follows it.
-  // Columns are COL pixels wide, the same way.
-  var ROW = 24, rowH = ROW, COL = 26, colW = COL, checked = false, laidOut = false;
+  // the style sheet makes them (ROW pixels), columns COL pixels wide, and
+  // the first drawing assumes the box at its top. Once laid out, the page
+  // checks a drawn row's height, once, and follows it; and it finds the
+  // columns in view where the page's layout puts them, since columns are
+  // as wide as their widest cell or group header (a toolset of one tool
+  // under a long name), at every window width and zoom.
+  var ROW = 24, rowH = ROW, COL = 26, checked = false, laidOut = false;
+  var heads = table.tHead.rows[1].cells;
   function measure() {
-    if (checked || from >= to || cfrom >= cto) return;
+    if (checked || from >= to) return;
     checked = true;
-    var h = drawn[view[from]].getBoundingClientRect().height, w = drawn[view[from]].cells[2].getBoundingClientRect().width;
+    var h = drawn[view[from]].getBoundingClientRect().height;
     if (h > 0 && Math.abs(h - rowH) > 0.5) rowH = h;
-    if (w > 0 && Math.abs(w - colW) > 0.5) colW = w;
+  }
+  // colLeft and colRight are where the k-th shown column begins and ends,
+  // in the table's pixels: its header's, which the table's layout gives
+  // every cell of the column.
+  function colLeft(k) { return heads[cols[k] + 1].offsetLeft; }
+  function colRight(k) { var th = heads[cols[k] + 1]; return th.offsetLeft + th.offsetWidth; }
+  // colsIn is the places of cols whose columns meet the table's pixels
+  // lo to hi, as [first, end): found by bisection, so that a scroll reads
+  // the layout of a few headers, not of every column.
+  function colsIn(lo, hi) {
+    var a = 0, b = cols.length, m;
+    while (a < b) { m = (a + b) >> 1; if (colRight(m) > lo) b = m; else a = m + 1; }
+    var first = a;
+    b = cols.length;
+    while (a < b) { m = (a + b) >> 1; if (colLeft(m) >= hi) b = m; else a = m + 1; }
+    return [first, a];
+  }
+  // colRange is the places of the columns to draw: those in view (right of
+  // the sticky agents' column, within the box) and CMARGIN on either
+  // side; before the first layout, as if every column were COL wide.
+  function colRange() {
+    var a, b;
+    if (!laidOut) {
+      var w = window.innerWidth || 1280;
+      a = 0; b = Math.ceil(w / COL);
+    } else {
+      var side = heads[0].offsetWidth;
+      var x = table.getBoundingClientRect().left - scroller.getBoundingClientRect().left - scroller.clientLeft + scroller.scrollLeft;
+      var lo = scroller.scrollLeft + side - x, hi = scroller.scrollLeft + scroller.clientWidth - x;
+      var ab = colsIn(lo, hi);
+      a = ab[0]; b = ab[1];
+    }
+    return [Math.max(0, Math.min(cols.length, a - CMARGIN)), Math.max(0, Math.min(cols.length, b + CMARGIN))];
   }
 
-  // render draws the rows in view and MARGIN on either side; with all,
-  // it draws them anew (the view changed), else it keeps those drawn.
+  // render draws the rows and columns in view and a margin on either
+  // side; with all, it draws them anew (the view changed), else it keeps
+  // those drawn. Once laid out, it checks its drawing against the layout
+  // it makes (drawn cells can widen their columns, and so move the
+  // others) and draws again until the columns in view are drawn.
   function render(all) {
-    var head = 0, top = 0, h = (window.innerHeight || 800) * 0.75, left = 0, w = window.innerWidth || 1280;
+    for (var pass = 0; pass < 4; pass++) {
+      var cr = colRange();
+      draw(all, cr[0], Math.max(cr[0], cr[1]));
+      if (!laidOut) return;
+      var now = colRange();
+      if (now[0] >= cfrom && now[1] <= cto) return;
+      all = false;
+    }
+  }
+
+  function draw(all, ca, cb) {
+    var head = 0, top = 0, h = (window.innerHeight || 800) * 0.75;
     if (laidOut) {
       measure();
       // The box is as high as what it holds, up to its maximum (a part
@@ -167,14 +213,10 @@
       head = table.tHead.offsetHeight;
       top = scroller.scrollTop - head;
       h = Math.max(scroller.clientHeight, window.innerHeight || 800);
-      left = scroller.scrollLeft;
-      w = scroller.clientWidth - table.tHead.rows[1].cells[0].offsetWidth;
     }
     var rh = rowH;
     var a = Math.max(0, Math.min(view.length, Math.floor(top / rh) - MARGIN));
     var b = Math.max(a, Math.min(view.length, Math.ceil((top + h) / rh) + MARGIN));
-    var ca = Math.max(0, Math.min(cols.length, Math.floor(left / colW) - CMARGIN));
-    var cb = Math.max(ca, Math.min(cols.length, Math.ceil((left + w) / colW) + CMARGIN));
     var had = focusedCell();
     var p, r;
     if (ca !== cfrom || cb !== cto) { cfrom = ca; cto = cb; all = true; }
@@ -252,12 +294,14 @@
     var p = at[r], k = colAt[j];
     if (p < 0 || k < 0) return false;
     laidOut = true;
-    var head = table.tHead.offsetHeight, side = table.tHead.rows[1].cells[0].offsetWidth;
-    var y = p * rowH, x = k * colW;
+    var head = table.tHead.offsetHeight, side = heads[0].offsetWidth;
+    // The column's place and width are its header's (colLeft), from the
+    // first column's.
+    var y = p * rowH, x = colLeft(k) - colLeft(0), cw = colRight(k) - colLeft(k);
     if (y < scroller.scrollTop) scroller.scrollTop = y;
     else if (head + y + rowH > scroller.scrollTop + scroller.clientHeight) scroller.scrollTop = head + y + rowH - scroller.clientHeight;
     if (x < scroller.scrollLeft) scroller.scrollLeft = x;
-    else if (side + x + colW > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = side + x + colW - scroller.clientWidth;
+    else if (side + x + cw > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = side + x + cw - scroller.clientWidth;
     render(false);
     return !!td(r, j);
   }
@@ -495,16 +539,14 @@
   if (D.rows.length && D.columns.length) { focusR = 0; focusJ = 0; }
   filter();
   var drawnAt = performance.now();
-  // After the first frame: the page's true sizes, then the graph and
-  // the agents' table back when the browser is idle (within a second);
-  // ready resolves then.
+  // After the first frame: the page's true sizes; ready resolves then.
+  // The reach graph and the agents' table are laid out with the rest of
+  // the page from the first frame.
   var ready = new Promise(function (done) {
     requestAnimationFrame(function () {
       laidOut = true;
       render(false);
-      var back = function () { document.documentElement.classList.remove("later"); done(true); };
-      if (window.requestIdleCallback) window.requestIdleCallback(back, { timeout: 1000 });
-      else setTimeout(back, 100);
+      done(true);
     });
   });
 

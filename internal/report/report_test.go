@@ -264,3 +264,37 @@ func TestAgentsTextLines(t *testing.T) {
 		t.Errorf("the agents block carries a name raw")
 	}
 }
+
+// TestSummaryCountsTheRows (issue 38): the summary's count of agents is
+// the matrix's count of rows, composed workers included when an agent can
+// compose them, and says how many of them are declared.
+func TestSummaryCountsTheRows(t *testing.T) {
+	// A config where no agent can compose workers, and the golden cases,
+	// where one can.
+	noComposer := []byte("[assistant.tools]\nconfirm = []\nreview = []\n\n[agents.assistant]\ndelegates_to = [\"coder\"]\n\n[agents.assistant.tools]\navailable = [\"time\"]\n\n[agents.coder.tools]\navailable = [\"fs\"]\n")
+	s, res, err := diff.Load(lint.Source{Name: "config.toml", Data: noComposer}, lint.DefaultManifest(), nil)
+	if err != nil || s == nil {
+		t.Fatalf("%v %v", err, res.Diagnostics)
+	}
+	inputs := []report.Input{{Name: "config.toml", Policy: s.Policy, Config: noComposer}}
+	for _, dir := range golden.Cases(t, "report") {
+		inputs = append(inputs, load(t, dir))
+	}
+	seen := map[bool]bool{}
+	for _, in := range inputs {
+		dir := in.Name
+		m := report.Build(in)
+		composed := slices.ContainsFunc(m.Rows, func(r report.Row) bool { return r.Composed })
+		seen[composed] = true
+		want := fmt.Sprintf(`<dd id="fact-agents">%d</dd>`, len(m.Rows))
+		if composed {
+			want = fmt.Sprintf(`<dd id="fact-agents">%d (%d declared, and composed workers)</dd>`, len(m.Rows), len(in.Policy.Document().Agents))
+		}
+		if !bytes.Contains(page(t, in), []byte(want)) {
+			t.Errorf("%s: the summary does not say %s", dir, want)
+		}
+	}
+	if !seen[true] || !seen[false] {
+		t.Errorf("the cases do not cover a policy with and one without composed workers: %v", seen)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/tomledit"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // entry-scope: an approval entry naming a toolset outside its reach. A
@@ -23,7 +24,7 @@ var entryScopeRule = &Rule{
 	Refs:     []string{"R123", "R74", "R75", "R76", "A4", "A5", "A9"},
 	Summary:  "an approval entry names a toolset its agent (or every agent) does not declare",
 	Needs:    NeedsWorld,
-	Fixes:    SafeFixes,
+	Fixes:    SafeFixes | UnsafeFixes,
 	Check: func(p *Pass) {
 		// With no agent read (no [agents.<name>] table, or [agents]
 		// written as an array of tables or a value), no-agents or
@@ -82,6 +83,17 @@ var entryScopeRule = &Rule{
 				// Declaring the toolset comes first in the help: dropping
 				// the entry, then declaring the toolset, would leave its
 				// tools ungated.
+				if w.Composable(t) {
+					// Composed workers can build it: Kokua refuses the
+					// entry all the same (R75, A4), and "builds no tools"
+					// would be false. Say how to get out.
+					p.Report(Finding{Span: it.Span, Key: l.Path,
+						Suggestion: fmt.Sprintf("list %s in the available list of the agent that should hold it and keep the entry, or drop capabilities so that no agent composes workers; dropping the entry alone leaves composed workers' calls to it unasked", q(t)),
+						Message: fmt.Sprintf("%s has an entry Kokua refuses: %s names toolset %s, which no agent declares",
+							l.Path, q(it.Value), q(t)),
+						Notes: notes(composedHold(t), composedWaysOut(t))})
+					continue
+				}
 				p.Report(Finding{Span: it.Span, Key: l.Path,
 					Suggestion: fmt.Sprintf("list %s in the available list of the agent that should hold it, or drop the entry", q(t)),
 					Message: fmt.Sprintf("%s has an entry that %s: %s names toolset %s, which no agent declares",
@@ -112,6 +124,10 @@ func (b *builtinPair) reportFloor(p *Pass) {
 		what = "1 of its entries names a toolset no agent declares"
 		hold = fmt.Sprintf("A toolset no agent declares (%s) builds no tools, so %s holds nothing back.", andList(b.floorToolsets), q(b.floor[0]))
 	}
+	var waysOut []string
+	if held := composedHeld(p, b.floorToolsets); held != nil {
+		hold, waysOut = held[0], held[1:]
+	}
 	var keep []string
 	for _, v := range floor.Values() {
 		if !slices.Contains(b.floor, v) {
@@ -120,14 +136,14 @@ func (b *builtinPair) reportFloor(p *Pass) {
 	}
 	f := Finding{Span: floor.Span, Key: floor.Path,
 		Message:    "auto-approval is on and no [security].never_auto_approve is written, so Kokua's built-in floor applies, and " + what,
-		Notes:      []string{fmt.Sprintf("The built-in floor is never_auto_approve = [%s].", tomlStrings(floor.Values())), hold, floorWhy},
+		Notes:      append([]string{fmt.Sprintf("The built-in floor is never_auto_approve = [%s].", tomlStrings(floor.Values())), hold, floorWhy}, waysOut...),
 		Suggestion: fmt.Sprintf("%s, with the entries you want; the built-in floor without these is never_auto_approve = [%s]", writeFloor, tomlStrings(keep))}
 	// The fix takes the entries off the floor: it waits while a reading
 	// of an unresolved name declares their toolsets (readings.go).
 	if wait := p.waits(b.floorToolsets); wait != "" {
 		f.Notes = append(f.Notes, wait)
 	} else {
-		f.Fixes = p.floorFix(keep)
+		f.Fixes = p.floorFix(keep, waysOut == nil && !mayCompose(p))
 	}
 	p.Report(f)
 }
@@ -141,14 +157,17 @@ func (b *builtinPair) reportFloor(p *Pass) {
 // after those that make it. It is safe: the entries left out name
 // toolsets no agent declares, which build no tools, so no call asks less
 // than before (and it is not offered while a reading of an unresolved
-// name declares one: readings.go).
-func (p *Pass) floorFix(keep []string) []diag.Fix {
+// name declares one: readings.go). When composed workers could hold one
+// of the toolsets left out, they would call its tools through a floor
+// without the entry, so the fix is unsafe (safe is false): the ways out
+// the finding gives are the choice to make.
+func (p *Pass) floorFix(keep []string, safe bool) []diag.Fix {
 	value := "[" + tomlStrings(keep) + "]"
 	e := p.edit()
 	if !e.WriteKeys([]string{"security"}, []tomledit.Key{{Key: "never_auto_approve", Value: value}}, tomledit.Where{}) {
 		return nil
 	}
-	return []diag.Fix{{Title: "Write never_auto_approve = " + value + " in [security]", Safe: true, Edits: e.Done()}}
+	return []diag.Fix{{Title: "Write never_auto_approve = " + value + " in [security]", Safe: safe, Edits: e.Done()}}
 }
 
 // builtinPair gathers the entries of Kokua's built-in default pair, which
@@ -223,6 +242,10 @@ func (b *builtinPair) report(p *Pass) {
 	if len(b.toolsets) == 1 {
 		toolsets = "A toolset no agent declares builds no tools and holds nothing back: " + q(b.toolsets[0]) + "."
 	}
+	var waysOut []string
+	if held := composedHeld(p, b.toolsets); held != nil {
+		toolsets, waysOut = held[0], held[1:]
+	}
 	keep := func(l config.List) string {
 		var out []string
 		for _, it := range l.Items {
@@ -234,7 +257,7 @@ func (b *builtinPair) report(p *Pass) {
 	}
 	f := Finding{Span: endOfFile(cfg), Key: "[assistant.tools]",
 		Message: "the file has no [assistant.tools] table, so Kokua applies its built-in default pair, and " + what,
-		Notes:   []string{toolsets, entries},
+		Notes:   append([]string{toolsets, entries}, waysOut...),
 		Suggestion: fmt.Sprintf("%s with the entries you want; the built-in pair without these is confirm = %s and review = %s",
 			pairPlace(cfg.Root.Get("assistant")), keep(def.Confirm), keep(def.Review))}
 	// The fix drops the entries from the pair: it waits while a reading
@@ -242,7 +265,7 @@ func (b *builtinPair) report(p *Pass) {
 	if wait := p.waits(b.toolsets); wait != "" {
 		f.Notes = append(f.Notes, wait)
 	} else {
-		f.Fixes = b.pairFix(p, keep(def.Confirm), keep(def.Review))
+		f.Fixes = b.pairFix(p, keep(def.Confirm), keep(def.Review), waysOut == nil && !mayCompose(p))
 	}
 	p.Report(f)
 }
@@ -264,14 +287,16 @@ func pairPlace(a *tomlpos.Node) string {
 // at the end of the file, or in an [assistant] written as an inline table
 // or as dotted keys, in its form, next to its other keys
 // (internal/tomledit). It is safe for the same reason as floorFix: no
-// call asks less than before.
-func (b *builtinPair) pairFix(p *Pass, confirm, review string) []diag.Fix {
+// call asks less than before; and unsafe (safe is false) for the same
+// reason too, when composed workers could hold a toolset left out: their
+// calls to it would run unasked.
+func (b *builtinPair) pairFix(p *Pass, confirm, review string, safe bool) []diag.Fix {
 	e := p.edit()
 	keys := []tomledit.Key{{Key: "confirm", Value: confirm}, {Key: "review", Value: review}}
 	if !e.WriteKeys([]string{"assistant", "tools"}, keys, tomledit.Where{End: true}) {
 		return nil
 	}
-	return []diag.Fix{{Title: "Write the [assistant.tools] table: confirm = " + confirm + ", review = " + review, Safe: true, Edits: e.Done()}}
+	return []diag.Fix{{Title: "Write the [assistant.tools] table: confirm = " + confirm + ", review = " + review, Safe: safe, Edits: e.Done()}}
 }
 
 // endOfFile is the position just after the file's last character that is
@@ -280,3 +305,44 @@ func endOfFile(cfg *config.Config) diag.Span {
 	end := len(bytes.TrimRight(cfg.Source, " \t\r\n"))
 	return cfg.Lines.Span(end, end)
 }
+
+// composedHold says what composed workers hold of toolset t, a toolset no
+// declared agent lists, when some agent Kokua builds can compose them
+// (model.World.Composable).
+func composedHold(t string) string {
+	return fmt.Sprintf("composed workers hold every registered toolset but capabilities and entry-point-only ones, and get [assistant.tools]'s pair, so they can build %s and call its tools, unasked unless that pair gates them; but an entry there must name a toolset a declared agent lists", q(t))
+}
+
+// composedWaysOut is the ways out Kokua allows for an entry on toolset t
+// that composed workers hold and no declared agent lists: the entry stays
+// refused until one is taken (docs/readings.md).
+func composedWaysOut(t string) string {
+	return fmt.Sprintf("the ways out Kokua allows: declare %s on the agent that should hold it (its available list) and keep this entry, which then holds for composed workers too; or drop capabilities from every agent Kokua builds, so that no agent composes workers", q(t))
+}
+
+// composedHeld is, for toolsets no agent declares that the built-in pair
+// or floor names, what to say when composed workers can build some of
+// them (model.World.Composable): "builds no tools" would be false. It is
+// the note on what composed workers hold and the ways out, or nil when
+// they hold none of them.
+func composedHeld(p *Pass, toolsets []string) []string {
+	var held []string
+	for _, t := range toolsets {
+		if p.World.Composable(t) {
+			held = append(held, t)
+		}
+	}
+	if held == nil {
+		return nil
+	}
+	return notes(
+		fmt.Sprintf("no agent declares %s, so Kokua refuses the entries on them; composed workers still hold %s and can call their tools, unasked unless a pair Kokua accepts gates them", andList(toolsets), andList(held)),
+		"the ways out Kokua allows: declare them on the agents that should hold them (their available lists) and keep the entries, which then hold for composed workers too; or drop capabilities from every agent Kokua builds, so that no agent composes workers")
+}
+
+// mayCompose reports whether some agent holds capabilities, whether or
+// not Kokua builds it now: once a name the linter cannot resolve is
+// corrected (the entry agent, a delegate), that agent may be built and
+// compose workers holding the toolsets a fix leaves ungated, so a fix
+// that drops gates is not safe in every reading.
+func mayCompose(p *Pass) bool { return len(p.World.Loaders(kokua.Capabilities)) > 0 }

@@ -1,7 +1,12 @@
 package rules
 
 import (
+	"bytes"
+	"path/filepath"
+	"strings"
+
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -28,6 +33,13 @@ var noAgentsRule = &Rule{
 		if agents := p.Config.Root.Get("agents"); agents != nil {
 			span = agents.Span()
 		}
+		if p.NotKokua {
+			// Not a Kokua config at all: say what the file is, and give
+			// no advice that would overwrite it.
+			message, help := notKokua(p.Config)
+			p.Report(Finding{Span: span, Key: "[agents]", Message: message, Suggestion: help})
+			return
+		}
 		help := "copy the [agents.*] tables from config.example.toml, or run `kokua config init --force` to overwrite this file with it"
 		if oldLayout(p.Config.Root) {
 			// Overwriting a file from before [agents] would lose what
@@ -38,4 +50,61 @@ var noAgentsRule = &Rule{
 			Message:    "the config declares no agents: Kokua needs at least one [agents.<name>] table, the entry agent among them",
 			Suggestion: help})
 	},
+}
+
+// policyTestTable is the one top-level key of a policy test file
+// (kokua.test.toml, internal/expect, which cannot be imported here): its
+// [[expect]] claims. cmd/kokua-compile's TestTestFileWhereTheConfigGoes
+// holds every test file of the repository to IsPolicyTestFile.
+const policyTestTable = "expect"
+
+// IsPolicyTestFile reports whether data is shaped as a policy test file,
+// whatever mistakes its claims hold: valid TOML with at least one key,
+// every top-level key expect, an array of tables. kokua-compile test
+// refuses such a file where the config goes.
+func IsPolicyTestFile(data []byte) bool {
+	root, err := tomlpos.Parse("", data)
+	return err == nil && isPolicyTestFile(root)
+}
+
+// isPolicyTestFile is IsPolicyTestFile of a parsed file.
+func isPolicyTestFile(root *tomlpos.Node) bool {
+	if root == nil || len(root.Fields) == 0 {
+		return false
+	}
+	for _, f := range root.Fields {
+		if f.Name != policyTestTable || f.Value.Kind != tomlpos.KindArray || !f.Value.ArrayOfTables {
+			return false
+		}
+	}
+	return true
+}
+
+// notKokua is no-agents' message and help for a file that holds none of
+// Kokua's tables: a policy test file, an empty file, or another
+// program's TOML. None of them is told to run `kokua config init
+// --force`, which would overwrite it.
+func notKokua(c *config.Config) (message, help string) {
+	name := filepath.Base(c.File)
+	switch {
+	case isPolicyTestFile(c.Root):
+		return "this is a policy test file ([[expect]] claims for kokua-compile test), not a config: it declares no agents",
+			"lint the config the claims are about, and check them with `kokua-compile test CONFIG " + name + "`"
+	case len(bytes.TrimSpace(c.Source)) == 0:
+		return "the file is empty: Kokua needs at least one [agents.<name>] table, the entry agent among them",
+			"write the entry agent's [agents.<name>] table, or copy the tables of config.example.toml into the file"
+	case len(c.Root.Fields) == 0:
+		return "the file holds only comments: Kokua needs at least one [agents.<name>] table, the entry agent among them",
+			"write the entry agent's [agents.<name>] table below the comments, or copy the tables of config.example.toml there"
+	}
+	var tables []string
+	for _, f := range c.Root.Fields {
+		if len(tables) == 3 {
+			tables = append(tables, "...")
+			break
+		}
+		tables = append(tables, "["+f.Name+"]")
+	}
+	return "the file holds none of Kokua's tables (it has " + strings.Join(tables, ", ") + "): it is another program's TOML, or not yet a Kokua config",
+		"check that this is Kokua's config.toml; where other programs' config.toml files are linted too (a hook, a folder), --only-kokua skips them"
 }

@@ -121,9 +121,14 @@ type Rule struct {
 // TOML; World is nil when the config could not be read or the manifest
 // does not follow the format.
 type Input struct {
-	ConfigFile       string
-	Syntax           *tomlpos.SyntaxError
-	Config           *config.Config
+	ConfigFile string
+	Syntax     *tomlpos.SyntaxError
+	Config     *config.Config
+	// NotKokua marks a Config that holds none of Kokua's tables
+	// (engine.IsKokuaConfig): an empty file, another program's
+	// config.toml, a policy test file. no-agents names it for what it is,
+	// rather than advise overwriting it with Kokua's example.
+	NotKokua         bool
 	ManifestProblems []manifest.Problem
 	World            *model.World
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
 // unused-section: a config section owned by an installed toolset (the
@@ -27,6 +28,12 @@ var unusedSectionRule = &Rule{
 		for _, f := range w.Config.Root.Fields {
 			t := w.Toolset(f.Name)
 			if t == nil || len(t.Settings) == 0 || len(w.Loaders(t.Name)) > 0 {
+				continue
+			}
+			if f.Value.Kind == tomlpos.KindTable && len(f.Value.Fields) == 0 {
+				// The section sets nothing: a header over settings all
+				// commented out (Kokua's own examples write
+				// [github_backup] so) leaves no setting unread.
 				continue
 			}
 			p.Report(Finding{Span: f.Value.Span(), Key: "[" + f.Name + "]",

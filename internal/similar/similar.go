@@ -19,6 +19,7 @@ package similar
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -318,4 +319,47 @@ func Close(word string, candidates []string, n int, cutoff float64) []string {
 // project's single rule for suggesting names.
 func Suggest(word string, candidates []string) []string {
 	return Close(word, candidates, 2, 0.6)
+}
+
+// SuggestParts is Suggest for names made of parts joined by sep, such as
+// the commands' flags ("unsafe-fixes"): a candidate's score is the better
+// of its Ratio to the word and the Ratio of the two with their parts
+// sorted, so that a word whose parts are a candidate's in another order,
+// or close to them, is answered with it ("fix-unsafe": "unsafe-fixes",
+// "on-fail": "fail-on"). Otherwise it is Suggest: the cutoff 0.6, at
+// most two, best first, equal scores by decreasing candidate; for names
+// of one part the two agree.
+func SuggestParts(word string, candidates []string, sep string) []string {
+	key := sortedParts(word, sep)
+	var kept []scored
+	for _, c := range candidates {
+		score := Ratio(c, word)
+		if r := Ratio(sortedParts(c, sep), key); r > score {
+			score = r
+		}
+		if score >= 0.6 && !slices.ContainsFunc(kept, func(k scored) bool { return k.s == c }) {
+			kept = append(kept, scored{score: score, s: c})
+		}
+	}
+	slices.SortFunc(kept, func(x, y scored) int {
+		if x.score != y.score {
+			return cmp.Compare(y.score, x.score)
+		}
+		return strings.Compare(y.s, x.s)
+	})
+	var out []string
+	for _, k := range kept[:min(2, len(kept))] {
+		out = append(out, k.s)
+	}
+	return out
+}
+
+// sortedParts is s split at sep, sorted and joined by sep again.
+func sortedParts(s, sep string) string {
+	if sep == "" || !strings.Contains(s, sep) {
+		return s
+	}
+	parts := strings.Split(s, sep)
+	slices.Sort(parts)
+	return strings.Join(parts, sep)
 }

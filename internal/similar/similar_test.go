@@ -2,6 +2,7 @@ package similar
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -240,5 +241,103 @@ func BenchmarkRatio(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Ratio("execute_python", "execute_pythn")
+	}
+}
+
+// flagNames are the long flags of kokua-lint and kokua-compile, for
+// TestSuggestParts.
+var flagNames = []string{
+	"manifest", "format", "color", "fail-on", "list-rules", "stdin-filename", "only-kokua", "fix",
+	"unsafe-fixes", "diff", "sarif-file", "output", "check", "sign", "base-manifest", "allow-widen",
+	"verify-key", "base", "help", "version",
+}
+
+// TestSuggestParts: a flag whose parts come in another order, or one of
+// them mistyped as well, is answered with the flag; what Suggest finds is
+// kept as it is, and a word close to nothing in any order gets nothing.
+func TestSuggestParts(t *testing.T) {
+	tests := []struct {
+		word string
+		want []string
+	}{
+		{"fix-unsafe", []string{"unsafe-fixes"}},
+		{"fixes-unsafe", []string{"unsafe-fixes"}},
+		{"on-fail", []string{"fail-on"}},
+		{"kokua-only", []string{"only-kokua"}},
+		{"file-sarif", []string{"sarif-file"}},
+		{"rules-list", []string{"list-rules"}},
+		{"widen-allow", []string{"allow-widen"}},
+		{"key-verify", []string{"verify-key"}},
+		{"manifest-bse", []string{"base-manifest"}},
+		{"formt", []string{"format"}},
+		{"fail-of", []string{"fail-on"}},
+		{"no-such-flag", nil},
+		{"zz-yy", nil},
+	}
+	for _, tt := range tests {
+		got := SuggestParts(tt.word, flagNames, "-")
+		if (tt.want == nil) != (got == nil) || tt.want != nil && got[0] != tt.want[0] {
+			t.Errorf("SuggestParts(%q) = %q, want %q first", tt.word, got, tt.want)
+		}
+	}
+}
+
+// TestSuggestPartsReordered: every flag of two or more parts, its parts
+// put in every other order, is suggested first; and SuggestParts answers
+// as Suggest wherever Suggest finds something.
+func TestSuggestPartsReordered(t *testing.T) {
+	for _, name := range flagNames {
+		parts := strings.Split(name, "-")
+		if len(parts) < 2 {
+			continue
+		}
+		for _, order := range permutations(parts) {
+			word := strings.Join(order, "-")
+			if word == name {
+				continue
+			}
+			if got := SuggestParts(word, flagNames, "-"); len(got) == 0 || got[0] != name {
+				t.Errorf("SuggestParts(%q) = %q, want %q first", word, got, name)
+			}
+		}
+	}
+	// Names of one part: the same answers as Suggest, on the suggestion
+	// tests' own names.
+	for _, word := range []string{"computr", "memry", "conf", "cor", "fs_writ", "plan", "tim", "imag", "zzzz", "co", "sk"} {
+		if got, want := SuggestParts(word, names, "-"), Suggest(word, names); !slices.Equal(got, want) {
+			t.Errorf("SuggestParts(%q) = %q, Suggest %q", word, got, want)
+		}
+	}
+}
+
+// permutations lists every order of parts.
+func permutations(parts []string) [][]string {
+	if len(parts) <= 1 {
+		return [][]string{slices.Clone(parts)}
+	}
+	var out [][]string
+	for i := range parts {
+		rest := append(slices.Clone(parts[:i]), parts[i+1:]...)
+		for _, p := range permutations(rest) {
+			out = append(out, append([]string{parts[i]}, p...))
+		}
+	}
+	return out
+}
+
+// TestSuggestPartsAgreesWithSuggest: where no name holds the separator,
+// SuggestParts is Suggest, over generated near misses of the suggestion
+// tests' names (which hold none of "-").
+func TestSuggestPartsAgreesWithSuggest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(38, 5))
+	alphabet := []rune("abcdefghijklmnopqrstuvwxyz_")
+	for range 2000 {
+		word := nearMiss(rng, alphabet, names[rng.IntN(len(names))])
+		if strings.Contains(word, "-") {
+			continue
+		}
+		if got, want := SuggestParts(word, names, "-"), Suggest(word, names); !slices.Equal(got, want) {
+			t.Errorf("SuggestParts(%q) = %q, Suggest %q", word, got, want)
+		}
 	}
 }

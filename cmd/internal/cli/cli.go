@@ -6,7 +6,9 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -117,18 +119,27 @@ func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io
 	root.Version = version.Version
 	if len(args) < 2 {
 		first, _, _ := strings.Cut(root.UsageText, "\n")
+		if root.Action == nil && len(root.Commands) > 0 {
+			// A command that is nothing but its subcommands (kokua-run)
+			// lists them all, not the usage of the first.
+			first = root.Name + " COMMAND, one of " + strings.Join(commandNames(root), ", ")
+		}
 		if first == "" {
 			first = root.Name + " COMMAND"
 		}
 		fmt.Fprintf(stderr, "%s: no arguments; usage: %s (see --help)\n", root.Name, first)
 		return ExitUsage
 	}
-	args = helpWord(root, args)
+	args, err := helpWord(root, args)
+	if err != nil {
+		fmt.Fprintln(stderr, diag.Printable(err.Error()))
+		return ExitUsage
+	}
 	usage := func(_ context.Context, c *urfave.Command, err error, _ bool) error {
 		return &Exit{Code: ExitUsage, Message: root.Name + ": " + unknownFlag(c, err) + " (see --help)"}
 	}
 	setup(root, usage)
-	err := root.Run(context.Background(), args)
+	err = root.Run(context.Background(), args)
 	if err == nil {
 		return ExitOK
 	}
@@ -147,22 +158,41 @@ func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io
 
 // helpWord turns "help [COMMAND...]" at the start of args into
 // "COMMAND... --help", for every command, with or without subcommands: a
-// config file named help is still ./help.
-func helpWord(root *urfave.Command, args []string) []string {
+// config file named help is still ./help. A word after help that names
+// no command is a usage error, with the closest command when one is
+// close (similar.Suggest), rather than the help of the command before it.
+func helpWord(root *urfave.Command, args []string) ([]string, error) {
 	if len(args) < 2 || args[1] != "help" {
-		return args
+		return args, nil
 	}
 	out := []string{args[0]}
+	path := []string{root.Name}
 	c := root
 	for _, a := range args[2:] {
 		sub := c.Command(a)
 		if sub == nil {
-			break
+			return nil, unknownHelp(c, path, a)
 		}
+		path = append(path, a)
 		out = append(out, a)
 		c = sub
 	}
-	return append(out, "--help")
+	return append(out, "--help"), nil
+}
+
+// unknownHelp is the usage error of "help WORD" where c, the command
+// the words before WORD name (path, from the root's name), has no command
+// WORD.
+func unknownHelp(c *urfave.Command, path []string, word string) error {
+	names := commandNames(c)
+	name := strings.Join(path, " ")
+	switch {
+	case len(names) == 0:
+		return Fail(ExitUsage, "%s: help: %s has no commands, so no help for '%s' (see %s --help)", path[0], name, word, name)
+	case Closest(word, names) != "":
+		return Fail(ExitUsage, "%s: help: unknown command '%s': did you mean '%s'? (see --help)", path[0], word, Closest(word, names))
+	}
+	return Fail(ExitUsage, "%s: help: unknown command '%s': the commands are %s (see --help)", path[0], word, strings.Join(names, ", "))
 }
 
 // setup gives c and its subcommands the usage-error handler; a command
@@ -298,7 +328,8 @@ func unknownFlag(c *urfave.Command, err error) string {
 		names = append(names, f.Names()...)
 	}
 	out := "unknown flag " + dashed(given)
-	if near := similar.Suggest(given, names); len(near) > 0 {
+	// A flag's words in another order ("--fix-unsafe") are answered too.
+	if near := similar.SuggestParts(given, names, "-"); len(near) > 0 {
 		out += ": did you mean " + dashed(near[0]) + "?"
 	}
 	return out
@@ -365,5 +396,34 @@ func Manifest(path string) (*lint.Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
+	if what := notAManifest(src); what != "" {
+		return nil, fmt.Errorf("%s, given as the manifest, is %s, not a registry manifest: the manifest is the JSON file that describes an install's toolsets, as `kokua-lint manifest` prints the default one (docs/manifest.md)", src.Name, what)
+	}
 	return lint.LoadManifest(src), nil
+}
+
+// notAManifest says what a file given as the manifest is when it is one
+// of the project's other files, "" otherwise (a manifest, or a file that
+// is neither, whose mistakes the manifest's own checks report): a Kokua
+// config (lint.IsKokuaConfig), or a compiled policy (a JSON object with
+// policy_version and no manifest_version).
+func notAManifest(src lint.Source) string {
+	var top map[string]json.RawMessage
+	if !bytes.HasPrefix(bytes.TrimLeft(src.Data, " \t\r\n\ufeff"), []byte("{")) {
+		// Not a JSON object, as no config can be one.
+		if lint.IsKokuaConfig(src) {
+			return "a Kokua config"
+		}
+		return ""
+	}
+	// A manifest never mentions policy_version; only then is the file
+	// decoded to see where.
+	if bytes.Contains(src.Data, []byte(`"policy_version"`)) && json.Unmarshal(src.Data, &top) == nil {
+		_, policy := top["policy_version"]
+		_, manifest := top["manifest_version"]
+		if policy && !manifest {
+			return "a compiled policy"
+		}
+	}
+	return ""
 }

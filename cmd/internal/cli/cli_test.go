@@ -63,6 +63,11 @@ func TestRunExitCodes(t *testing.T) {
 		{[]string{"sub", "--y=a for flag -zz", "ok"}, ExitUsage, "tool: invalid value \"a for flag -zz\" for flag -y: parse error (see --help)\n"}, // the value's text is left alone
 		{[]string{"sbu", "ok"}, ExitUsage, "tool: unknown command 'sbu': did you mean 'sub'? (see --help)\n"},
 		{[]string{"sbu2"}, ExitOK, ""},
+		// help WORD (issue 38): a word that names no command is a usage
+		// error, with the closest command or the list of them.
+		{[]string{"help", "sbu"}, ExitUsage, "tool: help: unknown command 'sbu': did you mean 'sub'? (see --help)\n"},
+		{[]string{"help", "nosuch"}, ExitUsage, "tool: help: unknown command 'nosuch': the commands are sub (see --help)\n"},
+		{[]string{"help", "sub", "deeper"}, ExitUsage, "tool: help: tool sub has no commands, so no help for 'deeper' (see tool sub --help)\n"},
 		{[]string{"sub", "--y", "ok"}, ExitOK, ""},
 	} {
 		code, stdout, stderr := runTree(t, record, c.args...)
@@ -112,7 +117,7 @@ func TestRunConvention(t *testing.T) {
 		code           int
 		stdout, stderr string // what each must contain; "" for empty
 	}{
-		{nil, ExitUsage, "", "tool: no arguments; usage: tool sub [--y] ARG (see --help)\n"},
+		{nil, ExitUsage, "", "tool: no arguments; usage: tool COMMAND, one of sub (see --help)\n"},
 		{[]string{"--version"}, ExitOK, "tool version " + version.Version + "\n", ""},
 		{[]string{"help"}, ExitOK, "the sub command", ""},
 		{[]string{"help", "sub"}, ExitOK, "tool sub - the sub command", ""},
@@ -202,5 +207,23 @@ func TestStyle(t *testing.T) {
 		if got := c.f("x"); got != c.want {
 			t.Errorf("%q, want %q", got, c.want)
 		}
+	}
+}
+
+// TestNoArgumentsListsCommands (issue 38): a command that is nothing but
+// its subcommands, run with no arguments, names them all in its one line;
+// one with an action of its own still shows its first usage line.
+func TestNoArgumentsListsCommands(t *testing.T) {
+	subs := []*urfave.Command{{Name: "decide", Action: func(context.Context, *urfave.Command) error { return nil }},
+		{Name: "serve", Action: func(context.Context, *urfave.Command) error { return nil }}}
+	var errs bytes.Buffer
+	code := Run(&urfave.Command{Name: "run", UsageText: "run decide POLICY\nrun serve POLICY", Commands: subs}, []string{"run"}, nil, &bytes.Buffer{}, &errs)
+	if want := "run: no arguments; usage: run COMMAND, one of decide, serve (see --help)\n"; code != ExitUsage || errs.String() != want {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs.String(), want)
+	}
+	errs.Reset()
+	code = Run(&urfave.Command{Name: "lint", UsageText: "lint CONFIG\nlint sub", Action: func(context.Context, *urfave.Command) error { return nil }, Commands: subs}, []string{"lint"}, nil, &bytes.Buffer{}, &errs)
+	if want := "lint: no arguments; usage: lint CONFIG (see --help)\n"; code != ExitUsage || errs.String() != want {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, errs.String(), want)
 	}
 }

@@ -5,6 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	urfave "github.com/urfave/cli/v3"
 
@@ -108,4 +112,95 @@ func OnlyKokuaFlag() *urfave.BoolFlag {
 // it has no [security] table.
 func SkipNote(stderr io.Writer, command, name string) {
 	fmt.Fprintf(stderr, "%s: skipping %s: not a Kokua config (it has no [assistant], [agents], [reviewers], [mcp] or [tools] table, and none of Kokua's keys in [security])\n", command, diag.Printable(name))
+}
+
+// Folders replaces each argument that is a folder with the Kokua configs
+// below it, as `ruff check DIR` and `golangci-lint run DIR/...` take a
+// folder: the files named *.toml in it and in its subfolders, but hidden
+// ones (.git, .venv), in lexical order, that hold one of Kokua's tables
+// (lint.IsKokuaConfig, the test --only-kokua makes), so that another
+// program's TOML (Cargo.toml, pyproject.toml, a policy test file) is
+// skipped without a word. A file that cannot be read is kept, for the
+// command to report. Other arguments are kept as they are. A folder with
+// no Kokua config below it, or one that cannot be walked, gives an error
+// in problems and nothing in paths, so that a command that takes several
+// inputs reports it and goes on with the others.
+func Folders(args []string) (paths []string, problems []error) {
+	for _, arg := range args {
+		if !IsFolder(arg) {
+			paths = append(paths, arg)
+			continue
+		}
+		var found []string
+		looked := 0
+		err := filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case d.IsDir() && path != arg && strings.HasPrefix(d.Name(), "."):
+				return filepath.SkipDir
+			case d.IsDir() || !strings.HasSuffix(d.Name(), ".toml"):
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				if info, err := os.Stat(path); err != nil || !info.Mode().IsRegular() {
+					return nil
+				}
+			} else if !d.Type().IsRegular() {
+				return nil
+			}
+			looked++
+			if src, err := lint.ReadFile(path); err != nil || lint.IsKokuaConfig(src) {
+				found = append(found, path)
+			}
+			return nil
+		})
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Errorf("cannot read the folder %s: %w", arg, unwrap(err)))
+		case len(found) == 0:
+			problems = append(problems, fmt.Errorf("%s is a folder with no Kokua config below it: %d .toml file(s), none with Kokua's tables", arg, looked))
+		}
+		paths = append(paths, found...)
+	}
+	return paths, problems
+}
+
+// unwrap drops the path an *fs.PathError repeats, keeping its cause.
+func unwrap(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// IsFolder reports whether the argument names a folder.
+func IsFolder(arg string) bool {
+	info, err := os.Stat(arg)
+	return arg != Stdin && err == nil && info.IsDir()
+}
+
+// Each runs one command on every item, as for the configs a folder
+// stands for: a failure's message goes to stderr as cli.Run would print
+// it, the next item still runs, and the error returned carries the worst
+// exit code (ExitUsage outranks ExitFindings, ExitInternal both).
+func Each[T any](stderr io.Writer, items []T, run func(T) error) error {
+	worst := ExitOK
+	for _, item := range items {
+		err := run(item)
+		if err == nil {
+			continue
+		}
+		code := ExitUsage
+		var ec urfave.ExitCoder
+		if errors.As(err, &ec) {
+			code = ec.ExitCode()
+		}
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(stderr, diag.Printable(msg))
+		}
+		worst = max(worst, code)
+	}
+	return Code(worst)
 }

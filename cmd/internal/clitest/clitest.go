@@ -193,6 +193,9 @@ type Convention struct {
 //   - help as the first word and -h print the command's help, and
 //     "help SUB" and "SUB -h" the subcommand's, with exit 0;
 //   - no arguments, and an unknown flag, are usage errors;
+//   - help followed by a word that names no command is a usage error,
+//     with the closest command (c.Sub without its last letter) or the
+//     list of them (issue 38);
 //   - a mistyped subcommand (c.Sub without its last letter), given where
 //     a subcommand goes, is "unknown command 'dif': did you mean
 //     'diff'?", and a mistyped flag (c.Flag's, the same way) is
@@ -219,6 +222,10 @@ func CheckConvention(t *testing.T, main Main, name string, c Convention) {
 			Stderr: name + ": unknown command '" + typoSub + "': did you mean '" + c.Sub + "'? (see --help)"},
 		{Name: "mistyped flag", Args: typoFlag, Code: cli.ExitUsage,
 			Stderr: name + ": unknown flag " + flag[:len(flag)-1] + ": did you mean " + flag + "? (see --help)"},
+		{Name: "help of a mistyped subcommand", Args: []string{"help", typoSub}, Code: cli.ExitUsage,
+			Stderr: name + ": help: unknown command '" + typoSub + "': did you mean '" + c.Sub + "'? (see --help)"},
+		{Name: "help of no subcommand", Args: []string{"help", "no-such-command"}, Code: cli.ExitUsage,
+			Stderr: name + ": help: unknown command 'no-such-command': the commands are "},
 		{Name: "mistyped --version", Args: []string{"--versio"}, Code: cli.ExitUsage,
 			Stderr: name + ": unknown flag --versio: did you mean --version? (see --help)"},
 	}
@@ -240,4 +247,48 @@ func CheckConvention(t *testing.T, main Main, name string, c Convention) {
 			t.Errorf("%s: %s %q: a usage error is one line on stderr starting %q and nothing on stdout; got stdout %q, stderr %q", k.Name, name, k.Args, name, r.Stdout, r.Stderr)
 		}
 	}
+}
+
+// CheckMistypedFlags requires every long flag of root and of its
+// subcommands, mistyped, to be answered with itself: a usage error, exit
+// 2, one line "unknown flag --TYPO: did you mean --FLAG?". Each flag is
+// mistyped two ways: its last letter dropped, and, for a name of several
+// words, its words in reverse order ("--fix-unsafe" for
+// "--unsafe-fixes"). It returns how many command lines it checked.
+func CheckMistypedFlags(t *testing.T, main Main, root *urfave.Command) int {
+	t.Helper()
+	n := 0
+	var walk func(path []string, c *urfave.Command)
+	walk = func(path []string, c *urfave.Command) {
+		for _, f := range c.Flags {
+			names := f.Names()
+			for _, name := range names {
+				if len(name) < 3 {
+					continue
+				}
+				typos := []string{name[:len(name)-1]}
+				if words := strings.Split(name, "-"); len(words) > 1 {
+					slices.Reverse(words)
+					typos = append(typos, strings.Join(words, "-"))
+				}
+				for _, typo := range typos {
+					if slices.ContainsFunc(c.Flags, func(g urfave.Flag) bool { return slices.Contains(g.Names(), typo) }) {
+						continue // the typo is a flag of its own
+					}
+					args := append(append([]string{}, path...), "--"+typo)
+					r := Run(main, root.Name, "", args...)
+					n++
+					want := root.Name + ": unknown flag --" + typo + ": did you mean --" + name + "? (see --help)\n"
+					if r.Code != cli.ExitUsage || r.Stdout != "" || r.Stderr != want {
+						t.Errorf("%s %q: exit %d, stderr %q; want %d and %q", root.Name, args, r.Code, r.Stderr, cli.ExitUsage, want)
+					}
+				}
+			}
+		}
+		for _, sub := range c.Commands {
+			walk(append(append([]string{}, path...), sub.Name), sub)
+		}
+	}
+	walk(nil, root)
+	return n
 }
