@@ -126,7 +126,7 @@ func TestFixRefuses(t *testing.T) {
 	}{
 		{"unsafe-fixes alone", []string{"--unsafe-fixes", path}, "--unsafe-fixes goes with --fix or --diff"},
 		{"the manifest", []string{"--fix", "--manifest", path, path}, "--fix"},
-		{"a folder", []string{"--fix", filepath.Dir(path)}, "regular file"},
+		{"a folder", []string{"--fix", filepath.Dir(path)}, "it is a directory"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := clitest.Run(Main, "kokua-lint", "", c.args...).Split()
