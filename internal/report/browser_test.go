@@ -669,3 +669,45 @@ func TestBrowserVerdictFirstScreen(t *testing.T) {
 		})
 	}
 }
+
+// TestBrowserNamesPrintable (issue 37): a name that holds a
+// bidirectional override shows escaped everywhere the script writes it,
+// as the rest of the page shows it: an agent named U+202E + "tnatsissa"
+// is the row "\u202etnatsissa", never a second "assistant" row; the
+// agent filter finds it by what it shows; the reason panel names it so;
+// the graph's box filters the matrix to it. No text the script wrote
+// holds the override raw.
+func TestBrowserNamesPrintable(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	in := caseInput(t, "names")
+	b.Open(t, file(t, page(t, in)))
+	const shown = `\u202etnatsissa`
+	names := browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("#m tbody th span")).map(function (e) { return e.textContent; })`)
+	if !slices.Contains(names, shown) || slices.Contains(names, "\u202etnatsissa") {
+		t.Errorf("the matrix's rows are %q, want one shown as %q and none holding U+202E raw", names, shown)
+	}
+	row := slices.Index(names, shown)
+	// The filter, typed as the row shows: the one row, shown escaped.
+	got := browser.Eval[[]string](t, b, `(function () { var e = document.getElementById("f-agent"); e.value = "202etnat"; e.dispatchEvent(new Event("input"));
+  return Array.from(document.querySelectorAll("#m tbody tr[data-row] th span")).map(function (e) { return e.textContent; }); })()`)
+	if !slices.Equal(got, []string{shown}) {
+		t.Errorf("filtered by %q, the rows are %q, want [%q]", "202etnat", got, shown)
+	}
+	// The reason panel of a cell of that row.
+	panel := browser.Eval[[]string](t, b, fmt.Sprintf(`(function () { document.querySelector('#m tbody tr[data-row="%d"] td[aria-colindex]').click();
+  return Array.from(document.querySelectorAll("#reason-body dd")).map(function (e) { return e.textContent; }); })()`, row))
+	if len(panel) == 0 || panel[0] != shown {
+		t.Errorf("the reason panel says %q, want the agent shown as %q", panel, shown)
+	}
+	// The graph's box of the agent: the matrix shows its row alone, and
+	// the filter box holds the name as shown.
+	got = browser.Eval[[]string](t, b, fmt.Sprintf(`(function () { document.getElementById("f-agent").value = ""; document.querySelector('#graph a.node[data-row="%d"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  return [document.getElementById("f-agent").value].concat(Array.from(document.querySelectorAll("#m tbody tr[data-row] th span")).map(function (e) { return e.textContent; })); })()`, row))
+	if !slices.Equal(got, []string{shown, shown}) {
+		t.Errorf("after a click on its box in the graph, the filter and rows are %q, want [%q %q]", got, shown, shown)
+	}
+	if raw := browser.Eval[bool](t, b, `document.body.innerText.indexOf("\u202e") >= 0`); raw {
+		t.Error("the page shows U+202E raw somewhere")
+	}
+	b.Clean(t)
+}

@@ -199,6 +199,7 @@ var all = []*Rule{
 	buildFloorRule,
 	buildOverlapRule,
 	confirmReviewOverlapRule,
+	confusableNameRule,
 	deadEntryRule,
 	declaredPairDropsGatesRule,
 	delegationCycleRule,
