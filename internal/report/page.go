@@ -440,7 +440,11 @@ func (m *Model) changes() *changesView {
 	for _, c := range r.Risks {
 		rv := riskView{Grade: gradeName(c.Grade), Agent: diff.AgentTitle(c.Agent), Title: diff.PathTitle(c.Path), Was: diff.LevelWas(c.Old),
 			Now: c.Path.Level.Phrase()}
-		for _, h := range c.Path.Hops {
+		for i, h := range c.Path.Hops {
+			if i == reach.HeadHops && c.Path.Omitted() > 0 {
+				// The hops a long path leaves out, counted where they are.
+				rv.Hops = append(rv.Hops, hopView{Text: diff.HopsLeftOut(c.Path.Omitted())})
+			}
 			rv.Hops = append(rv.Hops, hopView{Text: diff.HopText(h), At: h.At.String()})
 		}
 		cv.Risks = append(cv.Risks, rv)
