@@ -250,7 +250,7 @@ func risksHuman(r *RiskReport) string {
 		}
 		for _, path := range a.Paths {
 			p("  %s: %s; %s\n", path.Grade, pathTitle(path), path.Level.Phrase())
-			for _, line := range path.hopLines(humanHop, func(n int) string { return hopsLeftOut(n) }) {
+			for _, line := range path.hopLines(humanHop, hopsLeftOut) {
 				p("    %s\n", line)
 			}
 		}

@@ -618,11 +618,10 @@ type riskTool struct {
 	// end is the tool's kind of path end, -1 when it ends no path of its
 	// own (no dangerous class, or a way out that reads untrusted content);
 	// worst its most dangerous class.
-	end            int
-	worst          kokua.Class
-	private, out   bool // it reads private data; it sends data out
-	anyClass       bool
-	endTS, endKind string
+	end          int
+	worst        kokua.Class
+	private, out bool // it reads private data; it sends data out
+	anyClass     bool
 }
 
 // riskStep is one way content moves on from an agent.
