@@ -26,6 +26,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 )
 
 // docBlock returns the code block of docs/editor.md marked
@@ -298,7 +299,7 @@ func serve(t *testing.T, bin, root string, line commandLine, config []byte) []di
 			if err != nil {
 				t.Errorf("the server exited with %v; stderr:\n%s", err, stderr.String())
 			}
-		case <-time.After(10 * time.Second):
+		case <-patience.After(t, 10*time.Second):
 			_ = cmd.Process.Kill()
 			t.Errorf("the server did not exit after exit; stderr:\n%s", stderr.String())
 		}
@@ -318,7 +319,7 @@ func serve(t *testing.T, bin, root string, line commandLine, config []byte) []di
 	msgs := make(chan map[string]any, 1024)
 	go read(out, msgs)
 	await := func(what string, match func(map[string]any) bool) map[string]any {
-		timeout := time.After(60 * time.Second)
+		timeout := patience.After(t, 60*time.Second)
 		for {
 			select {
 			case m, ok := <-msgs:

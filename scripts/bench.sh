@@ -135,13 +135,23 @@ if [[ -z "${SKIP_GO:-}" ]]; then
 	# garbage collector's second thread move the ratios least. Each round
 	# runs every size once, so that the sizes are timed side by side: the
 	# speed of a shared machine drifts over minutes.
-	echo "== linear growth: ./lint -bench Scale, ./internal/tomlpos -bench 'Parse|GoTOML' ($count rounds, -cpu 1)"
+	# The shapes of issue 37 are linear growth too: risks and diff of deep
+	# delegation (./internal/diff), claims that keep their failing pairs
+	# (./internal/expect), and the language server's code actions at a
+	# cursor (./internal/lsp).
+	echo "== linear growth: ./lint -bench Scale, ./internal/tomlpos -bench 'Parse|GoTOML', ./internal/diff -bench 'Scale(Risks|Diff)', ./internal/expect -bench ScaleFailingClaims, ./internal/lsp -bench ScaleCodeActions ($count rounds, -cpu 1)"
 	go test -c -o "$tmp/lint.test" ./lint
 	go test -c -o "$tmp/tomlpos.test" ./internal/tomlpos
+	go test -c -o "$tmp/diff.test" ./internal/diff
+	go test -c -o "$tmp/expect.test" ./internal/expect
+	go test -c -o "$tmp/lsp.test" ./internal/lsp
 	: >"$tmp/scale.txt"
 	for ((round = 1; round <= count; round++)); do
 		"$tmp/lint.test" -test.run '^$' -test.bench Scale -test.benchmem -test.cpu 1 | tee -a "$tmp/scale.txt"
 		"$tmp/tomlpos.test" -test.run '^$' -test.bench 'Parse|GoTOML' -test.benchmem -test.cpu 1 | tee -a "$tmp/scale.txt"
+		(cd internal/diff && "$tmp/diff.test" -test.run '^$' -test.bench 'Scale(Risks|Diff)' -test.benchmem -test.cpu 1) | tee -a "$tmp/scale.txt"
+		(cd internal/expect && "$tmp/expect.test" -test.run '^$' -test.bench ScaleFailingClaims -test.benchmem -test.cpu 1) | tee -a "$tmp/scale.txt"
+		(cd internal/lsp && "$tmp/lsp.test" -test.run '^$' -test.bench ScaleCodeActions -test.benchmem -test.cpu 1) | tee -a "$tmp/scale.txt"
 	done
 	echo
 	awk '
@@ -304,6 +314,47 @@ for shape in unknown-delegates pending-dead dead-line near-miss; do
 	done
 done
 printf 'the shapes at 3,000, within 1 s and under 20 MB in every format: %s\n' "$( ((bad)) && echo "MISSED ($bad)" || echo met)"
+
+echo
+echo "== whole process: the shapes of issue 37 at 1,000, 2,000 and 3,000 agents (/usr/bin/time, fastest of 3)"
+# A chain of agents read at its top, a chain read by every agent, and a
+# diamond of n/3 levels (tools/shapes): kokua-compile risks, diff against
+# the same shape reading nothing, and report; and n failing claims of
+# every agent and tool (kokua-compile test). Target: every run within 2 s
+# and under 20 MB of output (the growth from 1,000 to 3,000 is in the
+# table to read; the in-process benchmarks above hold it to 12x a step).
+printf '%-24s %-7s %6s %9s %9s %9s %12s\n' shape command n "wall s" "cpu s" "max RSS" "output"
+bad=0
+for n in 1000 2000 3000; do
+	go run ./tools/shapes -n "$n" "$tmp/shapes37-$n" >/dev/null
+	for shape in risk-chain risk-chain-everywhere risk-diamond failing-claims; do
+		for cmd in risks diff report test; do
+			case $shape/$cmd in
+			failing-claims/test) args=(test --format json "$root/examples/shipped.config.toml" "$tmp/shapes37-$n/failing-claims.toml") ;;
+			failing-claims/* | */test) continue ;;
+			*/diff) args=(diff --allow-widen "$tmp/shapes37-$n/$shape.old.toml" "$tmp/shapes37-$n/$shape.toml") ;;
+			*) args=("$cmd" "$tmp/shapes37-$n/$shape.toml") ;;
+			esac
+			best=""
+			for _ in 1 2 3; do
+				/usr/bin/time -f '%e %U %S %M' -o "$tmp/time.txt" "$tmp/kokua-compile" "${args[@]}" >"$tmp/out" 2>/dev/null || true
+				read -r wall user sys rss < <(tail -n 1 "$tmp/time.txt")
+				if [[ -z $best ]] || awk -v a="$wall" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
+					best="$wall $(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }') $rss"
+				fi
+			done
+			read -r wall cpu rss <<<"$best"
+			size=$(stat -c %s "$tmp/out")
+			verdict=met
+			if awk -v w="$wall" -v s="$size" 'BEGIN { exit !(w >= 2 || s >= 20000000) }'; then
+				verdict=MISSED
+				bad=$((bad + 1))
+			fi
+			printf '%-24s %-7s %6d %9s %9s %6d MB %9d KB  %s\n' "$shape" "$cmd" "$n" "$wall" "$cpu" $((rss / 1024)) $((size / 1024)) "$verdict"
+		done
+	done
+done
+printf 'the shapes of issue 37 up to 3,000, within 2 s and under 20 MB: %s\n' "$( ((bad)) && echo "MISSED ($bad)" || echo met)"
 
 echo
 echo "== the HTTP server against the bare net/http floor (tools/loadclient -batch 0, as scripts/loadtest.sh runs it)"

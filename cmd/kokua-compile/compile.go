@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/internal/version"
@@ -32,6 +31,8 @@ type compileOptions struct {
 	onlyKokua bool
 	// sign is the private key file of --sign, or "".
 	sign string
+	// inPlace writes -o in place when it has other hard links.
+	inPlace bool
 }
 
 // compileConfig lints the config and, when it has no error, writes its
@@ -42,7 +43,7 @@ type compileOptions struct {
 func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if !o.check {
 		// Under --check, -o is read, never written.
-		if err := cli.RegularOutput("kokua-compile", "-o", o.output); err != nil {
+		if err := cli.WritableOutput("kokua-compile", "-o", o.output, o.inPlace); err != nil {
 			return err
 		}
 		if err := cli.NotAnInput("kokua-compile", "-o", o.output, stdin, cli.Input{What: "the config", Path: o.config},
@@ -83,10 +84,7 @@ func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) 
 		}
 		return nil
 	}
-	if err := compile.WriteFile(o.output, out); err != nil {
-		return cli.WriteFailed("kokua-compile", err)
-	}
-	return nil
+	return cli.WriteOutput("kokua-compile", o.output, out, o.inPlace)
 }
 
 // check compares the policy the config compiles to, doc, with the one

@@ -14,6 +14,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -193,7 +194,7 @@ func TestSpecialFileInputsAreRefused(t *testing.T) {
 			if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, c.says) || strings.Count(r.Stderr, "\n") != 1 {
 				t.Errorf("kokua-compile %q: exit %d, stderr %q; want exit 2 and one line saying %q", c.args, r.Code, r.Stderr, c.says)
 			}
-		case <-time.After(20 * time.Second):
+		case <-patience.After(t, 20*time.Second):
 			t.Fatalf("kokua-compile %q blocked", c.args)
 		}
 	}

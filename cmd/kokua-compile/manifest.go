@@ -13,7 +13,6 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/install"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -30,12 +29,13 @@ func manifestCommand(stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:  "manifest",
 		Usage: "write the registry manifest of the install CONFIG describes, its MCP servers read live; --check FILE reports every tool added, removed or changed since FILE, and who can call it",
-		UsageText: "kokua-compile manifest [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [-o FILE] CONFIG\n" +
+		UsageText: "kokua-compile manifest [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [-o FILE [--in-place]] CONFIG\n" +
 			"kokua-compile manifest --check FILE [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [--format human|json|sarif|github] CONFIG",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "skills", Local: true, Usage: "read the skills folder `DIR` (one skill per directory with a SKILL.md)"},
 			&urfave.StringFlag{Name: "plugins", Local: true, Usage: "carry the plugin toolsets of `FILE`, a manifest or a JSON array of toolsets (default: those of the manifest -o or --check names)"},
-			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the manifest to `FILE` (atomically) instead of stdout"},
+			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the manifest to `FILE` (atomically, keeping its mode, owner and group) instead of stdout"},
+			cli.InPlaceFlag(),
 			&urfave.StringFlag{Name: "check", Local: true, Usage: "write nothing; report what changed in the install since the manifest `FILE`, and exit 1 when anything did"},
 			&urfave.StringFlag{Name: "timeout", Local: true, Value: install.DefaultTimeout.String(), Usage: "how long each MCP server has to list its tools (a Go duration: 10s, 1m)"},
 			&urfave.BoolFlag{Name: "allow-missing", Local: true, Usage: "record an MCP server that cannot be read as not connected, and say so, instead of failing"},
@@ -68,7 +68,7 @@ func runManifest(ctx context.Context, c *urfave.Command, stdout, stderr io.Write
 	}
 	cfgPath := c.Args().First()
 	if output != "" {
-		if err := cli.RegularOutput("kokua-compile", "-o", output); err != nil {
+		if err := cli.WritableOutput("kokua-compile", "-o", output, c.Bool("in-place")); err != nil {
 			return err
 		}
 		if err := cli.NotAnInput("kokua-compile", "-o", output, nil, cli.Input{What: "the config", Path: cfgPath},
@@ -122,8 +122,8 @@ func runManifest(ctx context.Context, c *urfave.Command, stdout, stderr io.Write
 		}
 		return nil
 	}
-	if err := compile.WriteFile(output, res.Manifest); err != nil {
-		return cli.WriteFailed("kokua-compile", err)
+	if err := cli.WriteOutput("kokua-compile", output, res.Manifest, c.Bool("in-place")); err != nil {
+		return err
 	}
 	fmt.Fprintf(stderr, "kokua-compile: wrote %s: %s (%d Kokua's own, %s, %s, %s, %d not connected), %s\n", output,
 		count(res.Kokua+res.Plugins+res.Skills+res.Servers, "toolset"), res.Kokua, count(res.Plugins, "plugin toolset"),

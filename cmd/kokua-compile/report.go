@@ -10,7 +10,6 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/report"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -29,7 +28,8 @@ func reportCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			cli.StdinFilenameFlag(),
 			&urfave.StringFlag{Name: "base", Local: true, Usage: "compare with `OLD`, a config or policy file, or, when no such file exists, the config at the git revision REF (git show REF:CONFIG)"},
 			failOnFlag("with --base, the --fail-on of kokua-compile diff the page's verdict is for: critical, high, medium, or any (any widening or graded change)"),
-			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the page to `FILE` (a regular file or none; atomically) instead of stdout"},
+			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the page to `FILE` (a regular file or none; atomically, keeping its mode, owner and group) instead of stdout"},
+			cli.InPlaceFlag(),
 			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
@@ -44,9 +44,15 @@ func reportCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			if c.IsSet("fail-on") && cli.String(c, "base") == "" {
 				return usage("--fail-on says which grade fails a change; name the change's old side with --base")
 			}
-			return writeReport(o, cli.String(c, "base"), failOn, c.String("verify-key"), cli.String(c, "output"), stdin, stdout, stderr)
+			return writeReport(o, cli.String(c, "base"), failOn, c.String("verify-key"), reportOutput{cli.String(c, "output"), c.Bool("in-place")}, stdin, stdout, stderr)
 		},
 	}
+}
+
+// reportOutput is where report writes the page: -o, and --in-place.
+type reportOutput struct {
+	path    string
+	inPlace bool
 }
 
 // failOnFlag is --fail-on, the least grade that fails a change, as
@@ -60,12 +66,13 @@ func failOnFlag(help string) *urfave.StringFlag {
 // it to stdout or to output; with a base, the page's verdict is for
 // --fail-on failOn. Nothing is written when an input cannot be
 // read or has errors.
-func writeReport(o lintOptions, base, failOn, verifyKey, output string, stdin io.Reader, stdout, stderr io.Writer) error {
+func writeReport(o lintOptions, base, failOn, verifyKey string, out reportOutput, stdin io.Reader, stdout, stderr io.Writer) error {
+	output := out.path
 	if output == "" && cli.Terminal(stdout) {
 		// Some 60 KB of HTML is of no use on a terminal.
 		return usage("report: the page is an HTML file, and standard output is a terminal: write it with -o report.html (or redirect standard output to a file), then open it in a browser")
 	}
-	if err := cli.RegularOutput("kokua-compile", "-o", output); err != nil {
+	if err := cli.WritableOutput("kokua-compile", "-o", output, out.inPlace); err != nil {
 		return err
 	}
 	baseFile := ""
@@ -135,8 +142,5 @@ func writeReport(o lintOptions, base, failOn, verifyKey, output string, stdin io
 		}
 		return nil
 	}
-	if err := compile.WriteFile(output, page.Bytes()); err != nil {
-		return cli.WriteFailed("kokua-compile", err)
-	}
-	return nil
+	return cli.WriteOutput("kokua-compile", output, page.Bytes(), out.inPlace)
 }

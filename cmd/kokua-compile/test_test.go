@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
@@ -161,5 +162,74 @@ func TestPolicyTestsDoc(t *testing.T) {
 	doc := []byte(mustRead(t, filepath.Join(root, "docs", "policy-tests.md")))
 	if n := golden.DocBlocks(t, root, doc, "docs/policy-tests.md"); n != 5 {
 		t.Errorf("docs/policy-tests.md has %d blocks marked for a test, want 5", n)
+	}
+}
+
+// TestPolicyTestBounded (issue 37): a claim of every agent and every tool
+// that every pair fails keeps what the formats show, the first three
+// pairs and a count, in every format: n such claims against the shipped
+// config write a bounded number of bytes each (before, every failing pair
+// went into the JSON: 3,000 claims wrote 497 MB and held 2.3 GB), ten
+// times the claims at most eleven times the bytes; the JSON, written one
+// claim at a time, is the standard indented form of what it holds, and
+// counts every failing pair in "failing".
+func TestPolicyTestBounded(t *testing.T) {
+	cfg, err := filepath.Abs(shippedPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const claim = "[[expect]]\nagent = \"*\"\ntool = \"*\"\ndecision = \"denied\"\n\n"
+	sizes := map[string][2]int{}
+	for i, n := range []int{20, 200} {
+		dir := t.TempDir()
+		tests := filepath.Join(dir, "kokua.test.toml")
+		if err := os.WriteFile(tests, []byte(strings.Repeat(claim, n)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range testFormats {
+			r := clitest.Run(Main, "kokua-compile", "", "test", "--format", f.format, cfg, tests)
+			if r.Code != cli.ExitFindings {
+				t.Fatalf("%s: exit %d, want 1: %s", f.format, r.Code, r.Stderr)
+			}
+			s := sizes[f.format]
+			s[i] = len(r.Stdout)
+			sizes[f.format] = s
+			if per := len(r.Stdout) / n; per > 6000 {
+				t.Errorf("%s: %d bytes a claim, want a bounded few thousand", f.format, per)
+			}
+			if f.format != "json" {
+				continue
+			}
+			var out struct {
+				Results []struct {
+					Pairs    int               `json:"pairs"`
+					Failing  int               `json:"failing"`
+					Failures []json.RawMessage `json:"failures"`
+				} `json:"results"`
+			}
+			if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil || len(out.Results) != n {
+				t.Fatalf("json: %d results (%v)", len(out.Results), err)
+			}
+			for _, res := range out.Results {
+				if len(res.Failures) != 3 || res.Failing != res.Pairs || res.Pairs < 100 {
+					t.Fatalf("json: a claim keeps %d failures and counts %d failing of %d pairs; want 3, and every pair failing", len(res.Failures), res.Failing, res.Pairs)
+				}
+			}
+			var compact, indented bytes.Buffer
+			if err := json.Compact(&compact, []byte(r.Stdout)); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Indent(&indented, compact.Bytes(), "", "  "); err != nil {
+				t.Fatal(err)
+			}
+			if indented.String()+"\n" != r.Stdout {
+				t.Error("json: the report written a claim at a time is not the indented form of what it holds")
+			}
+		}
+	}
+	for format, s := range sizes {
+		if s[1] > 11*s[0] {
+			t.Errorf("%s: 10 times the claims write %.1f times the bytes (%d, %d)", format, float64(s[1])/float64(s[0]), s[0], s[1])
+		}
 	}
 }

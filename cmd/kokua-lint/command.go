@@ -14,8 +14,8 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -53,6 +53,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			&urfave.BoolFlag{Name: "unsafe-fixes", Local: true, Destination: &o.unsafeFixes, Usage: "with --fix or --diff, make the unsafe fixes too: those that could widen what an agent may do"},
 			&urfave.BoolFlag{Name: "diff", Local: true, Destination: &o.diff, Usage: "print what --fix would change as a unified diff, and write nothing"},
 			&urfave.StringFlag{Name: "sarif-file", Local: true, Destination: &o.sarifFile, Usage: "also write the findings as SARIF 2.1.0 to `FILE`, in the same run (the GitHub Action annotates and uploads from one run)"},
+			cli.Bind(cli.InPlaceFlag(), &o.inPlace),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if list {
@@ -90,6 +91,14 @@ type options struct {
 	// fix makes the findings' fixes (fix.go), unsafeFixes the unsafe ones
 	// too, and diff prints them instead of writing them.
 	fix, unsafeFixes, diff bool
+	// inPlace writes a config --fix fixes, or the SARIF file, in place
+	// when it has other hard links, instead of refusing it.
+	inPlace bool
+}
+
+// writeOptions are what o allows the writes of the run.
+func (o options) writeOptions() regular.WriteOptions {
+	return regular.WriteOptions{InPlace: o.inPlace}
 }
 
 // usage is a usage error of kokua-lint.
@@ -131,7 +140,7 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	for _, c := range o.configs {
 		inputs = append(inputs, cli.Input{What: "a config", Path: c})
 	}
-	if err := cli.RegularOutput("kokua-lint", "--sarif-file", o.sarifFile); err != nil {
+	if err := cli.WritableOutput("kokua-lint", "--sarif-file", o.sarifFile, o.inPlace); err != nil {
 		return err
 	}
 	if err := cli.NotAnInput("kokua-lint", "--sarif-file", o.sarifFile, stdin, inputs...); err != nil {
@@ -155,7 +164,9 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "kokua-lint: %s\n", diag.Printable(err.Error()))
 	}
 	for _, path := range o.configs {
-		src, err := cli.ReadInput(path, stdin, o.stdinName)
+		// A config --fix replaces is resolved once: the file read is
+		// the file written.
+		target, src, err := o.readConfig(path, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "kokua-lint: %s\n", diag.Printable(err.Error()))
 			unreadable = true
@@ -172,13 +183,16 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 			res = lint.Lint(src, m)
 		}
 		if o.onlyKokua && !res.Kokua {
+			closeTarget(target)
 			cli.SkipNote(stderr, "kokua-lint", src.Name)
 			continue
 		}
 		if fixed != nil {
-			if src, res, err = o.fixConfig(path, src, fixed, stdout, stderr); err != nil {
-				return err
-			}
+			src, res, err = o.fixConfig(path, target, src, fixed, stdout, stderr)
+		}
+		closeTarget(target)
+		if err != nil {
+			return err
 		}
 		sources[src.Name] = src.Data
 		all = append(all, res.Diagnostics...)
@@ -195,8 +209,8 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err := lint.Write(&log, "sarif", all, lint.WriteOptions{Sources: sources}); err != nil {
 			return cli.Fail(cli.ExitInternal, "kokua-lint: writing the SARIF log: %v", err)
 		}
-		if err := compile.WriteFile(o.sarifFile, log.Bytes()); err != nil {
-			return cli.WriteFailed("kokua-lint: --sarif-file", err)
+		if err := cli.WriteOutput("kokua-lint: --sarif-file", o.sarifFile, log.Bytes(), o.inPlace); err != nil {
+			return err
 		}
 	}
 	if o.format == "human" && m.Embedded && len(sources) > 1 {

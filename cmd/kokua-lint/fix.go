@@ -6,17 +6,21 @@ import (
 	"io"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/migrate"
+	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
+// writes reports whether the run replaces the configs it fixes.
+func (o options) writes() bool { return o.fix && !o.diff }
+
 // checkFixTargets refuses, before anything is read or written, a --fix
-// that would replace what it must not: a config that is the manifest, or
-// a path that is not a regular file.
+// that would replace what it must not: a config that is the manifest, a
+// path that is not a regular file, a read-only file, and a file with
+// other hard links (without --in-place).
 func (o options) checkFixTargets() error {
-	if !o.fix || o.diff {
+	if !o.writes() {
 		return nil
 	}
 	for _, c := range o.configs {
@@ -26,11 +30,44 @@ func (o options) checkFixTargets() error {
 		if err := cli.NotAnInput("kokua-lint", "--fix", c, nil, cli.Input{What: "the manifest", Path: o.manifest}); err != nil {
 			return err
 		}
-		if _, _, err := regularFile(c); err != nil {
-			return usage("--fix: %v", err)
+		if err := cli.WritableOutput("kokua-lint", "--fix", c, o.inPlace); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// readConfig reads one config of the command line. A config --fix will
+// replace is resolved once, through its symlinks, to the file it names,
+// and read from there: the target returned is that file, which the fix
+// replaces only if its name still holds it (regular.Target). Otherwise
+// the target is nil.
+func (o options) readConfig(path string, stdin io.Reader) (*regular.Target, lint.Source, error) {
+	if !o.writes() || path == cli.Stdin {
+		src, err := cli.ReadInput(path, stdin, o.stdinName)
+		return nil, src, err
+	}
+	t, err := regular.Resolve(path)
+	if err != nil {
+		return nil, lint.Source{}, err
+	}
+	src, err := cli.ReadTarget(t, path)
+	if err != nil {
+		closeTarget(t)
+		return nil, lint.Source{}, err
+	}
+	return t, src, nil
+}
+
+// beforeReplace runs between the read of a config --fix fixes and its
+// replacement; a test replaces it to change the file in between.
+var beforeReplace = func(string) {}
+
+// closeTarget releases a target readConfig returned, if any.
+func closeTarget(t *regular.Target) {
+	if t != nil {
+		_ = t.Close()
+	}
 }
 
 // fixConfig writes the fixes lint.Fix made of one config: it prints them as a
@@ -40,18 +77,27 @@ func (o options) checkFixTargets() error {
 // each fix withheld, with the error it gave. It returns
 // the config as fixed and what remains in it (under --diff, the config as
 // --fix would leave it).
-func (o options) fixConfig(path string, src lint.Source, fixed *lint.Fixed, stdout, stderr io.Writer) (lint.Source, *lint.Result, error) {
+func (o options) fixConfig(path string, target *regular.Target, src lint.Source, fixed *lint.Fixed, stdout, stderr io.Writer) (lint.Source, *lint.Result, error) {
 	verb := "fixed"
 	if o.diff {
 		verb = "would fix"
 	}
-	for _, a := range fixed.Applied {
-		fmt.Fprintf(stderr, "%s: %s %s: %s\n", a.Finding.Span, verb, a.Finding.Rule, diag.Printable(a.Fix.Title))
-	}
-	for _, w := range fixed.Withheld {
-		fmt.Fprintf(stderr, "%s: withheld %s: %s: it gave %s\n", w.Finding.Span, w.Finding.Rule, diag.Printable(w.Fix.Title), diag.Printable(w.Why))
-	}
 	changed := !bytes.Equal(fixed.Data, src.Data)
+	named := false
+	name := func() {
+		for _, a := range fixed.Applied {
+			fmt.Fprintf(stderr, "%s: %s %s: %s\n", a.Finding.Span, verb, a.Finding.Rule, diag.Printable(a.Fix.Title))
+		}
+		for _, w := range fixed.Withheld {
+			fmt.Fprintf(stderr, "%s: withheld %s: %s: it gave %s\n", w.Finding.Span, w.Finding.Rule, diag.Printable(w.Fix.Title), diag.Printable(w.Why))
+		}
+		named = true
+	}
+	// The fixes are named before what shows them, and a fix written once
+	// it is: a write refused says so alone.
+	if o.diff || path == "-" {
+		name()
+	}
 	switch {
 	case o.diff:
 		if _, err := io.WriteString(stdout, migrate.Diff(diag.Printable(src.Name), src.Data, fixed.Data)); err != nil {
@@ -62,13 +108,13 @@ func (o options) fixConfig(path string, src lint.Source, fixed *lint.Fixed, stdo
 			return src, nil, cli.StdoutFailed("kokua-lint", "the fixed config", err)
 		}
 	case changed:
-		target, _, err := regularFile(path)
-		if err == nil {
-			err = compile.WriteFile(target, fixed.Data)
+		beforeReplace(path)
+		if err := target.Replace(fixed.Data, o.writeOptions()); err != nil {
+			return src, nil, cli.ReplaceFailed("kokua-lint: --fix", path, err)
 		}
-		if err != nil {
-			return src, nil, cli.WriteFailed("kokua-lint: --fix", fmt.Errorf("%w; %s was not changed", err, path))
-		}
+	}
+	if !named {
+		name()
 	}
 	return lint.Source{Name: src.Name, Data: fixed.Data}, fixed.Result, nil
 }

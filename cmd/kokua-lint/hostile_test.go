@@ -16,6 +16,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -189,7 +190,7 @@ func TestSpecialFileInputsAreRefused(t *testing.T) {
 		select {
 		case r := <-done:
 			wantUsageError(t, r, c.says)
-		case <-time.After(20 * time.Second):
+		case <-patience.After(t, 20*time.Second):
 			t.Fatalf("kokua-lint %q blocked", c.args)
 		}
 	}

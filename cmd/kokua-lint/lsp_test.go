@@ -16,6 +16,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 )
 
 // lspClient is the test's end of kokua-lint lsp: it writes framed
@@ -104,7 +105,7 @@ func TestLSP(t *testing.T) {
 		_ = outW.Close()
 	}()
 	// A client that waits in vain is stopped by closing the streams.
-	timer := time.AfterFunc(20*time.Second, func() {
+	timer := time.AfterFunc(patience.Timeout(t, 20*time.Second), func() {
 		_ = inW.CloseWithError(errors.New("the test timed out"))
 		_ = outR.CloseWithError(errors.New("the test timed out"))
 	})
@@ -148,7 +149,7 @@ func TestLSP(t *testing.T) {
 		if status != cli.ExitOK {
 			t.Errorf("exit status %d, want 0; stderr:\n%s", status, stderr.String())
 		}
-	case <-time.After(20 * time.Second):
+	case <-patience.After(t, 20*time.Second):
 		t.Fatal("kokua-lint lsp did not exit")
 	}
 }

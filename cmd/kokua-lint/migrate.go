@@ -14,7 +14,6 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/migrate"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
@@ -33,13 +32,14 @@ func migrateCommand(stdout, stderr io.Writer) *urfave.Command {
 			&urfave.BoolFlag{Name: "diff", Local: true, Usage: "print a unified diff instead of the migrated config"},
 			&urfave.BoolFlag{Name: "write", Local: true, Usage: "rewrite CONFIG in place (atomically), keeping the original as CONFIG.bak"},
 			&urfave.BoolFlag{Name: "fix", Local: true, Usage: "also rewrite approval entries that gate nothing to their one possible meaning"},
+			cli.InPlaceFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return usage("migrate: name exactly one config file (kokua-lint migrate config.toml)")
 			}
 			return migrateConfig(migrateOptions{config: c.Args().First(), manifest: cli.String(c, "manifest"),
-				diff: c.Bool("diff"), write: c.Bool("write"), fix: c.Bool("fix")}, stdout, stderr)
+				diff: c.Bool("diff"), write: c.Bool("write"), fix: c.Bool("fix"), inPlace: c.Bool("in-place")}, stdout, stderr)
 		},
 	}
 }
@@ -52,6 +52,8 @@ var migrateFile = migrate.Migrate
 type migrateOptions struct {
 	config, manifest string
 	diff, write, fix bool
+	// inPlace writes a config with other hard links in place.
+	inPlace bool
 }
 
 // migrateConfig migrates one config and prints it, its diff, or writes it;
@@ -67,14 +69,26 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usage("%v", err)
 	}
-	target := o.config
-	var mode fs.FileMode
+	// --write resolves the config once, through its symlinks, reads it
+	// from there, and replaces it only while its name still holds the
+	// file read (regular.Target).
+	var src lint.Source
+	var target *regular.Target
 	if o.write {
-		if target, mode, err = regularFile(o.config); err != nil {
+		if err := cli.WritableOutput("kokua-lint", "migrate --write", o.config, o.inPlace); err != nil {
+			return err
+		}
+		if target, err = regular.Resolve(o.config); err != nil {
 			return usage("migrate: %v", err)
 		}
+		defer func() { _ = target.Close() }()
+		if !target.Exists() {
+			return usage("cannot read %s: no such file or directory", o.config)
+		}
+		src, err = cli.ReadTarget(target, o.config)
+	} else {
+		src, err = lint.ReadFile(o.config)
 	}
-	src, err := lint.ReadFile(o.config)
 	if err != nil {
 		return usage("%v", err)
 	}
@@ -84,10 +98,10 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	changed := err == nil && !bytes.Equal(res.Output, src.Data)
 	var kept string
 	if o.write && changed {
-		if kept, err = keepOriginal(target, src.Data, mode); err != nil {
+		if kept, err = keepOriginal(target.Name(), src.Data, target.Mode()); err != nil {
 			return cli.WriteFailed("kokua-lint: migrate", fmt.Errorf("%w; %s was not changed", err, o.config))
 		}
-		if err := compile.WriteFile(target, res.Output); err != nil {
+		if err := target.Replace(res.Output, regular.WriteOptions{InPlace: o.inPlace}); err != nil {
 			return cli.WriteFailed("kokua-lint: migrate", fmt.Errorf("%w; the original is %s", err, kept))
 		}
 	}
@@ -149,7 +163,7 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.write && changed {
-		say(stderr, "kokua-lint migrate: wrote %s; the original is %s", target, kept)
+		say(stderr, "kokua-lint migrate: wrote %s; the original is %s", target.Name(), kept)
 	}
 	switch {
 	case !changed && res.Clean():
@@ -186,24 +200,6 @@ func needs(n int) string {
 		return "1 place needs"
 	}
 	return fmt.Sprintf("%d places need", n)
-}
-
-// regularFile resolves the file --write may replace: the regular file
-// path names, through any symlinks to it. Anything else is refused, so
-// that the write never replaces a link, a device or a folder.
-func regularFile(path string) (string, fs.FileMode, error) {
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", 0, fmt.Errorf("cannot write %s: %w", path, unwrap(err))
-	}
-	info, err := os.Stat(target)
-	if err != nil {
-		return "", 0, fmt.Errorf("cannot write %s: %w", path, unwrap(err))
-	}
-	if !info.Mode().IsRegular() {
-		return "", 0, fmt.Errorf("cannot write %s: --write replaces only a regular file, and this is not one", path)
-	}
-	return target, info.Mode().Perm(), nil
 }
 
 // maxBackups bounds the numbered backups looked through: CONFIG.bak,

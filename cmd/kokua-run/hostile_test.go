@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
@@ -127,7 +128,7 @@ func TestSpecialFilePoliciesAreRefused(t *testing.T) {
 			if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, c.says) || strings.Count(r.Stderr, "\n") != 1 {
 				t.Errorf("kokua-run %q: exit %d, stderr %q; want exit 2 and one line saying %q", c.args, r.Code, r.Stderr, c.says)
 			}
-		case <-time.After(20 * time.Second):
+		case <-patience.After(t, 20*time.Second):
 			t.Fatalf("kokua-run %q blocked", c.args)
 		}
 	}
@@ -144,7 +145,7 @@ func TestSpecialFilePoliciesAreRefused(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 				t.Errorf("%s(a named pipe) = %v", name, err)
 			}
-		case <-time.After(20 * time.Second):
+		case <-patience.After(t, 20*time.Second):
 			t.Fatalf("%s blocked on a named pipe", name)
 		}
 	}

@@ -284,8 +284,8 @@ func human(r *Report) string {
 		p("\nrisk paths new or raised (untrusted content to power; kokua-compile risks lists them all)\n")
 		for _, c := range r.Risks {
 			p("  %s agent %s: %s; %s\n", gradeWord(c.Grade), agentTitle(c.Agent), pathTitle(c.Path), riskMove(c))
-			for _, h := range c.Path.Hops {
-				p("    %s (%s)\n", hopText(h), h.At)
+			for _, line := range c.Path.hopLines(humanHop, hopsLeftOut) {
+				p("    %s\n", line)
 			}
 		}
 	}

@@ -148,10 +148,7 @@ func markdown(r *Report) string {
 	if len(r.Risks) > 0 {
 		p("\n#### Risk paths new or raised\n\nUntrusted content to power, as `kokua-compile risks` lists it.\n\n| grade | agent | path | was | now | hops |\n| --- | --- | --- | --- | --- | --- |\n")
 		for _, c := range r.Risks {
-			var hops []string
-			for _, h := range c.Path.Hops {
-				hops = append(hops, cell(hopText(h))+" ("+at(h.At)+")")
-			}
+			hops := c.Path.hopLines(markdownHop, hopsLeftOut)
 			p("| %s | %s | %s | %s | %s | %s |\n", gradeCell(c.Grade), code(agentTitle(c.Agent)), cell(pathTitle(c.Path)),
 				cell(riskLevel(c.Old)), cell(c.Path.Level.Phrase()), strings.Join(hops, "<br>"))
 		}

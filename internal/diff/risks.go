@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
@@ -72,11 +73,14 @@ func (c GradeCount) String() string {
 	return strings.Join(parts, ", ")
 }
 
-// AgentRisk is one agent's view, placed.
+// AgentRisk is one agent's view, placed. Runs names the first
+// reach.MaxRuns agents the view sets running (the agent first), RunsCount
+// counts them all.
 type AgentRisk struct {
-	Agent string       `json:"agent"`
-	Runs  []string     `json:"runs"`
-	Paths []PlacedPath `json:"paths"`
+	Agent     string       `json:"agent"`
+	Runs      []string     `json:"runs"`
+	RunsCount int          `json:"runs_total"`
+	Paths     []PlacedPath `json:"paths"`
 }
 
 // PlacedPath is a risk path whose every hop names its config line.
@@ -88,7 +92,46 @@ type PlacedPath struct {
 	Classes []kokua.Class `json:"classes"`
 	Level   reach.Level   `json:"level"`
 	Grade   reach.Grade   `json:"grade"`
-	Hops    []PlacedHop   `json:"hops"`
+	// Hops are the path's hops, or, of a path of more than reach.MaxHops,
+	// the first reach.HeadHops and the last ones; HopCount counts them
+	// all, and those left out are between Hops[reach.HeadHops-1] and
+	// Hops[reach.HeadHops].
+	Hops     []PlacedHop `json:"hops"`
+	HopCount int         `json:"hops_total"`
+}
+
+// Omitted is how many of the path's hops Hops leaves out.
+func (p PlacedPath) Omitted() int { return p.HopCount - len(p.Hops) }
+
+// hopLines are what a report says of a path's hops, each through say,
+// with a line saying how many are left out where they are.
+func (p PlacedPath) hopLines(say func(PlacedHop) string, omitted func(n int) string) []string {
+	var out []string
+	for i, h := range p.Hops {
+		if i == reach.HeadHops && p.Omitted() > 0 {
+			out = append(out, omitted(p.Omitted()))
+		}
+		out = append(out, say(h))
+	}
+	return out
+}
+
+// hopsLeftOut says how many hops a path leaves out.
+func hopsLeftOut(n int) string {
+	if n == 1 {
+		return "... 1 more hop ..."
+	}
+	return "... " + diag.Thousands(n) + " more hops ..."
+}
+
+// runsText names the agents a view sets running: the first few, then a
+// count of the rest.
+func runsText(a AgentRisk) string {
+	s := strings.Join(a.Runs, ", ")
+	if more := a.RunsCount - len(a.Runs); more > 0 {
+		s += " and " + diag.Thousands(more) + " more"
+	}
+	return s
 }
 
 // PlacedHop is a hop and the line that makes it possible: the gating
@@ -101,8 +144,9 @@ type PlacedHop struct {
 // Risks places a side's risk paths.
 func Risks(s *Side) *RiskReport {
 	r := &RiskReport{File: s.Name, Agents: []AgentRisk{}}
-	for _, a := range s.Graph.Risks() {
-		ar := AgentRisk{Agent: a.Agent, Runs: a.Runs, Paths: []PlacedPath{}}
+	// The listing needs no path's identity (RiskList).
+	for _, a := range s.Graph.RiskList() {
+		ar := AgentRisk{Agent: a.Agent, Runs: a.Runs, RunsCount: a.RunsCount, Paths: []PlacedPath{}}
 		for _, p := range a.Paths {
 			ar.Paths = append(ar.Paths, s.placePath(p))
 			r.Grades.add(p.Grade)
@@ -114,7 +158,7 @@ func Risks(s *Side) *RiskReport {
 
 func (s *Side) placePath(p reach.Path) PlacedPath {
 	pp := PlacedPath{Class: p.Class, Lethal: p.Lethal, Toolset: p.Toolset, Tools: p.Tools, Classes: p.Classes, Level: p.Level, Grade: p.Grade,
-		Hops: s.placeHops(p.Hops)}
+		Hops: s.placeHops(p.Hops), HopCount: p.HopCount}
 	if pp.Classes == nil {
 		pp.Classes = []kokua.Class{}
 	}
@@ -137,10 +181,8 @@ func (s *Side) hopPlace(h reach.Hop) Place {
 	case reach.HopDelegates:
 		return edgePlace(s, reach.Edge{From: h.Agent, To: h.To, Via: h.Via})
 	case reach.HopReturns:
-		for _, e := range s.Graph.Edges {
-			if e.From == h.To && e.To == h.Agent {
-				return edgePlace(s, e)
-			}
+		if e, ok := s.edge(h.To, h.Agent); ok {
+			return edgePlace(s, e)
 		}
 		return s.place(delegatesKey(h.To), s.delegatesSpan(h.To))
 	}
@@ -202,14 +244,14 @@ func risksHuman(r *RiskReport) string {
 	p := printer(&b)
 	p("%s: risk paths: %s\n", r.File, r.Grades)
 	for _, a := range r.Agents {
-		p("\nagent %s (sets running: %s)\n", agentTitle(a.Agent), strings.Join(a.Runs, ", "))
+		p("\nagent %s (sets running: %s)\n", agentTitle(a.Agent), runsText(a))
 		if len(a.Paths) == 0 {
 			p("  no risk path\n")
 		}
 		for _, path := range a.Paths {
 			p("  %s: %s; %s\n", path.Grade, pathTitle(path), path.Level.Phrase())
-			for _, h := range path.Hops {
-				p("    %s (%s)\n", hopText(h), h.At)
+			for _, line := range path.hopLines(humanHop, hopsLeftOut) {
+				p("    %s\n", line)
 			}
 		}
 	}
@@ -221,22 +263,24 @@ func risksMarkdown(r *RiskReport) string {
 	p := printer(&b)
 	p("### Risk paths: %s\n\n%s.\n", code(r.File), upperFirst(r.Grades.String()))
 	for _, a := range r.Agents {
-		p("\n#### Agent %s\n\nSets running: %s.\n", code(agentTitle(a.Agent)), cell(strings.Join(a.Runs, ", ")))
+		p("\n#### Agent %s\n\nSets running: %s.\n", code(agentTitle(a.Agent)), cell(runsText(a)))
 		if len(a.Paths) == 0 {
 			p("\nNo risk path.\n")
 			continue
 		}
 		p("\n| grade | path | gate | hops |\n| --- | --- | --- | --- |\n")
 		for _, path := range a.Paths {
-			var hops []string
-			for _, h := range path.Hops {
-				hops = append(hops, cell(hopText(h))+" ("+at(h.At)+")")
-			}
+			hops := path.hopLines(markdownHop, hopsLeftOut)
 			p("| %s | %s | %s | %s |\n", path.Grade, cell(pathTitle(path)), cell(path.Level.Phrase()), strings.Join(hops, "<br>"))
 		}
 	}
 	return b.String()
 }
+
+// humanHop and markdownHop are a hop with its place, as the human and
+// Markdown reports write it.
+func humanHop(h PlacedHop) string    { return fmt.Sprintf("%s (%s)", hopText(h), h.At) }
+func markdownHop(h PlacedHop) string { return cell(hopText(h)) + " (" + at(h.At) + ")" }
 
 func upperFirst(s string) string {
 	if s == "" {

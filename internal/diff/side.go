@@ -31,6 +31,24 @@ type Side struct {
 	// otherwise than asked (a manifest not tracked at the base revision);
 	// the report's headline repeats it.
 	ManifestNote string
+	// edges are the graph's first edge from one agent to another, made at
+	// the first question (edge).
+	edges map[[2]string]reach.Edge
+}
+
+// edge is the graph's first edge from one agent to another: one lookup,
+// where a path's returned result once looked through every edge.
+func (s *Side) edge(from, to string) (reach.Edge, bool) {
+	if s.edges == nil {
+		s.edges = make(map[[2]string]reach.Edge, len(s.Graph.Edges))
+		for _, e := range s.Graph.Edges {
+			if _, ok := s.edges[[2]string{e.From, e.To}]; !ok {
+				s.edges[[2]string{e.From, e.To}] = e
+			}
+		}
+	}
+	e, ok := s.edges[[2]string{from, to}]
+	return e, ok
 }
 
 // IsPolicy reports whether the bytes are a compiled policy (a JSON object)

@@ -16,6 +16,9 @@ func PathTitle(p PlacedPath) string { return pathTitle(p) }
 // HopText says one hop of a risk path for people.
 func HopText(h PlacedHop) string { return hopText(h) }
 
+// HopsLeftOut says how many hops of a long path are left out.
+func HopsLeftOut(n int) string { return hopsLeftOut(n) }
+
 // AgentTitle names a node of the reach graph for people: an agent, or
 // composed workers.
 func AgentTitle(name string) string { return agentTitle(name) }

@@ -93,11 +93,7 @@ func (res *Result) explain() []string {
 			add("  help: %s", d.Suggestion)
 		}
 	}
-	for i, f := range res.Failures {
-		if i == Shown {
-			add("... and %d more of the %d pairs it selects fail", len(res.Failures)-Shown, res.Pairs)
-			break
-		}
+	for _, f := range res.Failures {
 		add("%s %s: %s, want %s", f.Agent, f.Tool, f.Decision, res.want())
 		if len(f.Path) > 0 {
 			add("  reached by %s", strings.Join(f.Path, " -> "))
@@ -109,6 +105,9 @@ func (res *Result) explain() []string {
 			add("  help: %s", f.Help)
 		}
 	}
+	if more := res.Failing - len(res.Failures); more > 0 {
+		add("... and %d more of the %d pairs it selects fail", more, res.Pairs)
+	}
 	return out
 }
 
@@ -117,10 +116,7 @@ func (res *Result) explain() []string {
 func (res *Result) places() []Step {
 	var out []Step
 	seen := map[string]bool{}
-	for i, f := range res.Failures {
-		if i == Shown {
-			break
-		}
+	for _, f := range res.Failures {
 		for _, s := range f.Chain {
 			if s.Place.Line == 0 {
 				continue
@@ -163,13 +159,6 @@ func plural(n int, one, many string) string {
 
 // The JSON report, a public contract (docs/json-output.md).
 type (
-	jsonReport struct {
-		Config  string       `json:"config"`
-		Tests   []string     `json:"tests"`
-		Passed  int          `json:"passed"`
-		Failed  int          `json:"failed"`
-		Results []jsonResult `json:"results"`
-	}
 	jsonResult struct {
 		File     string        `json:"file"`
 		Line     int           `json:"line"`
@@ -180,6 +169,7 @@ type (
 		Pairs    int           `json:"pairs"`
 		Problems []jsonProblem `json:"problems"`
 		Failures []jsonFailure `json:"failures"`
+		Failing  int           `json:"failing"`
 	}
 	jsonProblem struct {
 		Line       int    `json:"line"`
@@ -204,40 +194,64 @@ type (
 	}
 )
 
+// writeJSON writes the report one claim at a time: the head with the
+// counts, then each result marshalled alone, indented as the whole
+// document would be, so that the report is never built whole.
 func writeJSON(w io.Writer, r *Report) error {
-	out := jsonReport{Config: r.Config, Tests: r.Tests, Results: []jsonResult{}}
-	if out.Tests == nil {
-		out.Tests = []string{}
+	tests := r.Tests
+	if tests == nil {
+		tests = []string{}
 	}
-	for _, res := range r.Results {
-		jr := jsonResult{File: res.File, Line: res.Line(), Name: res.Name, Title: res.Title, Passed: res.Passed, Want: res.Want, Pairs: res.Pairs,
-			Problems: []jsonProblem{}, Failures: []jsonFailure{}}
-		if res.Passed {
-			out.Passed++
-		} else {
-			out.Failed++
-		}
-		for _, d := range res.Problems {
-			jr.Problems = append(jr.Problems, jsonProblem{Line: d.Span.Start.Line, Column: d.Span.Start.Column, Message: d.Text(), Suggestion: d.Suggestion})
-		}
-		for _, f := range res.Failures {
-			jf := jsonFailure{Agent: f.Agent, Tool: f.Tool, Decision: f.Decision, Path: f.Path, Chain: []jsonStep{}, Help: f.Help}
-			if jf.Path == nil {
-				jf.Path = []string{}
-			}
-			for _, s := range f.Chain {
-				jf.Chain = append(jf.Chain, jsonStep{Text: s.Text, File: s.Place.File, Line: s.Place.Line, Column: s.Place.Column, Key: s.Place.Key})
-			}
-			jr.Failures = append(jr.Failures, jf)
-		}
-		out.Results = append(out.Results, jr)
-	}
-	data, err := json.MarshalIndent(out, "", "  ")
+	passed := len(r.Results) - r.Failed()
+	head, err := json.MarshalIndent(struct {
+		Config string   `json:"config"`
+		Tests  []string `json:"tests"`
+		Passed int      `json:"passed"`
+		Failed int      `json:"failed"`
+	}{r.Config, tests, passed, r.Failed()}, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(diag.PrintableJSON(data), '\n'))
-	return err
+	b := bufio.NewWriter(w)
+	// The head without its closing brace, then "results".
+	b.Write(diag.PrintableJSON(head[:len(head)-2]))
+	if len(r.Results) == 0 {
+		b.WriteString(",\n  \"results\": []\n}\n")
+		return b.Flush()
+	}
+	b.WriteString(",\n  \"results\": [\n    ")
+	for i, res := range r.Results {
+		if i > 0 {
+			b.WriteString(",\n    ")
+		}
+		data, err := json.MarshalIndent(jsonResultOf(res), "    ", "  ")
+		if err != nil {
+			return err
+		}
+		b.Write(diag.PrintableJSON(data))
+	}
+	b.WriteString("\n  ]\n}\n")
+	return b.Flush()
+}
+
+// jsonResultOf is one claim's result as the JSON report writes it.
+func jsonResultOf(res Result) jsonResult {
+	jr := jsonResult{File: res.File, Line: res.Line(), Name: res.Name, Title: res.Title, Passed: res.Passed, Want: res.Want, Pairs: res.Pairs,
+		Problems: []jsonProblem{}, Failures: []jsonFailure{}, Failing: res.Failing}
+	for _, d := range res.Problems {
+		jr.Problems = append(jr.Problems, jsonProblem{Line: d.Span.Start.Line, Column: d.Span.Start.Column, Message: d.Text(), Suggestion: d.Suggestion})
+	}
+	for _, f := range res.Failures {
+		jf := jsonFailure{Agent: f.Agent, Tool: f.Tool, Decision: f.Decision, Path: f.Path, Chain: []jsonStep{}, Help: f.Help}
+		if jf.Path == nil {
+			jf.Path = []string{}
+		}
+		for _, s := range f.Chain {
+			jf.Chain = append(jf.Chain, jsonStep{Text: s.Text, File: s.Place.File, Line: s.Place.Line, Column: s.Place.Column, Key: s.Place.Key})
+		}
+		jr.Failures = append(jr.Failures, jf)
+	}
+	return jr
 }
 
 // TestRule is the SARIF rule of a claim that does not hold.

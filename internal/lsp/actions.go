@@ -2,9 +2,12 @@ package lsp
 
 import (
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/textdiff"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
@@ -26,6 +29,14 @@ type fix struct {
 // sourceFixAll is the kind of the "fix all safe problems" action.
 const sourceFixAll CodeActionKind = "source.fixAll"
 
+// codeActions answers a code action request: the quick fixes of the
+// findings whose spans meet the range, and "fix all" when the client
+// wants it and a safe fix exists. What every request of one lint of the
+// document shares is made once (actionIndex): which findings have
+// actions, by place, and "fix all", which lints the file round by round.
+// A request then costs time in proportion to the findings in its range,
+// not to the file's (issue 37: with 20,000 findings each cursor move
+// made "fix all" anew, 2 to 6 s under the server's one lock).
 func (s *server) codeActions(p *CodeActionParams) []CodeAction {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -34,18 +45,10 @@ func (s *server) codeActions(p *CodeActionParams) []CodeAction {
 	if d == nil || d.linted == nil {
 		return out
 	}
+	x := s.actionsOf(d)
 	from, to := d.text.byteOffset(p.Range.Start, s.enc), d.text.byteOffset(p.Range.End, s.enc)
-	safe := false
-	for _, f := range d.linted.Diagnostics {
-		if f.Span.File != d.name {
-			continue
-		}
-		// Fix all makes what kokua-lint --fix makes: a finding's one fix, when safe.
-		safe = safe || len(f.Fixes) == 1 && f.Fixes[0].Safe
-		start, end := spanOffsets(f.Span)
-		if end < from || start > to {
-			continue
-		}
+	for _, i := range x.within(from, to) {
+		f := d.linted.Diagnostics[i]
 		for i, x := range f.Fixes {
 			out = append(out, s.action(d, f, fix{x.Title, x.Edits}, quickFix, i == 0 && x.Safe))
 		}
@@ -53,11 +56,82 @@ func (s *server) codeActions(p *CodeActionParams) []CodeAction {
 			out = append(out, s.action(d, f, suppression(d.text, f), quickFix, false))
 		}
 	}
-	if safe && wants(p.Context.Only, sourceFixAll) {
-		if all := s.fixAll(d); len(all.edits) > 0 {
-			out = append(out, s.action(d, diag.Diagnostic{}, all, sourceFixAll, false))
+	if x.safe && wants(p.Context.Only, sourceFixAll) {
+		if !x.fixAllMade {
+			x.fixAllMade = true
+			if all := s.fixAll(d); len(all.edits) > 0 {
+				a := s.action(d, diag.Diagnostic{}, all, sourceFixAll, false)
+				x.fixAll = &a
+			}
+		}
+		if x.fixAll != nil {
+			out = append(out, *x.fixAll)
 		}
 	}
+	return out
+}
+
+// actionIndex is what the code actions of one lint of a document share.
+// It is made at the first request after the lint and dropped with it:
+// an edit, or a manifest reloaded, lints anew.
+type actionIndex struct {
+	linted *engine.Linted
+	// at are the indexes in linted.Diagnostics of the document's own
+	// findings that have actions (a fix, or a suppression comment: every
+	// finding but an error without a fix), by start offset; start and end
+	// their spans, reach the greatest end among at[:i+1].
+	at, start, end, reach []int
+	// safe: some finding has one fix, and it is safe, so "fix all", which
+	// makes what kokua-lint --fix makes, has something to make.
+	safe bool
+	// fixAll is the "fix all" action, once made (nil when it edits
+	// nothing).
+	fixAll     *CodeAction
+	fixAllMade bool
+}
+
+// actionsOf returns the document's action index for its current lint,
+// making it when the lint is new. The caller holds mu.
+func (s *server) actionsOf(d *document) *actionIndex {
+	if d.actions != nil && d.actions.linted == d.linted {
+		return d.actions
+	}
+	x := &actionIndex{linted: d.linted}
+	type entry struct{ i, start, end int }
+	var es []entry
+	for i, f := range d.linted.Diagnostics {
+		if f.Span.File != d.name {
+			continue
+		}
+		x.safe = x.safe || len(f.Fixes) == 1 && f.Fixes[0].Safe
+		if len(f.Fixes) == 0 && f.Severity == diag.Error {
+			continue
+		}
+		start, end := spanOffsets(f.Span)
+		es = append(es, entry{i, start, end})
+	}
+	slices.SortStableFunc(es, func(a, b entry) int { return a.start - b.start })
+	reach := -1
+	for _, e := range es {
+		reach = max(reach, e.end)
+		x.at, x.start, x.end, x.reach = append(x.at, e.i), append(x.start, e.start), append(x.end, e.end), append(x.reach, reach)
+	}
+	d.actions = x
+	return x
+}
+
+// within lists, in the order of the document's findings, those whose
+// spans meet [from, to]: a binary search for the last that starts by to,
+// then back while an earlier one can still reach from.
+func (x *actionIndex) within(from, to int) []int {
+	hi := sort.SearchInts(x.start, to+1)
+	var out []int
+	for k := hi - 1; k >= 0 && x.reach[k] >= from; k-- {
+		if x.end[k] >= from {
+			out = append(out, x.at[k])
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -80,6 +154,9 @@ func wants(only []CodeActionKind, k CodeActionKind) bool {
 // kokua-lint --fix makes them (lint.Fix), written as the edits that turn
 // the text into the fixed one.
 func (s *server) fixAll(d *document) fix {
+	if s.opts.fixAllMade != nil {
+		s.opts.fixAllMade()
+	}
 	before := d.text.s
 	fixed := lint.Fix(lint.Source{Name: d.name, Data: []byte(before)}, s.manifest, false)
 	return fix{title: "Fix all safe problems in this file", edits: textdiff.Edits(before, string(fixed.Data))}

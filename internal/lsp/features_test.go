@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 )
 
 func (c *client) complete(u DocumentURI, p Position) []CompletionItem {
@@ -358,7 +359,7 @@ func TestManifestReload(t *testing.T) {
 	if err := os.Rename(path+".tmp", path); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience.Timeout(t, 10*time.Second))
 	for time.Now().Before(deadline) {
 		p := c.wait(u)
 		if len(p.Diagnostics) > 0 {
@@ -387,7 +388,7 @@ func TestShutdownExit(t *testing.T) {
 			t.Errorf("Serve after shutdown and exit: %v", err)
 		}
 		c.served <- err
-	case <-time.After(10 * time.Second):
+	case <-patience.After(t, 10*time.Second):
 		t.Fatal("Serve did not return after exit")
 	}
 
@@ -399,7 +400,7 @@ func TestShutdownExit(t *testing.T) {
 			t.Errorf("Serve after exit alone: %v, want ErrNoShutdown", err)
 		}
 		c.served <- err
-	case <-time.After(10 * time.Second):
+	case <-patience.After(t, 10*time.Second):
 		t.Fatal("Serve did not return after exit")
 	}
 }

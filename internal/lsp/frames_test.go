@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -440,7 +441,7 @@ func TestOutOfTurn(t *testing.T) {
 		if w.err != nil {
 			t.Errorf("exit after shutdown: the session ended with %v", w.err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-patience.After(t, 10*time.Second):
 		t.Fatal("exit did not end the session")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -165,10 +166,11 @@ func (c *client) request(method string, params, result any) error {
 	}
 }
 
-// timeout is the client's patience, 10 s unless the test set another.
+// timeout is the client's patience: at least 10 s, more as the test
+// binary's time allows (package patience), unless the test set another.
 func (c *client) timeout() time.Duration {
 	if c.patience == 0 {
-		return 10 * time.Second
+		return patience.Timeout(c.t, 10*time.Second)
 	}
 	return c.patience
 }

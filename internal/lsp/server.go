@@ -38,6 +38,9 @@ type Options struct {
 	// refused); nil discards them. Clients see the same lines as
 	// window/logMessage notifications.
 	Log io.Writer
+	// fixAllMade, when set, is called each time "fix all" is made: the
+	// tests count them.
+	fixAllMade func()
 }
 
 // ErrNoShutdown is what Serve returns when the client ends the session
@@ -405,6 +408,9 @@ type document struct {
 	// policy is, for a policy test file, the last good policy of the
 	// config beside it (tests.go).
 	policy *policy.Policy
+	// actions is what the code actions of the current lint share
+	// (actions.go).
+	actions *actionIndex
 }
 
 func (d *document) stop() {

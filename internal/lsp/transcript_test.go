@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 )
 
 // TestTranscript: a scripted session in raw frames, twice (UTF-16, then
@@ -54,7 +55,7 @@ func TestTranscript(t *testing.T) {
 			}
 		}()
 		readUntil := func(id string) {
-			timeout := time.After(20 * time.Second)
+			timeout := patience.After(t, 20*time.Second)
 			for {
 				var f string
 				var ok bool
@@ -184,7 +185,7 @@ func TestTranscript(t *testing.T) {
 		select {
 		case err := <-done:
 			fmt.Fprintf(&log, "SERVE %v\n", err)
-		case <-time.After(10 * time.Second):
+		case <-patience.After(t, 10*time.Second):
 			fmt.Fprintf(&log, "SERVE did not return\n")
 		}
 		cancel()

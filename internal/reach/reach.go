@@ -38,8 +38,11 @@
 package reach
 
 import (
+	"maps"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -199,6 +202,9 @@ type Graph struct {
 	Edges  []Edge
 	byName map[string]*Agent
 	floor  map[string]bool
+	// idx is made once, at the first question about the edges (index).
+	once sync.Once
+	idx  *graphIndex
 }
 
 // New builds the graph of a loaded policy.
@@ -250,13 +256,65 @@ func (g *Graph) Protected(tool Key) bool {
 
 // Out returns the edges leaving an agent, in order.
 func (g *Graph) Out(name string) []Edge {
-	var out []Edge
-	for _, e := range g.Edges {
-		if e.From == name {
-			out = append(out, e)
+	return slices.Clone(g.index().out[name])
+}
+
+// graphIndex is what questions about a graph's edges share, made at the
+// first of them: each agent's edges out, in the graph's order, and the
+// declared agents they reach, once each; each agent's place in an order
+// where every edge goes forward (none for an agent on a cycle); and the
+// reaches found (Reach).
+type graphIndex struct {
+	out  map[string][]Edge
+	next map[string][]string
+	topo map[string]int
+	mu   sync.Mutex
+	sets map[string]map[Key]Reached
+}
+
+// index makes the graph's index once.
+func (g *Graph) index() *graphIndex {
+	g.once.Do(func() {
+		x := &graphIndex{out: map[string][]Edge{}, next: map[string][]string{}, sets: map[string]map[Key]Reached{}}
+		for _, e := range g.Edges {
+			x.out[e.From] = append(x.out[e.From], e)
+			if g.byName[e.To] != nil && !slices.Contains(x.next[e.From], e.To) {
+				x.next[e.From] = append(x.next[e.From], e.To)
+			}
+		}
+		x.topo = topoOrder(g.Agents, x.next)
+		g.idx = x
+	})
+	return g.idx
+}
+
+// topoOrder numbers the agents so that every edge goes from a lower
+// number to a higher one (Kahn's algorithm); an agent on a cycle, or
+// reached from one, gets none.
+func topoOrder(agents []*Agent, next map[string][]string) map[string]int {
+	in := map[string]int{}
+	for _, a := range agents {
+		for _, to := range next[a.Name] {
+			in[to]++
 		}
 	}
-	return out
+	var queue []string
+	for _, a := range agents {
+		if in[a.Name] == 0 {
+			queue = append(queue, a.Name)
+		}
+	}
+	order := map[string]int{}
+	for i := 0; i < len(queue); i++ {
+		v := queue[i]
+		order[v] = i
+		for _, to := range next[v] {
+			if in[to]--; in[to] == 0 {
+				queue = append(queue, to)
+			}
+		}
+	}
+	return order
 }
 
 // Closure is the agent and every agent it can make run through its edges,
@@ -265,10 +323,13 @@ func (g *Graph) Closure(name string) []string {
 	if g.byName[name] == nil {
 		return nil
 	}
+	x := g.index()
 	out := []string{name}
+	seen := map[string]bool{name: true}
 	for i := 0; i < len(out); i++ {
-		for _, e := range g.Out(out[i]) {
-			if g.byName[e.To] != nil && !slices.Contains(out, e.To) {
+		for _, e := range x.out[out[i]] {
+			if g.byName[e.To] != nil && !seen[e.To] {
+				seen[e.To] = true
 				out = append(out, e.To)
 			}
 		}
@@ -284,8 +345,127 @@ type Reached struct {
 }
 
 // Reach is what an agent can cause to run: for every tool, the most
-// permissive answer among the agent and every agent in its closure.
+// permissive answer among the agent and every agent in its closure, the
+// first in the closure's order giving it.
+//
+// The closure of an agent not on a cycle is the agent, then the agents it
+// sets running (reachSet): what a chain or a diamond of agents reaches is
+// found layer by layer from the next layer's, where walking each agent's
+// closure cost the square of the depth (issue 37).
 func (g *Graph) Reach(name string) map[Key]Reached {
+	if g.byName[name] == nil {
+		return map[Key]Reached{}
+	}
+	x := g.index()
+	if _, ok := x.topo[name]; !ok {
+		return g.closureReach(name)
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return g.first([]string{name}, g.reachSet(x.next[name]))
+}
+
+// first is what the agents of set reach themselves, the first in set's
+// order giving each tool's most permissive answer, put before after: a
+// tool of after is kept only where it is more permissive.
+func (g *Graph) first(set []string, after map[Key]Reached) map[Key]Reached {
+	own := map[Key]Reached{}
+	for _, v := range set {
+		for tool, a := range g.byName[v].Answers {
+			if have, ok := own[tool]; !ok || a.Level > have.Level {
+				own[tool] = Reached{Answer: a, By: v}
+			}
+		}
+	}
+	out := make(map[Key]Reached, len(after)+len(own))
+	maps.Copy(out, after)
+	for tool, r := range own {
+		if have, ok := out[tool]; !ok || r.Level >= have.Level {
+			out[tool] = r
+		}
+	}
+	return out
+}
+
+// reachSet is what the agents of set, and every agent they set running,
+// reach: the order is that of a walk from all of them at once (set first,
+// then what they set running, and so on). It is set, then what the layer
+// after it reaches, found from that layer's, each set once: a walk from
+// that layer alone meets again no agent but those of set, whose own next
+// agents are in the layer already, so it meets the others in the walk's
+// order, and an agent met again only comes after itself. Away from a
+// cycle, the layers end; an agent on or after one is walked. The caller
+// holds mu.
+func (g *Graph) reachSet(set []string) map[Key]Reached {
+	x := g.index()
+	var layers [][]string
+	for len(set) > 0 {
+		key := strings.Join(set, "\x00")
+		if x.sets[key] != nil {
+			break
+		}
+		layer, ok := g.layerAfter(set)
+		if !ok {
+			x.sets[key] = g.walkReach(set)
+			break
+		}
+		layers = append(layers, set)
+		set = layer
+	}
+	after := map[Key]Reached{}
+	if len(set) > 0 {
+		after = x.sets[strings.Join(set, "\x00")]
+	}
+	for i := len(layers) - 1; i >= 0; i-- {
+		after = g.first(layers[i], after)
+		x.sets[strings.Join(layers[i], "\x00")] = after
+	}
+	return after
+}
+
+// layerAfter is the agents set sets running, once each, in order, when
+// none of set is on or after a cycle.
+func (g *Graph) layerAfter(set []string) ([]string, bool) {
+	x := g.index()
+	for _, v := range set {
+		if _, ok := x.topo[v]; !ok {
+			return nil, false
+		}
+	}
+	var layer []string
+	seen := map[string]bool{}
+	for _, v := range set {
+		for _, to := range x.next[v] {
+			if !seen[to] {
+				seen[to] = true
+				layer = append(layer, to)
+			}
+		}
+	}
+	return layer, true
+}
+
+// walkReach is reachSet by walking from every agent of set at once.
+func (g *Graph) walkReach(set []string) map[Key]Reached {
+	x := g.index()
+	order := slices.Clone(set)
+	seen := map[string]bool{}
+	for _, v := range set {
+		seen[v] = true
+	}
+	for i := 0; i < len(order); i++ {
+		for _, to := range x.next[order[i]] {
+			if !seen[to] {
+				seen[to] = true
+				order = append(order, to)
+			}
+		}
+	}
+	return g.first(order, nil)
+}
+
+// closureReach is Reach by walking the agent's closure.
+func (g *Graph) closureReach(name string) map[Key]Reached {
 	out := map[Key]Reached{}
 	for _, n := range g.Closure(name) {
 		for tool, a := range g.byName[n].Answers {

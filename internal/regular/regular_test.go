@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 )
 
 // notBlocking runs f and fails the test if it has not returned within a
@@ -20,7 +22,7 @@ func notBlocking(t *testing.T, what string, f func()) {
 	go func() { defer close(done); f() }()
 	select {
 	case <-done:
-	case <-time.After(20 * time.Second):
+	case <-patience.After(t, 20*time.Second):
 		t.Fatalf("%s blocked", what)
 	}
 }

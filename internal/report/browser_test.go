@@ -417,14 +417,21 @@ func drawnRows(t *testing.T, b *browser.Browser) map[int]map[int]string {
 // the box show drawn cells, not the spacers; the keyboard reaches rows
 // and columns that were not drawn (Control+End, End, an arrow past the
 // last drawn row, Page Down), scrolling them into view.
+//
+// The matrix is as large as the window needs for all of that: more rows
+// and columns than are drawn at once, several boxes of them each way
+// (the first check below holds the test to it). A larger one (it was 300
+// agents by 10 toolsets) checks nothing more and took three minutes of a
+// loaded machine (issue 37); tools/explorerbench times large pages.
 func TestBrowserLargeMatrix(t *testing.T) {
 	b := browser.New(t, 700, 800)
-	in := report.Input{Name: "gen", Policy: compiled(t, 300, 10)}
+	in := report.Input{Name: "gen", Policy: compiled(t, 100, 12)}
 	m := report.Build(in)
 	b.Open(t, file(t, page(t, in)))
 	counts := browser.Eval[[]int](t, b, `[document.querySelectorAll("#m tbody tr[data-row]").length, document.querySelector("#m tbody tr[data-row]").querySelectorAll("td[aria-colindex]").length,
   Number(document.getElementById("m").getAttribute("aria-rowcount")), Number(document.getElementById("m").getAttribute("aria-colcount"))]`)
-	if counts[0] == 0 || counts[0] >= len(m.Rows) || counts[1] == 0 || counts[1] >= len(m.Columns) || counts[2] != len(m.Rows)+2 || counts[3] != len(m.Columns)+1 {
+	// Fewer than half the rows and columns drawn: scrolling draws others.
+	if counts[0] == 0 || 2*counts[0] >= len(m.Rows) || counts[1] == 0 || 2*counts[1] >= len(m.Columns) || counts[2] != len(m.Rows)+2 || counts[3] != len(m.Columns)+1 {
 		t.Fatalf("%d of %d rows and %d of %d columns are drawn, aria-rowcount %d, aria-colcount %d", counts[0], len(m.Rows), counts[1], len(m.Columns), counts[2], counts[3])
 	}
 	sweep := func(unattended bool) {
@@ -668,4 +675,46 @@ func TestBrowserVerdictFirstScreen(t *testing.T) {
 			b.Clean(t)
 		})
 	}
+}
+
+// TestBrowserNamesPrintable (issue 37): a name that holds a
+// bidirectional override shows escaped everywhere the script writes it,
+// as the rest of the page shows it: an agent named U+202E + "tnatsissa"
+// is the row "\u202etnatsissa", never a second "assistant" row; the
+// agent filter finds it by what it shows; the reason panel names it so;
+// the graph's box filters the matrix to it. No text the script wrote
+// holds the override raw.
+func TestBrowserNamesPrintable(t *testing.T) {
+	b := browser.New(t, 1280, 800)
+	in := caseInput(t, "names")
+	b.Open(t, file(t, page(t, in)))
+	const shown = `\u202etnatsissa`
+	names := browser.Eval[[]string](t, b, `Array.from(document.querySelectorAll("#m tbody th span")).map(function (e) { return e.textContent; })`)
+	if !slices.Contains(names, shown) || slices.Contains(names, "\u202etnatsissa") {
+		t.Errorf("the matrix's rows are %q, want one shown as %q and none holding U+202E raw", names, shown)
+	}
+	row := slices.Index(names, shown)
+	// The filter, typed as the row shows: the one row, shown escaped.
+	got := browser.Eval[[]string](t, b, `(function () { var e = document.getElementById("f-agent"); e.value = "202etnat"; e.dispatchEvent(new Event("input"));
+  return Array.from(document.querySelectorAll("#m tbody tr[data-row] th span")).map(function (e) { return e.textContent; }); })()`)
+	if !slices.Equal(got, []string{shown}) {
+		t.Errorf("filtered by %q, the rows are %q, want [%q]", "202etnat", got, shown)
+	}
+	// The reason panel of a cell of that row.
+	panel := browser.Eval[[]string](t, b, fmt.Sprintf(`(function () { document.querySelector('#m tbody tr[data-row="%d"] td[aria-colindex]').click();
+  return Array.from(document.querySelectorAll("#reason-body dd")).map(function (e) { return e.textContent; }); })()`, row))
+	if len(panel) == 0 || panel[0] != shown {
+		t.Errorf("the reason panel says %q, want the agent shown as %q", panel, shown)
+	}
+	// The graph's box of the agent: the matrix shows its row alone, and
+	// the filter box holds the name as shown.
+	got = browser.Eval[[]string](t, b, fmt.Sprintf(`(function () { document.getElementById("f-agent").value = ""; document.querySelector('#graph a.node[data-row="%d"]').dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  return [document.getElementById("f-agent").value].concat(Array.from(document.querySelectorAll("#m tbody tr[data-row] th span")).map(function (e) { return e.textContent; })); })()`, row))
+	if !slices.Equal(got, []string{shown, shown}) {
+		t.Errorf("after a click on its box in the graph, the filter and rows are %q, want [%q %q]", got, shown, shown)
+	}
+	if raw := browser.Eval[bool](t, b, `document.body.innerText.indexOf("\u202e") >= 0`); raw {
+		t.Error("the page shows U+202E raw somewhere")
+	}
+	b.Clean(t)
 }

@@ -24,6 +24,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
@@ -75,6 +76,15 @@ type Reason struct {
 	Text      string `json:"t,omitempty"`
 	Inherited bool   `json:"i,omitempty"`
 	Reviewer  bool   `json:"r,omitempty"`
+}
+
+// printable is the reason as the page's reason panel shows it: every
+// text that quotes a name or a line of the config, diag.Printable.
+func (r Reason) printable() Reason {
+	for _, s := range []*string{&r.Summary, &r.List, &r.Key, &r.Entry, &r.File, &r.Text} {
+		*s = diag.Printable(*s)
+	}
+	return r
 }
 
 // Column is one tool of the matrix: a toolset's tool by its qualified

@@ -133,22 +133,31 @@ type agentView struct {
 
 // data is the page's JSON: what the script looks answers up in.
 type data struct {
-	Decisions []string  `json:"decisions"`
-	Letters   []string  `json:"letters"`
-	Classes   []string  `json:"classes"`
-	Toolsets  []string  `json:"toolsets"`
-	Columns   []int     `json:"columns"`
-	Tools     []string  `json:"tools"`
-	Reasons   []Reason  `json:"reasons"`
-	Answers   [][2]int  `json:"answers"`
-	Cells     [][]int   `json:"cells"`
-	Rows      []rowData `json:"rows"`
-	Marks     [][3]int  `json:"marks"`
-	Served    bool      `json:"served"`
+	Decisions []string `json:"decisions"`
+	Letters   []string `json:"letters"`
+	Classes   []string `json:"classes"`
+	Toolsets  []string `json:"toolsets"`
+	Columns   []int    `json:"columns"`
+	Tools     []string `json:"tools"`
+	// ToolsetsShown and ToolsShown are Toolsets and Tools as the page
+	// shows them: diag.Printable, as the rest of the page does. The
+	// names above are for looking answers up.
+	ToolsetsShown []string  `json:"toolsets_shown"`
+	ToolsShown    []string  `json:"tools_shown"`
+	Reasons       []Reason  `json:"reasons"`
+	Answers       [][2]int  `json:"answers"`
+	Cells         [][]int   `json:"cells"`
+	Rows          []rowData `json:"rows"`
+	Marks         [][3]int  `json:"marks"`
+	Served        bool      `json:"served"`
 }
 
 type rowData struct {
-	Agent    string `json:"agent"`
+	Agent string `json:"agent"`
+	// Shown is the agent's name as the page shows it (diag.Printable):
+	// a bidirectional override, a control or an invisible character in a
+	// name is shown escaped, never drawn.
+	Shown    string `json:"shown"`
 	Marks    string `json:"marks"`
 	Label    string `json:"label"`
 	Deferred []int  `json:"deferred"`
@@ -251,6 +260,7 @@ func Write(w io.Writer, m *Model) error {
 			gv.Tools = append(gv.Tools, c.Tool)
 			dt.Columns = append(dt.Columns, i)
 			dt.Tools = append(dt.Tools, c.Tool)
+			dt.ToolsShown = append(dt.ToolsShown, diag.Printable(c.Tool))
 			col++
 		}
 		v.Groups = append(v.Groups, gv)
@@ -260,7 +270,13 @@ func Write(w io.Writer, m *Model) error {
 		dt.Decisions[i] = string(d)
 	}
 	dt.Letters, dt.Classes, dt.Toolsets = Letters, classes, m.Toolsets
-	dt.Reasons, dt.Answers, dt.Served = m.Reasons, m.Answers, m.Input.Served
+	for _, ts := range m.Toolsets {
+		dt.ToolsetsShown = append(dt.ToolsetsShown, diag.Printable(ts))
+	}
+	for _, r := range m.Reasons {
+		dt.Reasons = append(dt.Reasons, r.printable())
+	}
+	dt.Answers, dt.Served = m.Answers, m.Input.Served
 	for _, c := range m.Cells {
 		flat := []int{c.Idle[0], c.Idle[1], c.Loaded[0], c.Loaded[1]}
 		for _, o := range c.Others {
@@ -270,7 +286,7 @@ func Write(w io.Writer, m *Model) error {
 	}
 	loadable := map[int]bool{}
 	for ri, r := range m.Rows {
-		dt.Rows = append(dt.Rows, rowData{Agent: r.Agent, Label: r.Label, Deferred: append([]int{}, r.Deferred...), Cells: append([]int{}, r.Cells...)})
+		dt.Rows = append(dt.Rows, rowData{Agent: r.Agent, Shown: diag.Printable(r.Agent), Label: r.Label, Deferred: append([]int{}, r.Deferred...), Cells: append([]int{}, r.Cells...)})
 		row := &dt.Rows[len(dt.Rows)-1]
 		for _, t := range r.Deferred {
 			loadable[t] = true
@@ -432,7 +448,11 @@ func (m *Model) changes() *changesView {
 	for _, c := range r.Risks {
 		rv := riskView{Grade: gradeName(c.Grade), Agent: diff.AgentTitle(c.Agent), Title: diff.PathTitle(c.Path), Was: diff.LevelWas(c.Old),
 			Now: c.Path.Level.Phrase()}
-		for _, h := range c.Path.Hops {
+		for i, h := range c.Path.Hops {
+			if i == reach.HeadHops && c.Path.Omitted() > 0 {
+				// The hops a long path leaves out, counted where they are.
+				rv.Hops = append(rv.Hops, hopView{Text: diff.HopsLeftOut(c.Path.Omitted())})
+			}
 			rv.Hops = append(rv.Hops, hopView{Text: diff.HopText(h), At: h.At.String()})
 		}
 		cv.Risks = append(cv.Risks, rv)

@@ -112,7 +112,7 @@
     tr.setAttribute("data-row", r);
     tr.setAttribute("aria-rowindex", p + 3);
     th.scope = "row";
-    name.textContent = D.rows[r].agent;
+    name.textContent = D.rows[r].shown;
     th.appendChild(name);
     if (D.rows[r].marks) {
       var small = document.createElement("small");
@@ -314,7 +314,7 @@
       for (var c = cfrom; c < cto; c++) lookInto(cells[2 + c - cfrom], Number(r), cols[c]);
     }
     var names = [];
-    for (k in state.loaded) if (state.loaded[k]) names.push(D.toolsets[k]);
+    for (k in state.loaded) if (state.loaded[k]) names.push(D.toolsets_shown[k]);
     document.getElementById("sim-state").textContent =
       (any ? "Loaded: " + names.join(", ") : "Nothing loaded") + ", " + (state.unattended ? "unattended" : "attended") + " turn.";
     if (fDecision.value !== "") filter();
@@ -335,7 +335,7 @@
     var w = 0;
     D.rows.forEach(function (r) {
       ctx.font = "bold 13px " + fonts;
-      var x = ctx.measureText(r.agent).width;
+      var x = ctx.measureText(r.shown).width;
       if (r.marks) { ctx.font = "bold 10.8px " + fonts; x += ctx.measureText(" (" + r.marks + ")").width; }
       if (x > w) w = x;
     });
@@ -384,7 +384,7 @@
     var aq = fAgent.value.toLowerCase(), next = [];
     at = [];
     for (var r = 0; r < D.rows.length; r++) {
-      var name = D.rows[r].agent, ok = exactAgent !== null ? name === exactAgent : name.toLowerCase().indexOf(aq) >= 0;
+      var name = D.rows[r].shown, ok = exactAgent !== null ? name === exactAgent : name.toLowerCase().indexOf(aq) >= 0;
       if (ok && dn >= 0) {
         ok = false;
         for (j = 0; j < D.columns.length && !ok; j++) if (!hide[j] && decision(r, j) === dn) ok = true;
@@ -442,8 +442,8 @@
     if (cell) cell.classList.add("sel");
     var a = D.answers[answer(r, j, state.loaded, state.unattended)], why = D.reasons[a[1]];
     pbody.textContent = "";
-    add("Agent", D.rows[r].agent);
-    add("Tool", D.toolsets[D.columns[j]] + "." + D.tools[j]);
+    add("Agent", D.rows[r].shown);
+    add("Tool", D.toolsets_shown[D.columns[j]] + "." + D.tools_shown[j]);
     add("Decision", D.decisions[a[0]]);
     add("Why", why.s);
     if (why.l) add("List", why.l + (why.i ? " (inherited)" : ""));
@@ -507,7 +507,7 @@
     a.addEventListener("click", function (ev) {
       ev.preventDefault();
       var r = Number(a.getAttribute("data-row"));
-      exactAgent = D.rows[r].agent;
+      exactAgent = D.rows[r].shown;
       fAgent.value = exactAgent;
       scroller.scrollTop = 0;
       filter();

@@ -217,6 +217,7 @@ var all = []*Rule{
 	buildFloorRule,
 	buildOverlapRule,
 	confirmReviewOverlapRule,
+	confusableNameRule,
 	deadEntryRule,
 	declaredPairDropsGatesRule,
 	delegationCycleRule,

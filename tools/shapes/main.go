@@ -8,16 +8,27 @@
 //	near-miss.toml          n misspelt tool names, checked against near-miss.manifest.json,
 //	                        one toolset of the n tools (kokua-lint --manifest near-miss.manifest.json)
 //
-// Each gives n findings (internal/testing/gen).
+// Each gives n findings (internal/testing/gen). And those of issue 37,
+// whose risk paths, diff and policy tests once cost the square of their
+// size (kokua-compile risks, diff, report and test):
+//
+//	risk-chain.toml             a chain of n agents: the first reads the web, the last runs code
+//	risk-chain-everywhere.toml  the same, every agent reading the web
+//	risk-diamond.toml           n/3 levels of two agents, each delegating to both of the next
+//	risk-*.old.toml             each of the three reading nothing: the old side of a diff
+//	failing-claims.toml         n claims of every agent and tool that every pair fails
+//	                            (kokua-compile test examples/shipped.config.toml failing-claims.toml)
 //
 //	go run ./tools/shapes [-n 3000] DIR
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
@@ -40,6 +51,18 @@ func main() {
 		{"dead-line.toml", gen.DeadLine(*n)},
 		{"near-miss.toml", nearMiss},
 		{"near-miss.manifest.json", manifest},
+		{"failing-claims.toml", []byte(strings.Repeat("[[expect]]\nagent = \"*\"\ntool = \"*\"\ndecision = \"denied\"\n\n", *n))},
+	}
+	for name, data := range map[string][]byte{
+		"risk-chain": gen.RiskChain(*n, false), "risk-chain-everywhere": gen.RiskChain(*n, true), "risk-diamond": gen.RiskDiamond(max(*n/3, 1)),
+	} {
+		files = append(files, struct {
+			name string
+			data []byte
+		}{name + ".toml", data}, struct {
+			name string
+			data []byte
+		}{name + ".old.toml", bytes.ReplaceAll(data, []byte(`"web"`), []byte(`"time"`))})
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		fmt.Fprintln(os.Stderr, "shapes:", err)

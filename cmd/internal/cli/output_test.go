@@ -74,11 +74,11 @@ func TestNotAnInput(t *testing.T) {
 	}
 }
 
-// TestRegularOutput: an output that exists and is not a regular file,
+// TestWritableOutput: an output that exists and is not a regular file,
 // through a symlink too, is a usage error decided from its path; a
 // regular file, a file not there yet and standard output are not; and a
 // write failure is ExitInternal, never ExitUsage.
-func TestRegularOutput(t *testing.T) {
+func TestWritableOutput(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "policy.json")
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
@@ -100,7 +100,7 @@ func TestRegularOutput(t *testing.T) {
 		{Stdin, ""},
 		{"", ""},
 	} {
-		err := RegularOutput("kokua-compile", "-o", c.output)
+		err := WritableOutput("kokua-compile", "-o", c.output, false)
 		var exit *Exit
 		switch {
 		case c.says == "" && err != nil:

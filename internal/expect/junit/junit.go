@@ -63,7 +63,7 @@ func Write(w io.Writer, r *expect.Report) error {
 		if !res.Passed {
 			s.Failures++
 			out.Failures++
-			msg := fmt.Sprintf("%d of %d pairs fail", len(res.Failures), res.Pairs)
+			msg := fmt.Sprintf("%d of %d pairs fail", res.Failing, res.Pairs)
 			if len(res.Problems) > 0 {
 				msg = "a selector matches nothing"
 			}

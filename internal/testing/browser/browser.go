@@ -23,6 +23,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 )
 
 // Install says how to get the browser.
@@ -70,7 +71,10 @@ func New(tb testing.TB, width, height int) *Browser {
 	)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(actx)
-	ctx, cancelTime := context.WithTimeout(ctx, 3*time.Minute)
+	// The tab's patience scales with the test binary's time: a loaded
+	// machine draws slowly, and a fixed bound failed tests that were
+	// only slow (package patience).
+	ctx, cancelTime := context.WithTimeout(ctx, patience.Timeout(tb, 3*time.Minute))
 	tb.Cleanup(func() {
 		cancelTime()
 		cancelTab()

@@ -108,3 +108,61 @@ func DelegationChain(n int) []byte {
 	}
 	return b.Bytes()
 }
+
+// The shapes of issue 37 (item 2): delegation deep enough that listing
+// each agent's view and every hop of each path once cost the square of
+// the depth. Each is a config of the default install.
+
+// RiskChain is a config of a chain of n agents, c0 delegating to c1, c1
+// to c2 and so on, after the entry agent: c0 reads the web, the last agent
+// holds compute, and the agents between hold only time, passing the work
+// on; with everywhere, every agent of the chain reads the web too. Each
+// agent's view is the rest of the chain, and c0's path to compute crosses
+// all of it.
+func RiskChain(n int, everywhere bool) []byte {
+	var b bytes.Buffer
+	b.WriteString("[assistant.tools]\nconfirm = []\nreview = []\n\n[agents.assistant]\ndelegates_to = [\"c0\"]\n\n[agents.assistant.tools]\navailable = [\"time\"]\n")
+	for i := range n {
+		fmt.Fprintf(&b, "\n[agents.c%d]\ndelegates_to = [", i)
+		if i+1 < n {
+			fmt.Fprintf(&b, "\"c%d\"", i+1)
+		}
+		b.WriteString("]\n\n")
+		avail := `"time"`
+		if i == 0 || everywhere {
+			avail = `"web"`
+		}
+		if i == n-1 {
+			avail += `, "compute"`
+		}
+		fmt.Fprintf(&b, "[agents.c%d.tools]\navailable = [%s]\n", i, avail)
+	}
+	return b.Bytes()
+}
+
+// RiskDiamond is a config of depth levels of two agents each, every agent
+// delegating to both agents of the next level, after the entry agent: the
+// first level reads the web and the last holds compute. Each agent's view
+// is every level below it, reached by 2 to the depth ways.
+func RiskDiamond(depth int) []byte {
+	var b bytes.Buffer
+	b.WriteString("[assistant.tools]\nconfirm = []\nreview = []\n\n[agents.assistant]\ndelegates_to = [\"d0a\", \"d0b\"]\n\n[agents.assistant.tools]\navailable = [\"time\"]\n")
+	for i := range depth {
+		for _, side := range []string{"a", "b"} {
+			fmt.Fprintf(&b, "\n[agents.d%d%s]\ndelegates_to = [", i, side)
+			if i+1 < depth {
+				fmt.Fprintf(&b, "\"d%da\", \"d%db\"", i+1, i+1)
+			}
+			b.WriteString("]\n\n")
+			avail := `"time"`
+			if i == 0 {
+				avail = `"web"`
+			}
+			if i == depth-1 {
+				avail += `, "compute"`
+			}
+			fmt.Fprintf(&b, "[agents.d%d%s.tools]\navailable = [%s]\n", i, side, avail)
+		}
+	}
+	return b.Bytes()
+}
