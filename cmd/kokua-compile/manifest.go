@@ -29,7 +29,7 @@ func manifestCommand(stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:  "manifest",
 		Usage: "write the registry manifest of the install CONFIG describes, its MCP servers read live; --check FILE reports every tool added, removed or changed since FILE, and who can call it",
-		UsageText: "kokua-compile manifest [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [-o FILE [--in-place]] CONFIG\n" +
+		UsageText: "kokua-compile manifest [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [-o FILE] CONFIG\n" +
 			"kokua-compile manifest --check FILE [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [--format human|json|sarif|github] CONFIG",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "skills", Local: true, Usage: "read the skills folder `DIR` (one skill per directory with a SKILL.md)"},

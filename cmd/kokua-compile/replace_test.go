@@ -83,3 +83,41 @@ func TestOutputKeepsOwnerAndGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestOutputRefusals: manifest -o refuses a read-only file and a
+// file with other hard links as the policy's and the report's -o do,
+// before any server is read, and writes a linked file in place with
+// --in-place.
+func TestManifestOutputRefusals(t *testing.T) {
+	cfg := shippedPath(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "manifest.json")
+	if r := clitest.Run(Main, "kokua-compile", "", "manifest", "-o", out, cfg); r.Code != cli.ExitOK {
+		t.Fatalf("manifest -o: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	first, _ := os.ReadFile(out)
+	if err := os.Chmod(out, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	r := clitest.Run(Main, "kokua-compile", "", "manifest", "-o", out, cfg)
+	if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "cannot write "+out+": it is read-only (mode 0444)") {
+		t.Errorf("read-only -o: exit %d, stderr %q; want 2, saying it is read-only", r.Code, r.Stderr)
+	}
+	if err := os.Chmod(out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other-name")
+	if err := os.Link(out, other); err != nil {
+		t.Skip("no hard links here:", err)
+	}
+	r = clitest.Run(Main, "kokua-compile", "", "manifest", "-o", out, cfg)
+	if r.Code != cli.ExitUsage || !strings.Contains(r.Stderr, "cannot write "+out+": it has other hard links (1 other hard link)") {
+		t.Errorf("linked -o: exit %d, stderr %q; want 2, saying it has other hard links", r.Code, r.Stderr)
+	}
+	r = clitest.Run(Main, "kokua-compile", "", "manifest", "--in-place", "-o", out, cfg)
+	a, _ := os.ReadFile(out)
+	b, _ := os.ReadFile(other)
+	if r.Code != cli.ExitOK || !strings.Contains(r.Stderr, "wrote "+out) || string(a) != string(first) || string(b) != string(first) {
+		t.Errorf("--in-place: exit %d (%s); want the manifest written, both names holding it", r.Code, r.Stderr)
+	}
+}
