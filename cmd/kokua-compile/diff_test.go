@@ -110,6 +110,13 @@ func TestDiffErrors(t *testing.T) {
 	if err := os.WriteFile(tampered, bytes.Replace(policyData, []byte(`"run_command"`), []byte(`"run_commant"`), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// Kokua reads inf as a number; a policy cannot hold it, so the side is
+	// refused as kokua-compile refuses to write it, never with a bare
+	// encoder error.
+	infinite := filepath.Join(dir, "infinite.toml")
+	if err := os.WriteFile(infinite, append(append([]byte{}, data...), "\n[security.auto_approval]\ntimeout_seconds = inf\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		args []string
@@ -117,6 +124,7 @@ func TestDiffErrors(t *testing.T) {
 		want string
 	}{
 		{"one file", []string{"diff", oldFile}, cli.ExitUsage, "name two files"},
+		{"infinite timeout", []string{"diff", oldFile, infinite}, cli.ExitUsage, "no runtime would load its policy: auto_approval.timeout_seconds: is +Inf, which JSON cannot write"},
 		{"missing", []string{"diff", oldFile, filepath.Join(dir, "nope.toml")}, cli.ExitUsage, "cannot read"},
 		{"bad format", []string{"diff", "--format", "xml", oldFile, newFile}, cli.ExitUsage, "--format"},
 		{"broken config", []string{"diff", oldFile, broken}, cli.ExitFindings, "nothing was compared"},

@@ -77,6 +77,11 @@ func Load(src lint.Source, m *lint.Manifest, key ed25519.PublicKey) (*Side, *eng
 		return nil, res, nil
 	}
 	doc := engine.Compile(res.World, src, m.Source)
+	// What kokua-compile refuses to write (compile.Write), diff refuses to
+	// grade, with the same reason: a policy no runtime would load.
+	if err := doc.Validate(); err != nil {
+		return nil, res, fmt.Errorf("compiling %s: no runtime would load its policy: %w", src.Name, err)
+	}
 	data, err := policy.Marshal(doc)
 	if err != nil {
 		return nil, res, fmt.Errorf("compiling %s: %w", src.Name, err)
