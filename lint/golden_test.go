@@ -2,9 +2,11 @@ package lint
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -66,7 +68,7 @@ func lintCaseFiles(t testing.TB, dir string) ([]diag.Diagnostic, map[string][]by
 // case whose rendering is the point (rendersSource), or that keeps a
 // want.txt for a doc that shows it, compares the whole output with
 // want.txt; go test ./lint -update rewrites those, never the comments.
-// want.json holds the JSON output.
+// The JSON output is held once, by testdata/formats (TestFormats).
 func TestGolden(t *testing.T) {
 	for _, c := range goldenCases(t) {
 		t.Run(c.name, func(t *testing.T) {
@@ -80,12 +82,9 @@ func TestGolden(t *testing.T) {
 			if _, err := os.Stat(path); err == nil || (len(human) > 0 && rendersSource(cfg)) {
 				golden.Check(t, path, human)
 			}
-			var j bytes.Buffer
-			ds, _ := lintCaseFiles(t, c.dir)
-			if err := WriteJSON(&j, ds); err != nil {
-				t.Fatal(err)
+			if _, err := os.Stat(filepath.Join(c.dir, "want.json")); err == nil {
+				t.Errorf("%s: the JSON output is held once, in testdata/formats: delete want.json", c.name)
 			}
-			golden.Check(t, filepath.Join(c.dir, "want.json"), j.Bytes())
 		})
 	}
 }
@@ -173,4 +172,69 @@ func firstComments(data []byte) []byte {
 		out = append(out, '\n')
 	}
 	return out
+}
+
+// TestJSONGolden holds the JSON output once, on the case of
+// testdata/formats with every severity and a finding in the manifest; the
+// lint cases state their findings in # want comments, which the JSON
+// output gives as the human output does (TestJSONAgreesWithHuman).
+func TestJSONGolden(t *testing.T) {
+	dir := filepath.Join(golden.Root(t), "testdata", "formats", "mixed-severities")
+	ds, _ := lintCaseFiles(t, dir)
+	var j bytes.Buffer
+	if err := WriteJSON(&j, ds); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, filepath.Join(dir, "want.json"), j.Bytes())
+}
+
+// TestJSONAgreesWithHuman holds the JSON output of every lint case to the
+// findings the human output prints and the # want comments state: the
+// same findings in the same order, each with its rule, severity, place,
+// message and suggestion.
+func TestJSONAgreesWithHuman(t *testing.T) {
+	for _, c := range goldenCases(t) {
+		ds, _ := lintCaseFiles(t, c.dir)
+		var j bytes.Buffer
+		if err := WriteJSON(&j, ds); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Diagnostics []struct {
+				Rule, Severity, Phase, Message, File, Key, Suggestion string
+				Line, Column                                          int
+				EndLine                                               int `json:"end_line"`
+				EndColumn                                             int `json:"end_column"`
+				Refs                                                  []string
+			}
+		}
+		dec := json.NewDecoder(&j)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&got); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		human, err := readHuman(lintCase(t, c.dir))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(got.Diagnostics) != len(ds) || len(human) != len(ds) {
+			t.Errorf("%s: %d findings, %d in the JSON output, %d in the human output", c.name, len(ds), len(got.Diagnostics), len(human))
+			continue
+		}
+		for i, d := range ds {
+			g, h := got.Diagnostics[i], human[i]
+			refs := d.Refs
+			if refs == nil {
+				refs = []string{}
+			}
+			if g.Rule != d.Rule || g.Rule != h.rule || g.Severity != d.Severity.String() || g.Severity != h.severity ||
+				g.Phase != string(d.Phase) || g.File != d.Span.File || g.File != h.file ||
+				g.Line != d.Span.Start.Line || g.Line != h.line || g.Column != d.Span.Start.Column ||
+				g.EndLine != d.Span.End.Line || g.EndColumn != d.Span.End.Column ||
+				g.Message != d.Text() || !strings.HasPrefix(g.Message, d.Message) || h.message != diag.Printable(d.Message) ||
+				g.Key != d.Key || g.Suggestion != d.Suggestion || !slices.Equal(g.Refs, refs) {
+				t.Errorf("%s: finding %d: the JSON output gives %+v for %+v (human: %s)", c.name, i, g, d, h.text)
+			}
+		}
+	}
 }
