@@ -39,7 +39,8 @@ func side(t testing.TB, path string, m *lint.Manifest) *diff.Side {
 // what the case shows; a case whose folder ends in what it expects is
 // held to it: every case but no-change, resident-moved,
 // confirm-to-review-auto-off and floor-dropped-auto-off changes
-// something, and the widened ones are named in widens below.
+// something, the widened ones are named in widens below, and each case
+// states its grades and counts in outcomes.
 func TestGolden(t *testing.T) {
 	widens := map[string]bool{
 		"available-gained": true, "gate-removed": true, "deferred-gate-removed": true,
@@ -50,13 +51,49 @@ func TestGolden(t *testing.T) {
 	}
 	empty := map[string]bool{"no-change": true, "confirm-to-review-auto-off": true, "resident-moved": true, "resident-declared": true,
 		"pr-run-command-confirm": true, "pr-refactor": true, "pr-reviewer-rewrite": true, "reviewer-limits": true}
-	// The six pull requests of issue 25 and the reviewer rewrite, graded as
-	// a security reviewer would: the delegation and capabilities ones
-	// critical, the narrowing nothing, the refactor info only.
-	grades := map[string]reach.Grade{
-		"pr-researcher-fs-write": reach.High, "pr-run-command-confirm": reach.NoGrade, "pr-auto-approval-on": reach.Critical,
-		"pr-researcher-delegates-coder": reach.Critical, "pr-coder-capabilities": reach.Critical, "pr-refactor": reach.Info,
-		"pr-reviewer-rewrite": reach.High, "reviewer-limits": reach.High, "no-change": reach.NoGrade, "resident-declared": reach.Info, "declared-pair": reach.Critical,
+	// Each case's grade, its count of changes of each grade, and how many
+	// tools widened and narrowed, stated here so that -update cannot accept
+	// a change of them. The six pull requests of issue 25 and the reviewer
+	// rewrite are graded as a security reviewer would: the delegation and
+	// capabilities ones critical, the narrowing nothing, the refactor info
+	// only.
+	type outcome struct {
+		grade             reach.Grade
+		grades            diff.GradeCount
+		widened, narrowed int
+	}
+	outcomes := map[string]outcome{
+		"agent-added":                   {reach.Medium, diff.GradeCount{Medium: 6, Info: 1}, 6, 0},
+		"agent-removed":                 {reach.Info, diff.GradeCount{Info: 1}, 0, 7},
+		"auto-approval-off":             {reach.Info, diff.GradeCount{Info: 1}, 0, 9},
+		"auto-approval-on":              {reach.Critical, diff.GradeCount{Critical: 4, High: 10}, 9, 0},
+		"available-gained":              {reach.High, diff.GradeCount{High: 3, Info: 1}, 2, 0},
+		"available-lost":                {reach.Info, diff.GradeCount{Info: 1}, 0, 2},
+		"composed-lost":                 {reach.Info, diff.GradeCount{Info: 1}, 0, 3},
+		"confirm-to-review-auto-off":    {reach.NoGrade, diff.GradeCount{}, 0, 0},
+		"confirm-to-review-auto-on":     {reach.Medium, diff.GradeCount{Medium: 2}, 2, 0},
+		"declared-pair":                 {reach.Critical, diff.GradeCount{Critical: 1, High: 3}, 2, 0},
+		"deferred-gate-removed":         {reach.Critical, diff.GradeCount{Critical: 1, High: 1}, 1, 0},
+		"delegation-gained":             {reach.Critical, diff.GradeCount{Critical: 1, High: 5, Medium: 1}, 2, 0},
+		"delegation-lost":               {reach.NoGrade, diff.GradeCount{}, 0, 1},
+		"entry-agent-changed":           {reach.Critical, diff.GradeCount{Critical: 4, High: 15, Medium: 31, Info: 3}, 40, 40},
+		"floor-dropped-auto-off":        {reach.Info, diff.GradeCount{Info: 1}, 0, 0},
+		"floor-dropped-auto-on":         {reach.High, diff.GradeCount{High: 1}, 1, 0},
+		"gate-added":                    {reach.NoGrade, diff.GradeCount{}, 0, 2},
+		"gate-removed":                  {reach.Critical, diff.GradeCount{Critical: 2, High: 4}, 4, 0},
+		"manifest-classes-cleared":      {reach.Critical, diff.GradeCount{Critical: 2, High: 6, Info: 1}, 2, 0},
+		"mcp-server-moved":              {reach.High, diff.GradeCount{High: 2}, 0, 0},
+		"no-change":                     {reach.NoGrade, diff.GradeCount{}, 0, 0},
+		"pr-auto-approval-on":           {reach.Critical, diff.GradeCount{Critical: 4, High: 10}, 9, 0},
+		"pr-coder-capabilities":         {reach.Critical, diff.GradeCount{Critical: 3, High: 8, Medium: 2, Info: 1}, 3, 0},
+		"pr-refactor":                   {reach.Info, diff.GradeCount{Info: 3}, 0, 0},
+		"pr-researcher-delegates-coder": {reach.Critical, diff.GradeCount{Critical: 1, High: 5, Medium: 1}, 2, 0},
+		"pr-researcher-fs-write":        {reach.High, diff.GradeCount{High: 3, Info: 2}, 2, 0},
+		"pr-reviewer-rewrite":           {reach.High, diff.GradeCount{High: 2}, 0, 0},
+		"pr-run-command-confirm":        {reach.NoGrade, diff.GradeCount{}, 0, 0},
+		"resident-declared":             {reach.Info, diff.GradeCount{Info: 2}, 0, 0},
+		"resident-moved":                {reach.Info, diff.GradeCount{Info: 1}, 0, 0},
+		"reviewer-limits":               {reach.High, diff.GradeCount{High: 1, Info: 1}, 0, 0},
 	}
 	m := lint.DefaultManifest()
 	for _, dir := range golden.Cases(t, "diff") {
@@ -70,8 +107,13 @@ func TestGolden(t *testing.T) {
 			if r.Empty() != empty[name] {
 				t.Errorf("empty = %v, want %v", r.Empty(), empty[name])
 			}
-			if g, ok := grades[name]; ok && r.Grade != g {
-				t.Errorf("grade = %v, want %v", r.Grade, g)
+			want, ok := outcomes[name]
+			if !ok {
+				t.Fatalf("state the case's grade, grade counts and tools widened and narrowed in outcomes")
+			}
+			if got := (outcome{r.Grade, r.Grades, r.WidenedCount, r.NarrowedCount}); got != want {
+				t.Errorf("grade %v, grade counts %+v, %d widened, %d narrowed; want %v, %+v, %d, %d",
+					got.grade, got.grades, got.widened, got.narrowed, want.grade, want.grades, want.widened, want.narrowed)
 			}
 			for format, file := range map[string]string{"human": "want.txt", "markdown": "want.md", "json": "want.json"} {
 				var b bytes.Buffer
