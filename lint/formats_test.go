@@ -71,6 +71,10 @@ func TestFormats(t *testing.T) {
 				case "github":
 					checkGitHubLines(t, got, ds)
 				}
+				if format == "sarif" {
+					checkSARIFGolden(t, dir, got)
+					continue
+				}
 				golden.Check(t, filepath.Join(dir, file), got)
 			}
 		})

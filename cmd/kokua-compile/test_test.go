@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,23 @@ var testFormats = []struct{ format, file string }{
 // folder in every format; stdout, stderr and the exit code are golden
 // (-update rewrites them).
 func TestPolicyTestGolden(t *testing.T) {
+	// Each case's exit code, count of claims that pass and the claims that
+	// fail, stated here so that -update cannot accept a change of them.
+	type outcome struct {
+		exit    int
+		passed  int
+		failing []string
+	}
+	outcomes := map[string]outcome{
+		"bad-file": {exit: 2},
+		"policy": {1, 3, []string{"support never runs shell commands",
+			"nothing the lead can set running runs shell commands unasked", "nobody runs anything while nobody watches"}},
+		"selectors": {1, 0, []string{"a misspelled agent", "a misspelled tool", "a misspelled toolset", "a bare tool name",
+			"a misspelled toolset in loaded", "composed workers load nothing"}},
+		"shipped": {exit: 0, passed: 11},
+		"team": {1, 3, []string{"support never runs shell commands",
+			"nothing the lead can set running runs shell commands unasked", "nobody runs anything while nobody watches"}},
+	}
 	for _, dir := range golden.Cases(t, "policytest") {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
@@ -57,6 +75,33 @@ func TestPolicyTestGolden(t *testing.T) {
 			}
 			if len(codes) != 1 {
 				t.Errorf("the formats exit with different codes: %v", codes)
+			}
+			want, ok := outcomes[filepath.Base(dir)]
+			if !ok {
+				t.Fatalf("state the case's exit code, claims passed and claims failing in outcomes")
+			}
+			r := clitest.RunIn(t, Main, "kokua-compile", abs, nil, "", "test", "--format", "json", input)
+			var report struct {
+				Passed, Failed int
+				Results        []struct {
+					Name   string
+					Passed bool
+				}
+			}
+			if r.Stdout != "" {
+				if err := json.Unmarshal([]byte(r.Stdout), &report); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var failing []string
+			for _, res := range report.Results {
+				if !res.Passed {
+					failing = append(failing, res.Name)
+				}
+			}
+			if r.Code != want.exit || report.Passed != want.passed || report.Failed != len(want.failing) || !slices.Equal(failing, want.failing) {
+				t.Errorf("exit %d, %d passed, %d failed %q; want exit %d, %d passed, failing %q",
+					r.Code, report.Passed, report.Failed, failing, want.exit, want.passed, want.failing)
 			}
 		})
 	}

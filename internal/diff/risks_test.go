@@ -2,7 +2,6 @@ package diff_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -17,21 +16,45 @@ import (
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
+// jsonRisksCase is the one case of testdata/risks whose JSON report is a
+// golden, want.json, the one docs/json-output.md shows.
+const jsonRisksCase = "web-to-shell"
+
 // TestRisksGolden compares kokua-compile risks of every case of
-// testdata/risks (config.toml) in the three formats with want.txt,
-// want.md and want.json; go test ./internal/diff -update rewrites them.
+// testdata/risks (config.toml) with want.txt and want.md, and checks its
+// JSON report (checkJSONReport; want.json for jsonRisksCase alone); go
+// test ./internal/diff -update rewrites them.
 func TestRisksGolden(t *testing.T) {
+	// Each case's count of risk paths of each grade, stated here so that
+	// -update cannot accept a change of them.
+	grades := map[string]diff.GradeCount{
+		"long-chain":                 {Critical: 2},
+		"researcher-delegates-coder": {Critical: 8, High: 13},
+		"shipped":                    {Critical: 7, High: 11},
+		"web-to-shell":               {Critical: 2, High: 1},
+	}
 	m := lint.DefaultManifest()
 	for _, dir := range golden.Cases(t, "risks") {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			r := diff.Risks(side(t, filepath.Join(dir, "config.toml"), m))
+			want, ok := grades[filepath.Base(dir)]
+			if !ok {
+				t.Fatalf("state the case's count of risk paths of each grade in grades")
+			}
+			if r.Grades != want {
+				t.Errorf("risk paths by grade %+v, want %+v", r.Grades, want)
+			}
 			for format, file := range map[string]string{"human": "want.txt", "markdown": "want.md", "json": "want.json"} {
 				var b bytes.Buffer
 				if err := diff.WriteRisks(&b, format, r); err != nil {
 					t.Fatal(err)
 				}
-				if format == "json" && !json.Valid(b.Bytes()) {
-					t.Errorf("the JSON report is not JSON")
+				if format == "json" {
+					checkJSONReport(t, b.Bytes(), r)
+					if filepath.Base(dir) != jsonRisksCase {
+						golden.CheckOptional(t, filepath.Join(dir, file), nil)
+						continue
+					}
 				}
 				golden.Check(t, filepath.Join(dir, file), b.Bytes())
 			}

@@ -2,24 +2,30 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 )
 
-// TestTranscript: a scripted session in raw frames, twice (UTF-16, then
-// UTF-8 positions), and every byte the server writes, compared with
-// testdata/lsp/transcript/want.txt (-update rewrites it). The session
+// TestTranscript: a scripted session, twice (UTF-16, then UTF-8
+// positions), and every message the server writes, one a line, compared
+// with testdata/lsp/transcript/want.txt (-update rewrites it), the second
+// session by the lines that differ from the first (transcript). Each
+// frame's header is checked as it is read. The session
 // goes through every method the server takes, with a config holding
 // errors, a warning and characters JSON escapes, a policy test file and
 // a TOML file that is not Kokua's, then through ids and members of every
@@ -31,8 +37,9 @@ func TestTranscript(t *testing.T) {
 	// The folder is not on disk: the test file's config is the open one.
 	dir := "/kokua-transcript"
 	cfgText := strings.Replace(shipped(t), `available = ["web", "misc"`, `available = ["🦀", "a<b&c>", "webz", "misc"`, 1) + "\n[github_backup]\nrepo = \"me/state\"\n"
-	var log strings.Builder
+	var sessions []string
 	for _, enc := range []string{`[]`, `["utf-8"]`} {
+		var log strings.Builder
 		ours, theirs := net.Pipe()
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
@@ -51,7 +58,14 @@ func TestTranscript(t *testing.T) {
 				blank, _ := in.ReadString('\n')
 				body := make([]byte, l)
 				_, _ = io.ReadFull(in, body)
-				frames <- fmt.Sprintf("%q%q%s", line, blank, body)
+				// The frame's header is checked here and the body logged:
+				// a header other than the one go.lsp.dev wrote is logged
+				// whole.
+				if line != fmt.Sprintf("Content-Length: %d\r\n", len(body)) || blank != "\r\n" {
+					frames <- fmt.Sprintf("FRAME %q%q%s", line, blank, body)
+					continue
+				}
+				frames <- string(body)
 			}
 		}()
 		readUntil := func(id string) {
@@ -69,27 +83,30 @@ func TestTranscript(t *testing.T) {
 					fmt.Fprintf(&log, "READ END\n")
 					return
 				}
-				fmt.Fprintf(&log, "< %s\n", f)
-				_, body, _ := strings.Cut(f, `"{`)
-				body = "{" + body
 				var m struct {
 					ID     json.RawMessage `json:"id"`
 					Method string          `json:"method"`
 				}
-				_ = json.Unmarshal([]byte(body), &m)
+				_ = json.Unmarshal([]byte(f), &m)
+				// The answer to the client's own hover is logged only when
+				// it is not the null it must be.
 				if m.Method == "" && string(m.ID) == id {
+					if f != `{"jsonrpc":"2.0","result":null,"id":`+id+`}` {
+						fmt.Fprintf(&log, "< %s\n", shown(f))
+					}
 					return
 				}
+				fmt.Fprintf(&log, "< %s\n", shown(f))
 			}
 		}
-		send := func(raw string) {
+		// msg sends one message, framed, and logs it.
+		msg := func(body string) {
 			n++
-			fmt.Fprintf(&log, "> %q\n", raw)
+			fmt.Fprintf(&log, "> %s\n", shown(body))
 			id := fmt.Sprintf(`"sync%d"`, n)
-			_, _ = io.WriteString(ours, raw+frame(ping(id)))
+			_, _ = io.WriteString(ours, frame(body)+frame(ping(id)))
 			readUntil(id)
 		}
-		msg := func(s string) { send(frame(s)) }
 		call := func(id, method string, params any) {
 			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "method": method, "params": params})
 			msg(string(b))
@@ -190,6 +207,87 @@ func TestTranscript(t *testing.T) {
 		}
 		cancel()
 		_ = ours.Close()
+		sessions = append(sessions, log.String())
 	}
-	golden.Check(t, filepath.Join(golden.Root(t), "testdata", "lsp", "transcript", "want.txt"), []byte(log.String()))
+	golden.Check(t, filepath.Join(golden.Root(t), "testdata", "lsp", "transcript", "want.txt"), []byte(transcript(sessions[0], sessions[1])))
+}
+
+// shown is a message as the transcript shows it: as it is, or quoted when
+// it is not UTF-8 or holds a character that would break its line.
+func shown(body string) string {
+	if utf8.ValidString(body) && !strings.ContainsFunc(body, func(r rune) bool {
+		return r < 0x20 || r == 0x7f || r == 0x85 || r == '\u2028' || r == '\u2029'
+	}) {
+		return body
+	}
+	return fmt.Sprintf("(quoted) %q", body)
+}
+
+// transcript is the UTF-16 session whole, then the lines of the UTF-8
+// session that differ from the UTF-16 session's line in the same place,
+// by that line's number in the file: of the same message, the members
+// that differ, otherwise the whole line.
+func transcript(utf16, utf8 string) string {
+	var b strings.Builder
+	b.WriteString("# positions in UTF-16 code units\n")
+	b.WriteString(utf16)
+	b.WriteString("# positions in UTF-8 bytes: the session again, where it differs from the line of the number given\n")
+	one, two := strings.Split(utf16, "\n"), strings.Split(utf8, "\n")
+	for i, line := range two {
+		switch {
+		case i < len(one) && one[i] == line:
+		case i < len(one) && line[:min(2, len(line))] == one[i][:min(2, len(one[i]))]:
+			// The same message with other members: its members that
+			// differ, each with the UTF-16 session's value.
+			var x, y any
+			if json.Unmarshal([]byte(one[i][min(2, len(one[i])):]), &x) == nil && json.Unmarshal([]byte(line[2:]), &y) == nil {
+				if ds := jsonDiff("", x, y); len(ds) > 0 {
+					for _, d := range ds {
+						fmt.Fprintf(&b, "%d: %s %s\n", i+2, line[:1], d)
+					}
+					continue
+				}
+			}
+			fallthrough
+		default:
+			fmt.Fprintf(&b, "%d: %s\n", i+2, line)
+		}
+	}
+	return b.String()
+}
+
+// jsonDiff lists the members that differ between two JSON values, as
+// "path: new (was old)".
+func jsonDiff(path string, was, now any) []string {
+	switch o := was.(type) {
+	case map[string]any:
+		if n, ok := now.(map[string]any); ok {
+			keys := map[string]bool{}
+			for k := range o {
+				keys[k] = true
+			}
+			for k := range n {
+				keys[k] = true
+			}
+			var out []string
+			for _, k := range slices.Sorted(maps.Keys(keys)) {
+				out = append(out, jsonDiff(path+"."+k, o[k], n[k])...)
+			}
+			return out
+		}
+	case []any:
+		if n, ok := now.([]any); ok && len(n) == len(o) {
+			var out []string
+			for i := range o {
+				out = append(out, jsonDiff(fmt.Sprintf("%s[%d]", path, i), o[i], n[i])...)
+			}
+			return out
+		}
+	}
+	a, _ := json.Marshal(was)
+	b, _ := json.Marshal(now)
+	if bytes.Equal(a, b) {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: %s (was %s)", path, b, a)}
 }

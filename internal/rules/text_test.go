@@ -160,12 +160,17 @@ for doc in json.load(sys.stdin):
 	}
 }
 
-// TestGoldenSuggestionsAreTOML holds every suggestion of the lint goldens
-// that shows a key = value to TOML.
+// TestGoldenSuggestionsAreTOML lints every golden case of testdata/lint
+// that reads as a config and holds each suggestion that shows a
+// key = value to TOML.
 func TestGoldenSuggestionsAreTOML(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "lint", "*", "want.json"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "lint", "*", "config.toml"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no lint goldens found: %v", err)
+		t.Fatalf("no lint cases found: %v", err)
+	}
+	base, problems := manifest.Load(manifest.DefaultManifestName, manifest.DefaultManifest())
+	if len(problems) > 0 {
+		t.Fatal(problems)
 	}
 	docs := map[string]string{}
 	for _, f := range files {
@@ -173,16 +178,18 @@ func TestGoldenSuggestionsAreTOML(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var want struct {
-			Diagnostics []struct {
-				Rule       string `json:"rule"`
-				Suggestion string `json:"suggestion"`
-			} `json:"diagnostics"`
+		cfg, err := config.Load("config.toml", data)
+		if err != nil {
+			continue // a case about a file that is no config
 		}
-		if err := json.Unmarshal(data, &want); err != nil {
-			t.Fatalf("%s: %v", f, err)
+		m := base
+		if data, err := os.ReadFile(filepath.Join(filepath.Dir(f), "manifest.json")); err == nil {
+			if m, problems = manifest.Load("manifest.json", data); len(problems) > 0 {
+				continue // a case about the manifest itself
+			}
 		}
-		for _, d := range want.Diagnostics {
+		in := &Input{ConfigFile: "config.toml", Config: cfg, World: model.Build(cfg, m)}
+		for _, d := range Run(in) {
 			for _, doc := range tomlInProse(d.Suggestion) {
 				docs[doc] = filepath.Base(filepath.Dir(f)) + " (" + d.Rule + ")"
 			}
