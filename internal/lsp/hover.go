@@ -128,7 +128,8 @@ func codes(names []string) string {
 func agentText(w *model.World, name string) string {
 	var b bytes.Buffer
 	_ = engine.WriteAgent(&b, w, w.Agent(name))
-	return "```text\n" + b.String() + "```\n"
+	// No name in it closes the block.
+	return escape.MarkdownBlock("text", b.String())
 }
 
 // toolsetText says what a toolset is: its kind, its tools, who registers
@@ -148,7 +149,9 @@ func toolsetText(w *model.World, name string) string {
 	}
 	b.WriteString("\n\n")
 	if t.Description != "" {
-		b.WriteString(t.Description + "\n\n")
+		// A description is the config's or the manifest's text, shown
+		// as text: no link, mention or emphasis of it is live.
+		b.WriteString(escape.MarkdownText(t.Description) + "\n\n")
 	}
 	switch {
 	case !t.Connected:
