@@ -17,6 +17,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/english"
 	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -120,7 +121,7 @@ func policyKey(path string, srcs ...lint.Source) (ed25519.PublicKey, error) {
 	if len(configs) > 1 {
 		what = "are configs, which carry"
 	}
-	return nil, usage("--verify-key checks the signature of a compiled policy, and %s %s none: name the policy kokua-compile --sign wrote", strings.Join(configs, " and "), what)
+	return nil, usage("--verify-key checks the signature of a compiled policy, and %s %s none: name the policy kokua-compile --sign wrote", english.Words(configs, "and", nil), what)
 }
 
 // loadSide reads one side; a compiled policy must be signed with key when
@@ -193,7 +194,7 @@ func loadSidesWith(ms []*lint.Manifest, key ed25519.PublicKey, stderr io.Writer,
 			verb = "have"
 		}
 		return nil, &sidesWithErrors{
-			Exit:  cli.Exit{Code: cli.ExitFindings, Message: fmt.Sprintf("kokua-compile: %s %s errors; %s", strings.Join(names, " and "), verb, nothing)},
+			Exit:  cli.Exit{Code: cli.ExitFindings, Message: fmt.Sprintf("kokua-compile: %s %s errors; %s", english.Words(names, "and", nil), verb, nothing)},
 			which: which,
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/english"
 	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
@@ -134,11 +135,7 @@ func hopsLeftOut(n int) string {
 // runsText names the agents a view sets running: the first few, then a
 // count of the rest.
 func runsText(a AgentRisk) string {
-	s := strings.Join(a.Runs, ", ")
-	if more := a.RunsCount - len(a.Runs); more > 0 {
-		s += " and " + diag.Thousands(more) + " more"
-	}
-	return s
+	return english.Counted(a.Runs, a.RunsCount, "", nil)
 }
 
 // PlacedHop is a hop and the line that makes it possible: the gating

@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -354,5 +355,23 @@ available = ["evil"]
 	}
 	if want := escape.MarkdownText("[Approved](https://evil.example) by @security-team, **safe**"); !strings.Contains(desc, want) {
 		t.Errorf("the hover does not show the description as text %q:\n%s", want, desc)
+	}
+}
+
+// TestHoverListsAreBounded (issue 40): a hover names at most five tools or
+// agents of a list and counts the rest, where it once named them all.
+func TestHoverListsAreBounded(t *testing.T) {
+	var names []string
+	for i := range 200 {
+		names = append(names, fmt.Sprintf("tool_%d", i))
+	}
+	if got, want := codes(names), "`tool_0`, `tool_1`, `tool_2`, `tool_3`, `tool_4` and 195 more"; got != want {
+		t.Errorf("codes of 200 names = %q, want %q", got, want)
+	}
+	if got, want := orCodes(names[:2]), "`tool_0` or `tool_1`"; got != want {
+		t.Errorf("orCodes of 2 names = %q, want %q", got, want)
+	}
+	if got, want := codes(names[:3]), "`tool_0`, `tool_1`, `tool_2`"; got != want {
+		t.Errorf("codes of 3 names = %q, want %q", got, want)
 	}
 }
