@@ -22,8 +22,8 @@ var formatTables = map[string]string{
 }
 
 var (
-	synopsisFormats = regexp.MustCompile("--format ([a-z]+(?:\\|[a-z]+)+)")
-	docCommand      = regexp.MustCompile("kokua-(?:lint|compile|run)(?: --list-rules| [a-z]+)?")
+	synopsisFormats = regexp.MustCompile(`--format ([a-z]+(?:\|[a-z]+)+)`)
+	docCommand      = regexp.MustCompile(`kokua-(?:lint|compile|run)(?: --list-rules| [a-z]+)?`)
 	tableHeader     = regexp.MustCompile("^\\| *(`--format`|format) *\\|")
 	formatRow       = regexp.MustCompile("^\\| *`(?:--format )?([a-z]+)`")
 )
@@ -111,7 +111,7 @@ func CheckFormats(t *testing.T, main Main, name, root string, formats map[string
 		if !seen[command] {
 			t.Errorf("the docs list the formats of %s nowhere", command)
 		}
-		args := append(strings.Fields(command)[1:], "--help")
+		args := append(slices.Clone(strings.Fields(command)[1:]), "--help")
 		help := Run(main, name, "", args...).Stdout
 		for _, want := range []string{"[--format " + list.Synopsis() + "]", list.Usage()} {
 			if !strings.Contains(help, want) {
