@@ -28,8 +28,24 @@ import (
 )
 
 // formatFiles are the golden files of a testdata/formats case, by the
-// --format value that writes them.
+// --format value that writes them. The human and json formats are held
+// to the goldens of testdata/lint (TestGolden) instead.
 var formatFiles = map[string]string{"sarif": "want.sarif.json", "github": "want.github.txt"}
+
+// TestEveryFormatHasGoldens: each format Write knows is held to goldens,
+// here or in testdata/lint, so that a new format cannot go without.
+func TestEveryFormatHasGoldens(t *testing.T) {
+	for _, name := range formats.Names() {
+		if _, ok := formatFiles[name]; !ok && name != "human" && name != "json" {
+			t.Errorf("the %s format has no golden file in formatFiles", name)
+		}
+	}
+	for name := range formatFiles {
+		if !formats.Has(name) {
+			t.Errorf("formatFiles holds %s, which is no format of Write", name)
+		}
+	}
+}
 
 // formatCases lists the folders of testdata/formats: config.toml, an
 // optional manifest.json (the embedded default install otherwise), and the

@@ -5,11 +5,24 @@ import (
 	"io"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/format"
 )
 
-// Formats are the output formats Write knows, in the order the commands
-// list them.
-var Formats = []string{"human", "json", "sarif", "github"}
+// Format is an output format of Write: its name, as --format takes it,
+// and a few words on what it is, or none where the name says it.
+type Format struct {
+	Name    string
+	Summary string
+}
+
+// Formats returns the output formats Write knows, the default first.
+func Formats() []Format {
+	out := make([]Format, len(formats.List))
+	for i, f := range formats.List {
+		out[i] = Format{Name: f.Name, Summary: f.Summary}
+	}
+	return out
+}
 
 // WriteOptions are what the formats need beyond the diagnostics.
 type WriteOptions struct {
@@ -22,22 +35,29 @@ type WriteOptions struct {
 	Style Style
 }
 
+// written is what a format writes: the diagnostics and the options.
+type written struct {
+	ds   []diag.Diagnostic
+	opts WriteOptions
+}
+
+// formats are the output formats, each with its writer: the one list
+// Write, the commands' --format flags and the docs' tables derive from.
+var formats = format.New("output",
+	format.Format[written]{Info: format.Info{Name: "human"}, Write: func(w io.Writer, v written) error {
+		return writeHuman(w, v.ds, v.opts.Sources, v.opts.Style)
+	}},
+	format.Format[written]{Info: format.Info{Name: "json"}, Write: func(w io.Writer, v written) error { return WriteJSON(w, v.ds) }},
+	format.Format[written]{Info: format.Info{Name: "sarif", Summary: "SARIF 2.1.0"}, Write: func(w io.Writer, v written) error { return WriteSARIF(w, v.ds) }},
+	format.Format[written]{Info: format.Info{Name: "github", Summary: "GitHub Actions annotations"}, Write: func(w io.Writer, v written) error { return WriteGitHub(w, v.ds) }},
+)
+
 // Write writes diagnostics in one of the Formats: human (compiler-style
 // lines with the quoted source and a summary), json (docs/json-output.md),
 // sarif (SARIF 2.1.0) or github (GitHub Actions workflow commands). The
 // same diagnostics always give the same bytes.
 func Write(w io.Writer, format string, ds []diag.Diagnostic, opts WriteOptions) error {
-	switch format {
-	case "human":
-		return writeHuman(w, ds, opts.Sources, opts.Style)
-	case "json":
-		return WriteJSON(w, ds)
-	case "sarif":
-		return WriteSARIF(w, ds)
-	case "github":
-		return WriteGitHub(w, ds)
-	}
-	return fmt.Errorf("unknown output format %q", format)
+	return formats.Write(w, format, written{ds: ds, opts: opts})
 }
 
 // MaxFindingsPerFile is how many findings of one file the human and

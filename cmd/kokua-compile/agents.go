@@ -12,6 +12,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -22,8 +23,8 @@ func agentsCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "agents",
 		Usage:     "show each agent's availability, residency and approval, and where they come from",
-		UsageText: "kokua-compile agents [--manifest FILE] [--format human|json] [--verify-key PUB] CONFIG|POLICY",
-		Flags:     append(lintFlags("format of the listing and of diagnostics: human or json", nil), cli.VerifyKeyFlag()),
+		UsageText: "kokua-compile agents [--manifest FILE] [--format " + agentsFormats.Synopsis() + "] [--verify-key PUB] CONFIG|POLICY",
+		Flags:     append(lintFlags("format of the listing and of diagnostics", agentsFormats.List, nil), cli.VerifyKeyFlag()),
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return oneConfig
@@ -38,8 +39,8 @@ func agentsCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 // agents, or says the file is not a policy it can read or is not signed
 // with the key of verifyKey.
 func agents(o lintOptions, verifyKey string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if o.format != "human" && o.format != "json" {
-		return usage("agents lists in --format human or json, not %q", o.format)
+	if err := agentsFormats.Check(o.format); err != nil {
+		return usage("agents: %v", err)
 	}
 	src, m, err := readInputs(o, stdin)
 	if err != nil {
@@ -69,24 +70,35 @@ func agents(o lintOptions, verifyKey string, stdin io.Reader, stdout, stderr io.
 	return writeAgents(o.format, doc, stdout, func(w io.Writer) error { return engine.WriteAgents(w, l.res.World) })
 }
 
-// writeAgents writes the agents of doc in JSON, or the human view human
-// writes.
-func writeAgents(format string, doc *policy.Document, stdout io.Writer, human func(io.Writer) error) error {
-	if format == "json" {
+// agentsView is what kokua-compile agents lists: the agents of doc, and
+// the human view human writes.
+type agentsView struct {
+	doc   *policy.Document
+	human func(io.Writer) error
+}
+
+// agentsFormats are the formats of kokua-compile agents; its --format is
+// also the format of the config's findings, so each is one of lint's too.
+var agentsFormats = format.New("agents",
+	format.Format[agentsView]{Info: format.Info{Name: "human"}, Write: func(w io.Writer, v agentsView) error { return v.human(w) }},
+	format.Format[agentsView]{Info: format.Info{Name: "json"}, Write: func(w io.Writer, v agentsView) error {
 		data, err := json.MarshalIndent(struct {
 			Agents any `json:"agents"`
-		}{doc.Agents}, "", "  ")
+		}{v.doc.Agents}, "", "  ")
 		if err != nil {
-			return cli.Fail(cli.ExitInternal, "kokua-compile: %v", err)
+			return err
 		}
 		// Names come from the config and the manifest: no control or
 		// bidirectional character of one reaches the terminal raw.
-		if _, err := stdout.Write(append(diag.PrintableJSON(data), '\n')); err != nil {
-			return cli.StdoutFailed("kokua-compile", "the agents", err)
-		}
-		return nil
-	}
-	if err := human(stdout); err != nil {
+		_, err = w.Write(append(diag.PrintableJSON(data), '\n'))
+		return err
+	}},
+)
+
+// writeAgents writes the agents of doc in JSON, or the human view human
+// writes.
+func writeAgents(format string, doc *policy.Document, stdout io.Writer, human func(io.Writer) error) error {
+	if err := agentsFormats.Write(stdout, format, agentsView{doc: doc, human: human}); err != nil {
 		return cli.StdoutFailed("kokua-compile", "the agents", err)
 	}
 	return nil

@@ -33,7 +33,7 @@ func TestAgentsOfAPolicy(t *testing.T) {
 			if r := clitest.Run(Main, "kokua-compile", "", append(flags, "-o", pol, cfg)...); r.Code != cli.ExitOK {
 				t.Fatalf("compiling: exit %d, %s", r.Code, r.Stderr)
 			}
-			for _, format := range []string{"human", "json"} {
+			for _, format := range agentsFormats.Names() {
 				fromCfg := clitest.Run(Main, "kokua-compile", "", append(flags, "agents", "--format", format, cfg)...)
 				fromPol := clitest.Run(Main, "kokua-compile", "", "agents", "--format", format, pol)
 				if fromPol.Code != cli.ExitOK || fromPol.Stderr != "" {

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -30,17 +32,32 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	// The flags write where the action reads them (cli.Bind).
 	var o compileOptions
+	// One line per subcommand; each lives in its own file.
+	subs := []*urfave.Command{
+		agentsCommand(stdin, stdout, stderr),
+		diffCommand(stdin, stdout, stderr),
+		graphCommand(stdin, stdout, stderr),
+		keygenCommand(stdout),
+		manifestCommand(stdout, stderr),
+		testCommand(stdin, stdout, stderr),
+		risksCommand(stdin, stdout, stderr),
+		reportCommand(stdin, stdout, stderr),
+	}
 	return &urfave.Command{
-		Name:      "kokua-compile",
-		Usage:     "write the resolved tool-access policy of a Kokua config.toml",
-		UsageText: "kokua-compile [--manifest FILE] [--format human|json|sarif|github] [-o FILE] CONFIG\nkokua-compile --check -o FILE [--manifest FILE] [--only-kokua] CONFIG|DIR\nkokua-compile agents [--manifest FILE] [--format human|json] [--verify-key PUB] CONFIG|POLICY\nkokua-compile diff [--manifest FILE] [--base-manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] [--verify-key PUB] OLD NEW\nkokua-compile diff --base REF [--manifest FILE] [--base-manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] [--verify-key PUB] CONFIG\nkokua-compile graph [--manifest FILE] [--format dot|mermaid] [--verify-key PUB] CONFIG|POLICY\nkokua-compile keygen KEY\nkokua-compile manifest [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [-o FILE] CONFIG\nkokua-compile manifest --check FILE [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [--format human|json|sarif|github] CONFIG\nkokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] [--run REGEXP] [--claims-only] [--verify-key PUB] CONFIG|POLICY|DIR [TESTS...]\nkokua-compile risks [--manifest FILE] [--format human|json|markdown] [--fail-on critical|high|medium] [--verify-key PUB] CONFIG|POLICY\nkokua-compile report [--manifest FILE] [--base OLD|--base REF] [--fail-on critical|high|medium|any] [-o report.html] [--verify-key PUB] CONFIG|POLICY",
+		Name:  "kokua-compile",
+		Usage: "write the resolved tool-access policy of a Kokua config.toml",
+		// The usage lines of the root, then each subcommand's own.
+		UsageText: strings.Join(append([]string{
+			"kokua-compile [--manifest FILE] [--format " + lintFormats.Synopsis() + "] [-o FILE] CONFIG",
+			"kokua-compile --check -o FILE [--manifest FILE] [--only-kokua] CONFIG|DIR",
+		}, usageTexts(subs)...), "\n"),
 		Flags: append([]urfave.Flag{
 			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Destination: &o.output, Usage: "write the policy to `FILE` (a regular file or none; through a symlink to its target; atomically, keeping its mode, owner and group) instead of stdout"},
 			&urfave.BoolFlag{Name: "check", Local: true, Destination: &o.check, Usage: "write nothing; exit 1 when the policy in -o FILE is missing or stale against CONFIG and the manifest"},
 			cli.Bind(cli.InPlaceFlag(), &o.inPlace),
 			cli.Bind(cli.OnlyKokuaFlag(), &o.onlyKokua),
 			&urfave.StringFlag{Name: "sign", Local: true, Destination: &o.sign, Usage: "sign the policy with the Ed25519 private key in `KEY` (PEM, from kokua-compile keygen); kokua-run --verify-key checks it"},
-		}, lintFlags("format of diagnostics (on stderr): human, json, sarif or github", &o.lintOptions)...),
+		}, lintFlags("format of diagnostics (on stderr)", lintFormats, &o.lintOptions)...),
 		Action: func(_ context.Context, c *urfave.Command) error {
 			if c.NArg() != 1 {
 				return oneConfig
@@ -51,18 +68,17 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			}
 			return compileConfig(o, stdin, stdout, stderr)
 		},
-		// One line per subcommand; each lives in its own file.
-		Commands: []*urfave.Command{
-			agentsCommand(stdin, stdout, stderr),
-			diffCommand(stdin, stdout, stderr),
-			graphCommand(stdin, stdout, stderr),
-			keygenCommand(stdout),
-			manifestCommand(stdout, stderr),
-			testCommand(stdin, stdout, stderr),
-			risksCommand(stdin, stdout, stderr),
-			reportCommand(stdin, stdout, stderr),
-		},
+		Commands: subs,
 	}
+}
+
+// usageTexts are the usage lines of subs, in their order.
+func usageTexts(subs []*urfave.Command) []string {
+	out := make([]string, len(subs))
+	for i, sub := range subs {
+		out[i] = sub.UsageText
+	}
+	return out
 }
 
 // checkFolder is --check of every Kokua config below a folder
@@ -94,13 +110,17 @@ func checkFolder(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) er
 // than one.
 var oneConfig = cli.Fail(cli.ExitUsage, "kokua-compile: name exactly one config file, or - for standard input")
 
+// lintFormats are the formats of the findings (lint.Formats).
+var lintFormats = cli.LintFormats()
+
 // lintFlags are the flags of the lint that comes first, in every
-// subcommand that compiles; formatUsage says what --format formats. The
+// subcommand that compiles; what says what --format formats, in one of
+// formats. The
 // root command's flags write to o (cli.Bind); a subcommand passes nil and
 // reads them with lintOptionsOf, which finds a flag written before the
 // subcommand's name too.
-func lintFlags(formatUsage string, o *lintOptions) []urfave.Flag {
-	manifest, format := cli.ManifestFlag(), cli.FormatFlag(formatUsage)
+func lintFlags(what string, formats format.List, o *lintOptions) []urfave.Flag {
+	manifest, format := cli.ManifestFlag(), cli.FormatFlag(what, formats)
 	color, stdinName := cli.ColorFlag("colour of diagnostics: auto, always or never"), cli.StdinFilenameFlag()
 	if o != nil {
 		cli.Bind(manifest, &o.manifest)
@@ -144,10 +164,8 @@ type linted struct {
 
 // readInputs reads the manifest and the config the options name.
 func readInputs(o lintOptions, stdin io.Reader) (lint.Source, *lint.Manifest, error) {
-	switch o.format {
-	case "human", "json", "sarif", "github":
-	default:
-		return lint.Source{}, nil, usage("--format takes human, json, sarif or github, not %q", o.format)
+	if err := lintFormats.Check(o.format); err != nil {
+		return lint.Source{}, nil, usage("%v", err)
 	}
 	if err := cli.CheckStdin([]string{o.config}, o.stdinName); err != nil {
 		return lint.Source{}, nil, usage("%v", err)

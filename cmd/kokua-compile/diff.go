@@ -17,6 +17,8 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/english"
+	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -26,12 +28,12 @@ func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:  "diff",
 		Usage: "report the tools, toolsets, delegation edges, risk paths, reviewer and approval changes between two configs or policies, each graded; exit 1 when any reaches --fail-on",
-		UsageText: "kokua-compile diff [--manifest FILE] [--base-manifest FILE] [--format human|markdown|json|github] [--fail-on critical|high|medium|any] [--allow-widen] [--verify-key PUB] OLD NEW\n" +
+		UsageText: "kokua-compile diff [--manifest FILE] [--base-manifest FILE] [--format " + diff.Formats.Synopsis() + "] [--fail-on critical|high|medium|any] [--allow-widen] [--verify-key PUB] OLD NEW\n" +
 			"kokua-compile diff --base REF [--manifest FILE] [--base-manifest FILE] [--format ...] [--fail-on ...] [--allow-widen] [--verify-key PUB] CONFIG",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			baseManifestFlag(),
-			cli.FormatFlag("format of the report: human, markdown, json or github (annotations)"),
+			cli.FormatFlag("format of the report", diff.Formats.List),
 			failOnFlag("the least grade that makes the run fail: critical, high, medium, or any (any widening or graded change)"),
 			&urfave.BoolFlag{Name: "allow-widen", Local: true, Usage: "exit 0 whatever changed"},
 			&urfave.StringFlag{Name: "base", Local: true, Usage: "read the old side from git: `REF`:CONFIG (git show)"},
@@ -44,8 +46,8 @@ func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 }
 
 func runDiff(manifest, baseManifest, format, failOn, base, verifyKey string, allowWiden bool, args []string, stdout, stderr io.Writer) error {
-	if !slices.Contains(diff.Formats, format) {
-		return usage("--format takes human, markdown, json or github, not %q", format)
+	if err := diff.Formats.Check(format); err != nil {
+		return usage("%v", err)
 	}
 	if !slices.Contains(diff.FailOn, failOn) {
 		return usage("--fail-on takes critical, high, medium or any, not %q", failOn)
@@ -119,7 +121,7 @@ func policyKey(path string, srcs ...lint.Source) (ed25519.PublicKey, error) {
 	if len(configs) > 1 {
 		what = "are configs, which carry"
 	}
-	return nil, usage("--verify-key checks the signature of a compiled policy, and %s %s none: name the policy kokua-compile --sign wrote", strings.Join(configs, " and "), what)
+	return nil, usage("--verify-key checks the signature of a compiled policy, and %s %s none: name the policy kokua-compile --sign wrote", english.Words(configs, "and", nil), what)
 }
 
 // loadSide reads one side; a compiled policy must be signed with key when
@@ -192,7 +194,7 @@ func loadSidesWith(ms []*lint.Manifest, key ed25519.PublicKey, stderr io.Writer,
 			verb = "have"
 		}
 		return nil, &sidesWithErrors{
-			Exit:  cli.Exit{Code: cli.ExitFindings, Message: fmt.Sprintf("kokua-compile: %s %s errors; %s", strings.Join(names, " and "), verb, nothing)},
+			Exit:  cli.Exit{Code: cli.ExitFindings, Message: fmt.Sprintf("kokua-compile: %s %s errors; %s", english.Words(names, "and", nil), verb, nothing)},
 			which: which,
 		}
 	}
@@ -237,13 +239,13 @@ func writeNotCompared(w io.Writer, oldName, newName string, which []string) erro
 // one (graph, risks) with its --manifest and --verify-key, after checking
 // that --format is one of formats, and loads it; nothing says what a
 // config with errors stops.
-func oneSide(c *urfave.Command, stderr io.Writer, formats []string, nothing string) (side *diff.Side, format string, err error) {
+func oneSide(c *urfave.Command, stderr io.Writer, formats format.List, nothing string) (side *diff.Side, format string, err error) {
 	if c.NArg() != 1 {
 		return nil, "", usage("name exactly one config or compiled policy")
 	}
 	format = cli.String(c, "format")
-	if !slices.Contains(formats, format) {
-		return nil, "", usage("--format takes %s or %s, not %q", strings.Join(formats[:len(formats)-1], ", "), formats[len(formats)-1], format)
+	if err := formats.Check(format); err != nil {
+		return nil, "", usage("%v", err)
 	}
 	src, err := lint.ReadFile(c.Args().First())
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
+	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/internal/testing/needs"
 )
@@ -175,7 +176,7 @@ func TestDiffSidesWithErrors(t *testing.T) {
 		{tampered, broken, cli.ExitUsage, nil},
 		{broken, tampered, cli.ExitUsage, nil},
 	} {
-		for _, format := range []string{"json", "human", "markdown", "github"} {
+		for _, format := range diff.Formats.Names() {
 			code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", "diff", "--allow-widen", "--format", format, c.old, c.new).Split()
 			what := fmt.Sprintf("diff --format %s %s %s", format, filepath.Base(c.old), filepath.Base(c.new))
 			if code != c.code {

@@ -16,14 +16,14 @@ func graphCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "graph",
 		Usage:     "draw the delegation graph with each agent's reach, in Graphviz DOT or Mermaid",
-		UsageText: "kokua-compile graph [--manifest FILE] [--format dot|mermaid] [--verify-key PUB] CONFIG|POLICY",
+		UsageText: "kokua-compile graph [--manifest FILE] [--format " + reach.Formats.Synopsis() + "] [--verify-key PUB] CONFIG|POLICY",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
-			&urfave.StringFlag{Name: "format", Local: true, Value: "dot", Usage: "dot (Graphviz) or mermaid"},
+			cli.FormatFlag("format of the drawing", reach.Formats.List),
 			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
-			side, format, err := oneSide(c, stderr, reach.Formats, "no graph was drawn")
+			side, format, err := oneSide(c, stderr, reach.Formats.List, "no graph was drawn")
 			if err != nil {
 				return err
 			}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
+	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
 	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -86,20 +88,22 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 			{"-o", policyPath, newPath},
 			{"--sign", key, "-o", signedPath, newPath},
 		}
-		for k, args := range append(policies, [][]string{
-			{"agents", "--format", "human", newPath},
-			{"agents", "--format", "json", newPath},
-			{"diff", "--format", "human", oldPath, newPath},
-			{"diff", "--format", "markdown", oldPath, newPath},
-			{"diff", "--format", "json", oldPath, newPath},
-			{"graph", "--format", "dot", newPath},
-			{"graph", "--format", "mermaid", newPath},
-			{"diff", "--format", "github", oldPath, newPath},
-			{"risks", "--format", "human", riskPath},
-			{"risks", "--format", "markdown", riskPath},
-			{"risks", "--format", "json", riskPath},
-			{"diff", "--format", "markdown", newPath, riskPath},
-			{"diff", "--format", "github", newPath, riskPath},
+		// Each listing in each of its formats (the registries of
+		// internal/format), and the diff to the risky config.
+		var listings [][]string
+		for _, f := range agentsFormats.Names() {
+			listings = append(listings, []string{"agents", "--format", f, newPath})
+		}
+		for _, f := range diff.Formats.Names() {
+			listings = append(listings, []string{"diff", "--format", f, oldPath, newPath}, []string{"diff", "--format", f, newPath, riskPath})
+		}
+		for _, f := range reach.Formats.Names() {
+			listings = append(listings, []string{"graph", "--format", f, newPath})
+		}
+		for _, f := range diff.RiskFormats.Names() {
+			listings = append(listings, []string{"risks", "--format", f, riskPath})
+		}
+		for k, args := range append(append(policies, listings...), [][]string{
 			{"report", newPath},
 			{"report", "--base", oldPath, newPath},
 			{"--check", "-o", newPath + ".missing.json", newPath},

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -30,7 +29,7 @@ func manifestCommand(stdout, stderr io.Writer) *urfave.Command {
 		Name:  "manifest",
 		Usage: "write the registry manifest of the install CONFIG describes, its MCP servers read live; --check FILE reports every tool added, removed or changed since FILE, and who can call it",
 		UsageText: "kokua-compile manifest [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [-o FILE] CONFIG\n" +
-			"kokua-compile manifest --check FILE [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [--format human|json|sarif|github] CONFIG",
+			"kokua-compile manifest --check FILE [--skills DIR] [--plugins FILE] [--timeout 10s] [--allow-missing] [--format " + lintFormats.Synopsis() + "] CONFIG",
 		Flags: []urfave.Flag{
 			&urfave.StringFlag{Name: "skills", Local: true, Usage: "read the skills folder `DIR` (one skill per directory with a SKILL.md)"},
 			&urfave.StringFlag{Name: "plugins", Local: true, Usage: "carry the plugin toolsets of `FILE`, a manifest or a JSON array of toolsets (default: those of the manifest -o or --check names)"},
@@ -39,7 +38,7 @@ func manifestCommand(stdout, stderr io.Writer) *urfave.Command {
 			&urfave.StringFlag{Name: "check", Local: true, Usage: "write nothing; report what changed in the install since the manifest `FILE`, and exit 1 when anything did"},
 			&urfave.StringFlag{Name: "timeout", Local: true, Value: install.DefaultTimeout.String(), Usage: "how long each MCP server has to list its tools (a Go duration: 10s, 1m)"},
 			&urfave.BoolFlag{Name: "allow-missing", Local: true, Usage: "record an MCP server that cannot be read as not connected, and say so, instead of failing"},
-			cli.FormatFlag("format of --check's findings: human, json, sarif or github"),
+			cli.FormatFlag("format of --check's findings", lintFormats),
 			cli.ColorFlag("colour of --check's findings: auto, always or never"),
 		},
 		Action: func(ctx context.Context, c *urfave.Command) error {
@@ -56,8 +55,8 @@ func runManifest(ctx context.Context, c *urfave.Command, stdout, stderr io.Write
 	if check != "" && output != "" {
 		return usage("manifest: --check reads FILE and writes nothing; leave -o out")
 	}
-	if !slices.Contains(lint.Formats, format) {
-		return usage("manifest: --format takes human, json, sarif or github, not %q", format)
+	if err := lintFormats.Check(format); err != nil {
+		return usage("manifest: %v", err)
 	}
 	if c.IsSet("format") && check == "" {
 		return usage("manifest: --format is the format of --check's findings; without --check, the manifest is JSON")

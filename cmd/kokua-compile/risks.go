@@ -23,10 +23,10 @@ func risksCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "risks",
 		Usage:     "list, for every agent, the paths from untrusted content to exec, write, self-modify, persist and egress tools, most severe first; with --fail-on, exit 1 when a path reaches that grade",
-		UsageText: "kokua-compile risks [--manifest FILE] [--format human|json|markdown] [--fail-on critical|high|medium] [--verify-key PUB] CONFIG|POLICY",
+		UsageText: "kokua-compile risks [--manifest FILE] [--format " + diff.RiskFormats.Synopsis() + "] [--fail-on critical|high|medium] [--verify-key PUB] CONFIG|POLICY",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
-			cli.FormatFlag("format of the report: human, json or markdown"),
+			cli.FormatFlag("format of the report", diff.RiskFormats.List),
 			&urfave.StringFlag{Name: "fail-on", Local: true, Usage: "exit 1 when a risk path is graded at least `GRADE`: critical, high or medium (default: list, and exit 0)"},
 			cli.VerifyKeyFlag(),
 		},
@@ -40,7 +40,7 @@ func risksCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 				}
 				failOn = riskFailOn[i]
 			}
-			side, format, err := oneSide(c, stderr, diff.RiskFormats, "no risk was listed")
+			side, format, err := oneSide(c, stderr, diff.RiskFormats.List, "no risk was listed")
 			if err != nil {
 				return err
 			}

@@ -17,7 +17,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/expect"
-	"github.com/kokua-policy/kokua-policy/internal/expect/junit"
+	"github.com/kokua-policy/kokua-policy/internal/expect/reports"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -29,10 +29,10 @@ func testCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "test",
 		Usage:     "check the claims of policy test files (kokua.test.toml beside the config by default) against a config or a compiled policy; exit 1 when one fails",
-		UsageText: "kokua-compile test [--manifest FILE] [--format human|json|junit|sarif|github] [--run REGEXP] [--claims-only] [--verify-key PUB] CONFIG|POLICY|DIR [TESTS...]",
+		UsageText: "kokua-compile test [--manifest FILE] [--format " + reports.Formats.Synopsis() + "] [--run REGEXP] [--claims-only] [--verify-key PUB] CONFIG|POLICY|DIR [TESTS...]",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
-			cli.FormatFlag("format of the report: human, json, junit, sarif or github"),
+			cli.FormatFlag("format of the report", reports.Formats.List),
 			&urfave.StringFlag{Name: "run", Local: true, Usage: "check only the claims whose name (or, for a claim without one, its selectors as the report writes them) matches `REGEXP` (Go's syntax, as go test -run); one that matches no claim is a usage error"},
 			&urfave.BoolFlag{Name: "claims-only", Local: true, Usage: "report the claims only: a config with errors gets one line, not its findings (the kokua-lint hook, or kokua-lint, lists them)"},
 			cli.StdinFilenameFlag(),
@@ -116,8 +116,8 @@ func testFolder(args []string, format string, run func(config string) error, std
 
 func runTest(o testOptions, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	manifest, format, stdinName, verifyKey := o.manifest, o.format, o.stdinName, o.verifyKey
-	if !slices.Contains(expect.Formats, format) {
-		return usage("test reports in --format %s, not %q", strings.Join(expect.Formats, ", "), format)
+	if err := reports.Formats.Check(format); err != nil {
+		return usage("test: %v", err)
 	}
 	if len(args) == 0 {
 		return usage("test: name a config or a compiled policy, then the test files (%s beside the config by default)", expect.DefaultFile)
@@ -197,11 +197,7 @@ func runTest(o testOptions, args []string, stdin io.Reader, stdout, stderr io.Wr
 		return err
 	}
 	r := &expect.Report{Config: src.Name, Tests: tests, Results: expect.Run(side, files...)}
-	write := func() error { return expect.Write(stdout, format, r) }
-	if format == "junit" {
-		write = func() error { return junit.Write(stdout, r) }
-	}
-	if err := write(); err != nil {
+	if err := reports.Formats.Write(stdout, format, r); err != nil {
 		return cli.StdoutFailed("kokua-compile", "the report", err)
 	}
 	if r.Failed() > 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
+	"github.com/kokua-policy/kokua-policy/internal/expect/reports"
 	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
 )
 
@@ -37,7 +38,7 @@ func TestPolicyTestHostileNames(t *testing.T) {
 		if err := os.WriteFile(tests, []byte(claims), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		for _, format := range []string{"human", "json", "junit", "sarif", "github"} {
+		for _, format := range reports.Formats.Names() {
 			args := []string{"test", "--format", format, cfg, tests}
 			code, stdout, stderr := clitest.Run(Main, "kokua-compile", "", args...).Split()
 			if code != cli.ExitFindings || stdout == "" {

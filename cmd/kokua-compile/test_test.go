@@ -13,6 +13,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
+	"github.com/kokua-policy/kokua-policy/internal/expect/reports"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 )
 
@@ -24,6 +25,18 @@ var testFormats = []struct{ format, file string }{
 	{"junit", "want.junit.xml"},
 	{"sarif", "want.sarif.json"},
 	{"github", "want.github.txt"},
+}
+
+// TestTestFormatsHaveGoldens: testFormats names every report format, in
+// the order of their registry, so that a new format gets its golden.
+func TestTestFormatsHaveGoldens(t *testing.T) {
+	var names []string
+	for _, f := range testFormats {
+		names = append(names, f.format)
+	}
+	if want := reports.Formats.Names(); !slices.Equal(names, want) {
+		t.Errorf("the goldens are of the formats %q, the reports' are %q", names, want)
+	}
 }
 
 // TestPolicyTestGolden (issue 22): every case of testdata/policytest, a
@@ -194,7 +207,7 @@ func TestPolicyTestInputs(t *testing.T) {
 
 // TestPolicyTestWriteFails: a report that cannot be written exits 3.
 func TestPolicyTestWriteFails(t *testing.T) {
-	for _, format := range []string{"human", "json", "junit", "sarif", "github"} {
+	for _, format := range reports.Formats.Names() {
 		args := []string{"test", "--format", format, shippedPath(t)}
 		clitest.CheckWriteFails(t, "kokua-compile", args, clitest.RunTo(Main, "kokua-compile", nil, clitest.DevFull(t), args...))
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -40,13 +41,13 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "kokua-lint",
 		Usage:     "check Kokua's config.toml tool access offline",
-		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...|DIR...\nkokua-lint --fix [--unsafe-fixes] [--diff] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format human|json|sarif]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
+		UsageText: "kokua-lint [--manifest FILE] [--format " + lintFormats.Synopsis() + "] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...|DIR...\nkokua-lint --fix [--unsafe-fixes] [--diff] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format " + ruleFormats.Synopsis() + "]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
 		Flags: []urfave.Flag{
 			cli.Bind(cli.ManifestFlag(), &o.manifest),
-			cli.Bind(cli.FormatFlag("output format: human, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations)"), &o.format),
+			cli.Bind(cli.FormatFlag("output format", lintFormats), &o.format),
 			cli.Bind(cli.ColorFlag("colour: auto, always or never (auto honours NO_COLOR)"), &o.color),
 			&urfave.StringFlag{Name: "fail-on", Local: true, Value: "error", Destination: &o.failOn, Usage: "exit 1 on findings of this severity or worse: error or warning"},
-			&urfave.BoolFlag{Name: "list-rules", Local: true, Destination: &list, Usage: "print every rule with its severity, phase and summary (in --format human, json or sarif)"},
+			&urfave.BoolFlag{Name: "list-rules", Local: true, Destination: &list, Usage: "print every rule with its severity, phase and summary, in --format " + ruleFormats.Usage()},
 			cli.Bind(cli.StdinFilenameFlag(), &o.stdinName),
 			cli.Bind(cli.OnlyKokuaFlag(), &o.onlyKokua),
 			&urfave.BoolFlag{Name: "fix", Local: true, Destination: &o.fix, Usage: "make the safe fixes of the findings in each CONFIG, in place (a config read from - is written to standard output), and report what remains"},
@@ -73,6 +74,9 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 		},
 	}
 }
+
+// lintFormats are the formats of the findings (lint.Formats).
+var lintFormats = cli.LintFormats()
 
 // options are kokua-lint's flags and arguments.
 type options struct {
@@ -113,10 +117,8 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil || failOn == diag.Info {
 		return usage("--fail-on takes error or warning, not %q", o.failOn)
 	}
-	switch o.format {
-	case "human", "json", "sarif", "github":
-	default:
-		return usage("--format takes human, json, sarif or github, not %q", o.format)
+	if err := lintFormats.Check(o.format); err != nil {
+		return usage("%v", err)
 	}
 	color, err := cli.UseColor(o.color, stdout)
 	if err != nil {
@@ -235,47 +237,55 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// ruleFormats are the formats of --list-rules: columns for people, a
+// JSON array, or the rules of a SARIF log with no results.
+var ruleFormats = format.New("rules",
+	format.Format[[]*rules.Rule]{Info: format.Info{Name: "human"}, Write: writeRulesHuman},
+	format.Format[[]*rules.Rule]{Info: format.Info{Name: "json"}, Write: writeRulesJSON},
+	format.Format[[]*rules.Rule]{Info: format.Info{Name: "sarif", Summary: "SARIF 2.1.0"}, Write: func(w io.Writer, _ []*rules.Rule) error {
+		return lint.Write(w, "sarif", nil, lint.WriteOptions{})
+	}},
+)
+
 // listRules prints every rule: its ID, severity, phase, summary and the
-// numbers of the spec it implements, as columns (human), as a JSON
-// array (json) or as the rules of a SARIF log with no results (sarif).
+// numbers of the spec it implements, in one of ruleFormats.
 func listRules(w io.Writer, format string) error {
-	all := rules.All()
-	switch format {
-	case "human":
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, r := range all {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Phase, r.Summary, strings.Join(r.Refs, " "))
-		}
-		if err := tw.Flush(); err != nil {
-			return cli.StdoutFailed("kokua-lint", "the rules", err)
-		}
-	case "json":
-		type rule struct {
-			ID       string   `json:"id"`
-			Severity string   `json:"severity"`
-			Phase    string   `json:"phase"`
-			Summary  string   `json:"summary"`
-			Refs     []string `json:"refs"`
-			Help     string   `json:"help_uri"`
-		}
-		out := struct {
-			Rules []rule `json:"rules"`
-		}{Rules: make([]rule, 0, len(all))}
-		for _, r := range all {
-			out.Rules = append(out.Rules, rule{ID: r.ID, Severity: r.Severity.String(), Phase: string(r.Phase),
-				Summary: r.Summary, Refs: append([]string{}, r.Refs...), Help: lint.SARIFRuleHelpURI(r.ID)})
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return cli.StdoutFailed("kokua-lint", "the rules", err)
-		}
-	case "sarif":
-		if err := lint.Write(w, "sarif", nil, lint.WriteOptions{}); err != nil {
-			return cli.StdoutFailed("kokua-lint", "the rules", err)
-		}
-	default:
-		return usage("--list-rules prints --format human, json or sarif, not %q", format)
+	if err := ruleFormats.Check(format); err != nil {
+		return usage("--list-rules: %v", err)
+	}
+	if err := ruleFormats.Write(w, format, rules.All()); err != nil {
+		return cli.StdoutFailed("kokua-lint", "the rules", err)
 	}
 	return nil
+}
+
+// writeRulesHuman writes the rules as columns.
+func writeRulesHuman(w io.Writer, all []*rules.Rule) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range all {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Phase, r.Summary, strings.Join(r.Refs, " "))
+	}
+	return tw.Flush()
+}
+
+// writeRulesJSON writes the rules as a JSON object with an array.
+func writeRulesJSON(w io.Writer, all []*rules.Rule) error {
+	type rule struct {
+		ID       string   `json:"id"`
+		Severity string   `json:"severity"`
+		Phase    string   `json:"phase"`
+		Summary  string   `json:"summary"`
+		Refs     []string `json:"refs"`
+		Help     string   `json:"help_uri"`
+	}
+	out := struct {
+		Rules []rule `json:"rules"`
+	}{Rules: make([]rule, 0, len(all))}
+	for _, r := range all {
+		out.Rules = append(out.Rules, rule{ID: r.ID, Severity: r.Severity.String(), Phase: string(r.Phase),
+			Summary: r.Summary, Refs: append([]string{}, r.Refs...), Help: lint.SARIFRuleHelpURI(r.ID)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }

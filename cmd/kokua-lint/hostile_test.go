@@ -94,7 +94,7 @@ func TestHostileNamesReachNoOutputRaw(t *testing.T) {
 		}
 	}
 	for i := range configs {
-		for _, format := range []string{"human", "json", "sarif", "github"} {
+		for _, format := range lintFormats.Names() {
 			for _, m := range []string{"", manifests[i]} {
 				args := []string{"--format", format, "--color", "never"}
 				if m != "" {

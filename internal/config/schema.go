@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/internal/english"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -42,16 +43,7 @@ var typeWants = [...]string{
 }
 
 // quotedOr spells a list of strings as a sentence does: "a", "b" or "c".
-func quotedOr(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = strconv.Quote(s)
-	}
-	if len(q) < 2 {
-		return strings.Join(q, "")
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-}
+func quotedOr(ss []string) string { return english.Words(ss, "or", strconv.Quote) }
 
 // ThinkingLevels are the strings a thinking key takes besides true and
 // false (R2).

@@ -7,36 +7,34 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
-// Formats are the formats Write takes.
-var Formats = []string{"human", "markdown", "json", "github"}
+// Formats are the formats of kokua-compile diff's report: human (for a
+// terminal), markdown (for a pull-request comment or a job summary), json
+// (one object, the Report's fields) and github (annotations).
+var Formats = format.New("diff",
+	format.Format[*Report]{Info: format.Info{Name: "human"}, Write: text(human)},
+	format.Format[*Report]{Info: format.Info{Name: "markdown"}, Write: text(markdown)},
+	format.Format[*Report]{Info: format.Info{Name: "json"}, Write: writeJSON[*Report]},
+	format.Format[*Report]{Info: format.Info{Name: "github", Summary: "annotations"}, Write: text(github)},
+)
 
-// Write writes a report in one of Formats: human (for a terminal),
-// markdown (for a pull-request comment or a job summary) or json (one
-// object, the Report's fields).
-func Write(w io.Writer, format string, r *Report) error {
-	var out string
-	switch format {
-	case "human":
-		out = human(r)
-	case "markdown":
-		out = markdown(r)
-	case "github":
-		out = github(r)
-	case "json":
-		return writeJSON(w, r)
-	default:
-		return fmt.Errorf("unknown diff format %q (want human, markdown, json or github)", format)
+// Write writes a report in one of Formats.
+func Write(w io.Writer, format string, r *Report) error { return Formats.Write(w, format, r) }
+
+// text is a writer of what write returns as a string.
+func text[T any](write func(T) string) func(io.Writer, T) error {
+	return func(w io.Writer, v T) error {
+		_, err := io.WriteString(w, write(v))
+		return err
 	}
-	_, err := io.WriteString(w, out)
-	return err
 }
 
 // writeJSON writes v as the JSON reports are written: indented, every
 // string printable (diag.PrintableJSON), one line feed at the end.
-func writeJSON(w io.Writer, v any) error {
+func writeJSON[T any](w io.Writer, v T) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err

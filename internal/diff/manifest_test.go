@@ -360,7 +360,7 @@ func TestURLPasswordHidden(t *testing.T) {
 	m := serverManifest(t).load(t, "manifest.json")
 	withPass := strings.Replace(serverConfig, "https://wiki.example/mcp", "https://bot:hunter2@wiki.attacker.example/mcp", 1)
 	r := diff.Compare(configSide(t, "old.toml", serverConfig, m), configSide(t, "new.toml", withPass, m))
-	for _, format := range diff.Formats {
+	for _, format := range diff.Formats.Names() {
 		var b strings.Builder
 		if err := diff.Write(&b, format, r); err != nil {
 			t.Fatal(err)
@@ -438,7 +438,7 @@ func TestManifestDigestOnly(t *testing.T) {
 	if !r.Manifest.Differs || r.Grade != reach.NoGrade || r.Widened || !r.Empty() || r.Fails("any") {
 		t.Fatalf("differs %v, grade %v, widened %v, empty %v", r.Manifest.Differs, r.Grade, r.Widened, r.Empty())
 	}
-	for _, format := range diff.Formats {
+	for _, format := range diff.Formats.Names() {
 		var out strings.Builder
 		if err := diff.Write(&out, format, r); err != nil {
 			t.Fatal(err)

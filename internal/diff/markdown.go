@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
@@ -158,14 +157,8 @@ func markdown(r *Report) string {
 		for _, c := range r.Reviewers {
 			p("- %s %s: %s (%s); %s\n", gradeCell(c.Grade), cell(reviewerField(c)), cell(reviewerValues(c)), at(c.At), cell(reviewerReach(c)))
 			if c.Diff != "" {
-				// A fence longer than any run of backticks in the text keeps
-				// the instructions from closing it.
-				fence := escape.MarkdownFence(c.Diff)
-				lines := strings.Split(strings.TrimSuffix(c.Diff, "\n"), "\n")
-				for i, l := range lines {
-					lines[i] = diag.Printable(l)
-				}
-				b.WriteString("\n" + fence + "diff\n" + strings.Join(lines, "\n") + "\n" + fence + "\n\n")
+				// No line of the instructions closes the block.
+				b.WriteString("\n" + escape.MarkdownBlock("diff", c.Diff) + "\n")
 			}
 		}
 	}

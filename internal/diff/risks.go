@@ -6,12 +6,20 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/english"
+	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
-// RiskFormats are the formats WriteRisks takes.
-var RiskFormats = []string{"human", "markdown", "json"}
+// RiskFormats are the formats of kokua-compile risks's report: human,
+// markdown (one table per agent) and json (one object, the RiskReport's
+// fields).
+var RiskFormats = format.New("risks",
+	format.Format[*RiskReport]{Info: format.Info{Name: "human"}, Write: text(risksHuman)},
+	format.Format[*RiskReport]{Info: format.Info{Name: "markdown"}, Write: text(risksMarkdown)},
+	format.Format[*RiskReport]{Info: format.Info{Name: "json"}, Write: writeJSON[*RiskReport]},
+)
 
 // RiskReport is what kokua-compile risks writes: one side's risk paths
 // (reach.Graph.Risks), each hop placed in the config.
@@ -127,11 +135,7 @@ func hopsLeftOut(n int) string {
 // runsText names the agents a view sets running: the first few, then a
 // count of the rest.
 func runsText(a AgentRisk) string {
-	s := strings.Join(a.Runs, ", ")
-	if more := a.RunsCount - len(a.Runs); more > 0 {
-		s += " and " + diag.Thousands(more) + " more"
-	}
-	return s
+	return english.Counted(a.Runs, a.RunsCount, "", nil)
 }
 
 // PlacedHop is a hop and the line that makes it possible: the gating
@@ -195,19 +199,7 @@ func (s *Side) hopPlace(h reach.Hop) Place {
 
 // WriteRisks writes a risk report in one of RiskFormats.
 func WriteRisks(w io.Writer, format string, r *RiskReport) error {
-	var out string
-	switch format {
-	case "human":
-		out = risksHuman(r)
-	case "markdown":
-		out = risksMarkdown(r)
-	case "json":
-		return writeJSON(w, r)
-	default:
-		return fmt.Errorf("unknown risks format %q (want human, markdown or json)", format)
-	}
-	_, err := io.WriteString(w, out)
-	return err
+	return RiskFormats.Write(w, format, r)
 }
 
 // pathTitle says what a path lets untrusted content do.

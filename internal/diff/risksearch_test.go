@@ -526,7 +526,7 @@ func TestRiskOutputGrowsLinearly(t *testing.T) {
 					}
 				}
 			}
-			for _, format := range diff.RiskFormats {
+			for _, format := range diff.RiskFormats.Names() {
 				var b strings.Builder
 				if err := diff.WriteRisks(&b, format, r); err != nil {
 					t.Fatal(err)

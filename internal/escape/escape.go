@@ -143,6 +143,21 @@ func MarkdownFence(text string) string {
 	return strings.Repeat("`", max(3, longestRun(text, '`')+1))
 }
 
+// MarkdownBlock writes text as a fenced code block with the info string
+// info ("diff", "text"): each line printable (diag.Printable), the fence
+// longer than any run of backticks in them (MarkdownFence), so that no
+// line closes the block, and a line feed after the closing fence. Nothing
+// in a code block is live. A line feed that ends text is not a line of it.
+func MarkdownBlock(info, text string) string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = diag.Printable(l)
+	}
+	body := strings.Join(lines, "\n")
+	fence := MarkdownFence(body)
+	return fence + info + "\n" + body + "\n" + fence + "\n"
+}
+
 // GitHubData writes s as the message of a GitHub workflow command
 // (::error file=...::MESSAGE): printable, its line feeds kept as the
 // runner's %0A, so that the command is one line and the text shown is s;

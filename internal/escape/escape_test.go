@@ -255,6 +255,36 @@ func TestMarkdownFence(t *testing.T) {
 	}
 }
 
+// TestMarkdownBlock: a block of any text, rendered as GitHub would, is
+// one fenced code block with the info string asked for that holds the
+// text's lines, each printable, whatever backticks or fences they hold.
+func TestMarkdownBlock(t *testing.T) {
+	for _, s := range append(names(3, 500), "```", "````diff\n```", "a\n```\nb\n", "~~~", "x\x1b[31m\u202e\n", "") {
+		out := MarkdownBlock("diff", s)
+		src := []byte(out)
+		root := gfm.Parser().Parse(text.NewReader(src))
+		block, ok := root.FirstChild().(*ast.FencedCodeBlock)
+		if !ok || block.NextSibling() != nil || !strings.HasSuffix(out, "\n") {
+			t.Fatalf("%q: not one fenced block ending a line:\n%s", s, out)
+		}
+		if info := string(block.Language(src)); info != "diff" {
+			t.Errorf("%q: info string %q, want diff", s, info)
+		}
+		var got strings.Builder
+		for i := 0; i < block.Lines().Len(); i++ {
+			seg := block.Lines().At(i)
+			got.Write(seg.Value(src))
+		}
+		var want []string
+		for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+			want = append(want, diag.Printable(l))
+		}
+		if got.String() != strings.Join(want, "\n")+"\n" {
+			t.Errorf("%q: the block holds %q, want its printable lines", s, got.String())
+		}
+	}
+}
+
 // TestGitHubEscape checks the escaping of workflow commands: the message
 // escapes '%', CR and LF; a property value also ':' and ','. '%' is
 // escaped first, so an escape already in the text is not decoded by the

@@ -60,7 +60,7 @@ func BenchmarkScaleFailingClaims(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				r := &expect.Report{Config: "config.toml", Results: expect.Run(side, f)}
-				if err := expect.Write(io.Discard, "json", r); err != nil {
+				if err := expect.WriteJSON(io.Discard, r); err != nil {
 					b.Fatal(err)
 				}
 			}

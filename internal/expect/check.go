@@ -8,6 +8,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/english"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
 	"github.com/kokua-policy/kokua-policy/kokua"
@@ -236,13 +237,9 @@ func (c *checker) toolSelector(v Value) ([]reach.Key, []diag.Diagnostic) {
 	return []reach.Key{{Toolset: ts, Tool: tool}}, nil
 }
 
-func quoteAll(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = diag.Quote(n)
-	}
-	return strings.Join(q, " or ")
-}
+// quoteAll quotes names and joins them as "'a', 'b' or 'c'", bounded as
+// english.Names is.
+func quoteAll(names []string) string { return english.Names(names, "or", diag.Quote) }
 
 // oneOf is the help of a selector with no close match: the names it may
 // be, the first shownNames of them.

@@ -16,9 +16,6 @@ import (
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
-// Formats are the report formats, the default first.
-var Formats = []string{"human", "json", "junit", "sarif", "github"}
-
 // Shown is how many failing pairs of one claim a report for people
 // explains; the rest are counted.
 const Shown = 3
@@ -40,23 +37,6 @@ func (r *Report) Failed() int {
 		}
 	}
 	return n
-}
-
-// Write writes the report in a format of Formats but junit, which
-// package junit writes: encoding/xml is then not linked into kokua-lint,
-// whose language server checks test files with this package.
-func Write(w io.Writer, format string, r *Report) error {
-	switch format {
-	case "human":
-		return writeHuman(w, r)
-	case "json":
-		return writeJSON(w, r)
-	case "sarif":
-		return writeSARIF(w, r)
-	case "github":
-		return writeGitHub(w, r)
-	}
-	return fmt.Errorf("no report format %q", format)
 }
 
 // Line is the line of the claim's [[expect]] header.
@@ -131,7 +111,12 @@ func (res *Result) places() []Step {
 	return out
 }
 
-func writeHuman(w io.Writer, r *Report) error {
+// WriteHuman writes the report for people: ok or FAIL per claim, the
+// explanation of each failure, and a count. The report formats are one
+// list in internal/expect/reports, with junit's, which encoding/xml
+// writes: it is not linked into kokua-lint, whose language server checks
+// test files with this package.
+func WriteHuman(w io.Writer, r *Report) error {
 	b := bufio.NewWriter(w)
 	for _, res := range r.Results {
 		status := "ok  "
@@ -194,10 +179,10 @@ type (
 	}
 )
 
-// writeJSON writes the report one claim at a time: the head with the
+// WriteJSON writes the report one claim at a time: the head with the
 // counts, then each result marshalled alone, indented as the whole
 // document would be, so that the report is never built whole.
-func writeJSON(w io.Writer, r *Report) error {
+func WriteJSON(w io.Writer, r *Report) error {
 	tests := r.Tests
 	if tests == nil {
 		tests = []string{}
@@ -257,7 +242,9 @@ func jsonResultOf(res Result) jsonResult {
 // TestRule is the SARIF rule of a claim that does not hold.
 const TestRule = "policy-test"
 
-func writeSARIF(w io.Writer, r *Report) error {
+// WriteSARIF writes the report as a SARIF 2.1.0 log: a result at each
+// failing claim's line, with the config lines responsible.
+func WriteSARIF(w io.Writer, r *Report) error {
 	driver := sarif.NewVersionedDriver("kokua-compile test", version.Version).WithInformationURI(lint.SARIFInformationURI)
 	if v, ok := version.Semantic(version.Version); ok {
 		driver = driver.WithSemanticVersion(v)
@@ -300,9 +287,9 @@ func location(file string, line, column int, text string) *sarif.Location {
 	return sarif.NewLocationWithPhysicalLocation(physical).WithMessage(sarif.NewTextMessage(escape.SARIFText(text)))
 }
 
-// writeGitHub writes a workflow command per failing claim at its line in
+// WriteGitHub writes a workflow command per failing claim at its line in
 // the test file, and one at each config line its explanation points at.
-func writeGitHub(w io.Writer, r *Report) error {
+func WriteGitHub(w io.Writer, r *Report) error {
 	b := bufio.NewWriter(w)
 	for _, res := range r.Results {
 		if res.Passed {

@@ -8,6 +8,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/english"
 	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
@@ -115,20 +116,17 @@ func keyTitle(path []string) string {
 // code writes s as Markdown inline code.
 func code(s string) string { return escape.MarkdownCode(s) }
 
-func codes(names []string) string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = code(n)
-	}
-	return strings.Join(out, ", ")
-}
+// codes writes names as code, joined by ", " and bounded as
+// english.Names is: a toolset's hundred tools are five and a count.
+func codes(names []string) string { return english.Names(names, "", code) }
 
 // agentText is the agent's resolved access, as kokua-compile agents
 // prints it.
 func agentText(w *model.World, name string) string {
 	var b bytes.Buffer
 	_ = engine.WriteAgent(&b, w, w.Agent(name))
-	return "```text\n" + b.String() + "```\n"
+	// No name in it closes the block.
+	return escape.MarkdownBlock("text", b.String())
 }
 
 // toolsetText says what a toolset is: its kind, its tools, who registers
@@ -148,7 +146,9 @@ func toolsetText(w *model.World, name string) string {
 	}
 	b.WriteString("\n\n")
 	if t.Description != "" {
-		b.WriteString(t.Description + "\n\n")
+		// A description is the config's or the manifest's text, shown
+		// as text: no link, mention or emphasis of it is live.
+		b.WriteString(escape.MarkdownText(t.Description) + "\n\n")
 	}
 	switch {
 	case !t.Connected:
@@ -238,12 +238,7 @@ func count(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-func orCodes(names []string) string {
-	if len(names) <= 1 {
-		return codes(names)
-	}
-	return codes(names[:len(names)-1]) + " or " + code(names[len(names)-1])
-}
+func orCodes(names []string) string { return english.Names(names, "or", code) }
 
 // entryAgents says which agents a list's entry applies to.
 func entryAgents(w *model.World, path []string, r model.Resolution) string {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 )
 
 // TestSchemaCopy: the embedded schema, whose descriptions are the hover
@@ -319,5 +321,57 @@ func TestHover(t *testing.T) {
 	}
 	if got := c.hover(u, find(t, text, "# Kokua", 3)); got != "" {
 		t.Errorf("hover on a comment: %q", got)
+	}
+}
+
+// TestHoverNamesAreText (issue 40): what a hover quotes from the config
+// or the manifest is text in the Markdown: an agent whose name holds a
+// fence stays inside its block, and a toolset's description shows its
+// link, mention and emphasis as written, none of them live.
+func TestHoverNamesAreText(t *testing.T) {
+	agent := "a```b"
+	text := shipped(t) + `
+[[mcp.server]]
+name = "evil"
+url = "https://example.com/mcp"
+description = "[Approved](https://evil.example) by @security-team, **safe**"
+
+[agents."` + agent + `".tools]
+available = ["evil"]
+`
+	w := lintText("config.toml", text).World
+	if w.Agent(agent) == nil || w.Toolset("evil") == nil {
+		t.Fatal("the config does not declare the agent and the server")
+	}
+	block := agentText(w, agent)
+	if fence := escape.MarkdownFence(agent); !strings.HasPrefix(block, fence+"text\n") || !strings.HasSuffix(block, "\n"+fence+"\n") {
+		t.Errorf("the agent's block is not fenced past the backticks of its name:\n%s", block)
+	}
+	desc := toolsetText(w, "evil")
+	for _, live := range []string{"[Approved](", "@security-team", "**safe**"} {
+		if strings.Contains(desc, live) {
+			t.Errorf("the description's %q is written raw:\n%s", live, desc)
+		}
+	}
+	if want := escape.MarkdownText("[Approved](https://evil.example) by @security-team, **safe**"); !strings.Contains(desc, want) {
+		t.Errorf("the hover does not show the description as text %q:\n%s", want, desc)
+	}
+}
+
+// TestHoverListsAreBounded (issue 40): a hover names at most five tools or
+// agents of a list and counts the rest, where it once named them all.
+func TestHoverListsAreBounded(t *testing.T) {
+	var names []string
+	for i := range 200 {
+		names = append(names, fmt.Sprintf("tool_%d", i))
+	}
+	if got, want := codes(names), "`tool_0`, `tool_1`, `tool_2`, `tool_3`, `tool_4` and 195 more"; got != want {
+		t.Errorf("codes of 200 names = %q, want %q", got, want)
+	}
+	if got, want := orCodes(names[:2]), "`tool_0` or `tool_1`"; got != want {
+		t.Errorf("orCodes of 2 names = %q, want %q", got, want)
+	}
+	if got, want := codes(names[:3]), "`tool_0`, `tool_1`, `tool_2`"; got != want {
+		t.Errorf("codes of 3 names = %q, want %q", got, want)
 	}
 }

@@ -37,6 +37,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/english"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/textdiff"
 	"github.com/kokua-policy/kokua-policy/internal/tomledit"
@@ -322,15 +323,8 @@ func renamed(name string) string {
 	return name
 }
 
-func and(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
+// and joins names as "a, b and c", bounded as english.Names is.
+func and(names []string) string { return english.Names(names, "and", nil) }
 
 // Diff is the unified diff from the input to the output, empty when they
 // are equal. A relative name is labelled a/NAME and b/NAME, as git writes

@@ -6,24 +6,20 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
-// Formats are the formats Write takes.
-var Formats = []string{"dot", "mermaid"}
-
-// Write draws the graph in a format of Formats: Graphviz DOT, or a Mermaid
+// Formats are the formats of the drawing: Graphviz DOT, or a Mermaid
 // flowchart (which GitHub renders in markdown).
-func Write(w io.Writer, format string, g *Graph) error {
-	switch format {
-	case "dot":
-		return WriteDOT(w, g)
-	case "mermaid":
-		return WriteMermaid(w, g)
-	}
-	return fmt.Errorf("unknown graph format %q (want dot or mermaid)", format)
-}
+var Formats = format.New("graph",
+	format.Format[*Graph]{Info: format.Info{Name: "dot", Summary: "Graphviz"}, Write: WriteDOT},
+	format.Format[*Graph]{Info: format.Info{Name: "mermaid"}, Write: WriteMermaid},
+)
+
+// Write draws the graph in a format of Formats.
+func Write(w io.Writer, format string, g *Graph) error { return Formats.Write(w, format, g) }
 
 // Title is a node's first line: its name and its marks.
 func (a *Agent) Title() string {

@@ -183,7 +183,7 @@ func parseSuppression(c tomlpos.Comment, invalid *Pass) *suppression {
 	}
 	if s.reason == "" {
 		invalid.Report(Finding{Span: c.Span,
-			Message:    fmt.Sprintf("the suppression of %s gives no reason; a suppression must say why the finding does not apply", strings.Join(s.ids, ", ")),
+			Message:    fmt.Sprintf("the suppression of %s gives no reason; a suppression must say why the finding does not apply", listed(s.ids, plain, "")),
 			Suggestion: "add the reason after the brackets: # kokua-lint: ignore[" + strings.Join(s.ids, ",") + "] <reason>"})
 		return nil
 	}

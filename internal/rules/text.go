@@ -8,6 +8,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/english"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -26,31 +27,13 @@ func q(s string) string { return diag.Quote(s) }
 // suggestion) shows; the rest are counted, "and 2,997 more", so that no
 // finding grows with the config and n findings cost n times a constant
 // (issue 18: 3,000 unknown delegates once wrote 3,000 names each).
-const maxListed = 5
+const maxListed = english.MaxNames
 
-// listed writes the first maxListed items, each through show, joined by
-// ", " with last ("and", "or") before the final one: "'a', 'b' and 'c'".
-// An empty last joins them all with ", ". Past maxListed it names the
-// first maxListed and counts the rest: "'a', 'b', 'c', 'd', 'e' and 2,997
-// more" ("or 2,997 more" for an "or" list). Only the items it shows are
-// passed to show.
+// listed writes items as english.Names does: the first maxListed, each
+// through show, joined by ", " with last ("and", "or") before the final
+// one, and a count of the rest.
 func listed(items []string, show func(string) string, last string) string {
-	n := min(len(items), maxListed)
-	parts := make([]string, n)
-	for i := range n {
-		parts[i] = show(items[i])
-	}
-	switch {
-	case len(items) > maxListed:
-		word := last
-		if word == "" {
-			word = "and"
-		}
-		return strings.Join(parts, ", ") + " " + word + " " + diag.Thousands(len(items)-maxListed) + " more"
-	case last == "" || n <= 1:
-		return strings.Join(parts, ", ")
-	}
-	return strings.Join(parts[:n-1], ", ") + " " + last + " " + parts[n-1]
+	return english.Names(items, last, show)
 }
 
 // plain shows an item as it is, for lists of text that is not a name

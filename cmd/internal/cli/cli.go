@@ -19,6 +19,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -376,9 +377,21 @@ func ManifestFlag() *urfave.StringFlag {
 	return &urfave.StringFlag{Name: "manifest", Local: true, Usage: "registry manifest `FILE` (default: the embedded default install)"}
 }
 
-// FormatFlag is --format, human by default.
-func FormatFlag(usage string) *urfave.StringFlag {
-	return &urfave.StringFlag{Name: "format", Local: true, Value: "human", Usage: usage}
+// FormatFlag is --format over formats: the first by default, its usage
+// what says what the format is of ("format of the report"), then the
+// formats: "format of the report: human, json or markdown".
+func FormatFlag(what string, formats format.List) *urfave.StringFlag {
+	return &urfave.StringFlag{Name: "format", Local: true, Value: formats.Default(), Usage: what + ": " + formats.Usage()}
+}
+
+// LintFormats are lint's output formats (lint.Formats), as the --format
+// of every command that writes findings takes them.
+func LintFormats() format.List {
+	var l format.List
+	for _, f := range lint.Formats() {
+		l = append(l, format.Info{Name: f.Name, Summary: f.Summary})
+	}
+	return l
 }
 
 // ColorFlag is --color, auto by default.
