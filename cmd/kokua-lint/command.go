@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -214,9 +213,7 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.format == "human" && m.Embedded && len(sources) > 1 {
-		// Not fmt: in a clean run, this line is the one use of it, and its
-		// first use costs a lint's worth of time (docs/benchmarks.md).
-		_, _ = io.WriteString(stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install ("+strconv.Itoa(len(m.Toolsets()))+" toolsets)\n")
+		fmt.Fprintf(stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install (%d toolsets)\n", len(m.Toolsets()))
 	}
 	if err := lint.Write(stdout, o.format, all, lint.WriteOptions{Sources: sources, Style: cli.Style(color)}); err != nil {
 		return cli.StdoutFailed("kokua-lint", "the report", err)
