@@ -282,7 +282,7 @@ func checkGitHubLines(t *testing.T, data []byte, ds []diag.Diagnostic) {
 		t.Fatalf("%d lines for %d diagnostics", len(lines), len(ds))
 	}
 	for i, d := range ds {
-		if want := GitHubCommand(d); lines[i] != want {
+		if want := githubAnnotation(d); lines[i] != want {
 			t.Errorf("line %d is %q, want %q", i+1, lines[i], want)
 		}
 		if !strings.HasPrefix(lines[i], "::"+wantGitHubCommand[d.Severity]+" file="+escape.GitHubProperty(d.Span.File)+",line=") ||
@@ -473,9 +473,9 @@ func TestSARIFSchemaRejects(t *testing.T) {
 	}
 }
 
-// TestGitHubCommand checks the workflow command of diagnostics the golden
+// TestGitHubAnnotation checks the workflow command of diagnostics the golden
 // cases do not reach.
-func TestGitHubCommand(t *testing.T) {
+func TestGitHubAnnotation(t *testing.T) {
 	at := func(file string, l1, c1, l2, c2 int) diag.Span {
 		return diag.Span{File: file, Start: diag.Position{Line: l1, Column: c1}, End: diag.Position{Line: l2, Column: c2}}
 	}
@@ -494,8 +494,8 @@ func TestGitHubCommand(t *testing.T) {
 		{diag.Diagnostic{Rule: "invalid-toml", Severity: diag.Error, Message: "no file"},
 			"::error title=invalid-toml::no file"},
 	} {
-		if got := GitHubCommand(c.d); got != c.want {
-			t.Errorf("GitHubCommand(%+v)\n got %q\nwant %q", c.d, got, c.want)
+		if got := githubAnnotation(c.d); got != c.want {
+			t.Errorf("githubAnnotation(%+v)\n got %q\nwant %q", c.d, got, c.want)
 		}
 	}
 	var out bytes.Buffer

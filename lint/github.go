@@ -47,7 +47,7 @@ func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
 	shown := newCapped()
 	for _, d := range ds {
 		if shown.shows(d) {
-			b.WriteString(GitHubCommand(d))
+			b.WriteString(githubAnnotation(d))
 			b.WriteByte('\n')
 		}
 	}
@@ -57,9 +57,9 @@ func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
 	return b.Flush()
 }
 
-// GitHubCommand is the workflow command for one diagnostic, without the
+// githubAnnotation is the workflow command for one diagnostic, without the
 // final newline.
-func GitHubCommand(d diag.Diagnostic) string {
+func githubAnnotation(d diag.Diagnostic) string {
 	var props []string
 	add := func(name, value string) {
 		props = append(props, name+"="+escape.GitHubProperty(value))

@@ -156,7 +156,7 @@ func TestHumanEscapesThePathAndKeepsTheColours(t *testing.T) {
 }
 
 // TestWriteJSONIsTheWholeReport holds the streaming JSON writer to the
-// document it stands for: ToJSON's report, indented by two spaces, with
+// document it stands for: jsonReport's report, indented by two spaces, with
 // diag.PrintableJSON applied, for hostile diagnostics, every format case
 // and none at all.
 func TestWriteJSONIsTheWholeReport(t *testing.T) {
@@ -171,7 +171,7 @@ func TestWriteJSONIsTheWholeReport(t *testing.T) {
 		if err := WriteJSON(&got, ds); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeIndentedJSON(&want, ToJSON(ds)); err != nil {
+		if err := writeIndentedJSON(&want, jsonReport(ds)); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {

@@ -32,8 +32,8 @@ type JSONReport struct {
 	Diagnostics []JSONDiagnostic `json:"diagnostics"`
 }
 
-// ToJSON converts diagnostics to their JSON form.
-func ToJSON(ds []diag.Diagnostic) JSONReport {
+// jsonReport converts diagnostics to their JSON form.
+func jsonReport(ds []diag.Diagnostic) JSONReport {
 	out := JSONReport{Diagnostics: make([]JSONDiagnostic, 0, len(ds))}
 	for _, d := range ds {
 		out.Diagnostics = append(out.Diagnostics, toJSON(d))
@@ -54,7 +54,7 @@ func toJSON(d diag.Diagnostic) JSONDiagnostic {
 	}
 }
 
-// WriteJSON writes diagnostics as one JSON object, ToJSON(ds) indented by
+// WriteJSON writes diagnostics as one JSON object, jsonReport(ds) indented by
 // two spaces with HTML characters left as they are, and a line feed. It
 // encodes one diagnostic at a time, so that its memory does not grow with
 // the number of findings, with diag.PrintableJSON applied to each.
