@@ -20,14 +20,6 @@ import (
 // file, and reading it whole would only cost memory.
 const MaxInputBytes = 16 << 20
 
-// TooLarge is the error for an input named name that is over
-// MaxInputBytes: kokua-lint prints it for a file or standard input, and
-// the language server shows it as the one diagnostic of a document that
-// large, which it does not lint.
-func TooLarge(name string) error {
-	return fmt.Errorf("cannot read %s: it is larger than %d MiB, which no config or manifest is", name, MaxInputBytes>>20)
-}
-
 // Source is one input file: its name as diagnostics print it, and its bytes.
 type Source struct {
 	Name string
@@ -136,7 +128,7 @@ func ReadFile(path string) (Source, error) {
 	data, err := regular.ReadFile(path, MaxInputBytes)
 	switch {
 	case errors.Is(err, regular.ErrTooLarge):
-		return Source{}, TooLarge(path)
+		return Source{}, engine.TooLarge(path, MaxInputBytes)
 	case err != nil:
 		return Source{}, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
 	}

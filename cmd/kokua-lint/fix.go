@@ -7,6 +7,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/migrate"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -128,9 +129,9 @@ func (o options) fixHint(w io.Writer, all []diag.Diagnostic) {
 	safe, unsafe := 0, 0
 	for _, d := range all {
 		switch {
-		case lint.Fixable(d, false):
+		case engine.Fixable(d, false):
 			safe++
-		case lint.Fixable(d, true):
+		case engine.Fixable(d, true):
 			unsafe++
 		}
 	}

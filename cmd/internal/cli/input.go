@@ -13,6 +13,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -52,7 +53,7 @@ func ReadInput(path string, stdin io.Reader, name string) (lint.Source, error) {
 		return lint.Source{}, fmt.Errorf("cannot read standard input: %w", err)
 	}
 	if len(data) > lint.MaxInputBytes {
-		return lint.Source{}, lint.TooLarge("standard input")
+		return lint.Source{}, engine.TooLarge("standard input", lint.MaxInputBytes)
 	}
 	return lint.Source{Name: name, Data: data}, nil
 }
