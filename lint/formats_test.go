@@ -23,6 +23,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
+	"github.com/kokua-policy/kokua-policy/internal/sariflog"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 )
@@ -224,7 +225,7 @@ func checkSARIFResults(t *testing.T, data []byte, ds []diag.Diagnostic) {
 		loc := res.Locations[0].PhysicalLocation
 		checkURIReference(t, loc.ArtifactLocation.URI)
 		reg := loc.Region
-		if loc.ArtifactLocation.URI != SARIFURI(d.Span.File) || reg == nil ||
+		if loc.ArtifactLocation.URI != sariflog.URI(d.Span.File) || reg == nil ||
 			reg.StartLine != d.Span.Start.Line || reg.StartColumn != d.Span.Start.Column ||
 			reg.EndLine != d.Span.End.Line || reg.EndColumn != d.Span.End.Column {
 			t.Errorf("result %d: location %+v (region %+v), want %s to %d:%d", i, loc, reg, d.Span, d.Span.End.Line, d.Span.End.Column)
@@ -520,10 +521,10 @@ func TestSARIFURI(t *testing.T) {
 		"kokua/日本.toml":              "kokua/%E6%97%A5%E6%9C%AC.toml",
 		"deploy/prod/config.v2.toml": "deploy/prod/config.v2.toml",
 	} {
-		if got := SARIFURI(in); got != want {
-			t.Errorf("SARIFURI(%q) = %q, want %q", in, got, want)
+		if got := sariflog.URI(in); got != want {
+			t.Errorf("URI(%q) = %q, want %q", in, got, want)
 		}
-		checkURIReference(t, SARIFURI(in))
+		checkURIReference(t, sariflog.URI(in))
 	}
 	for _, bad := range []string{manifest.DefaultManifestName, "a b.toml", "100%.toml", "%zz", "日本.toml"} {
 		if uriReferenceError(bad) == nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/escape"
+	"github.com/kokua-policy/kokua-policy/internal/sariflog"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -258,13 +259,13 @@ func jsonResultOf(res Result) jsonResult {
 const TestRule = "policy-test"
 
 func writeSARIF(w io.Writer, r *Report) error {
-	driver := sarif.NewVersionedDriver("kokua-compile test", version.Version).WithInformationURI(lint.SARIFInformationURI)
+	driver := sarif.NewVersionedDriver("kokua-compile test", version.Version).WithInformationURI(sariflog.InformationURI)
 	if v, ok := version.Semantic(version.Version); ok {
 		driver = driver.WithSemanticVersion(v)
 	}
 	rule := sarif.NewRule(TestRule).
 		WithShortDescription(sarif.NewMultiformatMessageString("A claim of a policy test file does not hold")).
-		WithHelpURI(lint.SARIFInformationURI + "/blob/main/docs/policy-tests.md").
+		WithHelpURI(sariflog.InformationURI + "/blob/main/docs/policy-tests.md").
 		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel("error"))
 	driver.Rules = []*sarif.ReportingDescriptor{rule}
 	run := sarif.NewRun(*sarif.NewTool(driver)).WithColumnKind("unicodeCodePoints")
@@ -296,7 +297,7 @@ func location(file string, line, column int, text string) *sarif.Location {
 	if column >= 1 {
 		region.WithStartColumn(column)
 	}
-	physical := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(lint.SARIFURI(file))).WithRegion(region)
+	physical := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(sariflog.URI(file))).WithRegion(region)
 	return sarif.NewLocationWithPhysicalLocation(physical).WithMessage(sarif.NewTextMessage(escape.SARIFText(text)))
 }
 
