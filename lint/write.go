@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // Formats are the output formats Write knows, in the order the commands
@@ -87,9 +88,9 @@ func notShownLine(file string, n int) string {
 	if n == 1 {
 		what = "finding"
 	}
-	line := fmt.Sprintf("%s more %s not shown (see --format json)", diag.Thousands(n), what)
+	line := fmt.Sprintf("%s more %s not shown (see --format json)", printable.Thousands(n), what)
 	if file == "" {
 		return line
 	}
-	return diag.Printable(file) + ": " + line
+	return printable.String(file) + ": " + line
 }

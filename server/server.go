@@ -21,7 +21,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -174,7 +174,7 @@ func (s *Server) logReload(trigger, result string, st, previous *state, reason s
 		return
 	}
 	rec := &reloadRecord{Type: "reload", Time: stamp(time.Now()), Trigger: trigger, Result: result,
-		PolicyDigest: st.digest, File: diag.Printable(s.path), Error: diag.Printable(reason)}
+		PolicyDigest: st.digest, File: printable.String(s.path), Error: printable.String(reason)}
 	if previous != nil {
 		rec.PreviousDigest = previous.digest
 	}

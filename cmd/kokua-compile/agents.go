@@ -9,9 +9,9 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -81,7 +81,7 @@ func writeAgents(format string, doc *policy.Document, stdout io.Writer, human fu
 		}
 		// Names come from the config and the manifest: no control or
 		// bidirectional character of one reaches the terminal raw.
-		if _, err := stdout.Write(append(diag.PrintableJSON(data), '\n')); err != nil {
+		if _, err := stdout.Write(append(printable.JSON(data), '\n')); err != nil {
 			return cli.StdoutFailed("kokua-compile", "the agents", err)
 		}
 		return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -26,7 +27,7 @@ import (
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Standard error carries only lines of text: whatever a message quotes
 	// (a path, a name), no control or bidirectional character reaches it raw.
-	stderr = diag.PrintableWriter{W: stderr}
+	stderr = printable.Writer{W: stderr}
 	return cli.Run(command(stdin, stdout, stderr), args, stdin, stdout, stderr)
 }
 
@@ -160,14 +161,14 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	// others are still linted and reported.
 	unreadable := len(folderProblems) > 0
 	for _, err := range folderProblems {
-		fmt.Fprintf(stderr, "kokua-lint: %s\n", diag.Printable(err.Error()))
+		fmt.Fprintf(stderr, "kokua-lint: %s\n", printable.String(err.Error()))
 	}
 	for _, path := range o.configs {
 		// A config --fix replaces is resolved once: the file read is
 		// the file written.
 		target, src, err := o.readConfig(path, stdin)
 		if err != nil {
-			fmt.Fprintf(stderr, "kokua-lint: %s\n", diag.Printable(err.Error()))
+			fmt.Fprintf(stderr, "kokua-lint: %s\n", printable.String(err.Error()))
 			unreadable = true
 			continue
 		}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/escape"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
@@ -163,7 +163,7 @@ func markdown(r *Report) string {
 				fence := escape.MarkdownFence(c.Diff)
 				lines := strings.Split(strings.TrimSuffix(c.Diff, "\n"), "\n")
 				for i, l := range lines {
-					lines[i] = diag.Printable(l)
+					lines[i] = printable.String(l)
 				}
 				b.WriteString("\n" + fence + "diff\n" + strings.Join(lines, "\n") + "\n" + fence + "\n\n")
 			}

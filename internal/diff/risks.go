@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
@@ -121,7 +121,7 @@ func hopsLeftOut(n int) string {
 	if n == 1 {
 		return "... 1 more hop ..."
 	}
-	return "... " + diag.Thousands(n) + " more hops ..."
+	return "... " + printable.Thousands(n) + " more hops ..."
 }
 
 // runsText names the agents a view sets running: the first few, then a
@@ -129,7 +129,7 @@ func hopsLeftOut(n int) string {
 func runsText(a AgentRisk) string {
 	s := strings.Join(a.Runs, ", ")
 	if more := a.RunsCount - len(a.Runs); more > 0 {
-		s += " and " + diag.Thousands(more) + " more"
+		s += " and " + printable.Thousands(more) + " more"
 	}
 	return s
 }

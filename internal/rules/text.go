@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -20,7 +20,7 @@ import (
 
 // q quotes a name from the config for a message, escaping anything that
 // could disturb a terminal (control characters, bidirectional overrides).
-func q(s string) string { return diag.Quote(s) }
+func q(s string) string { return printable.Quote(s) }
 
 // maxListed is how many names a list in a finding (a note, a message, a
 // suggestion) shows; the rest are counted, "and 2,997 more", so that no
@@ -46,7 +46,7 @@ func listed(items []string, show func(string) string, last string) string {
 		if word == "" {
 			word = "and"
 		}
-		return strings.Join(parts, ", ") + " " + word + " " + diag.Thousands(len(items)-maxListed) + " more"
+		return strings.Join(parts, ", ") + " " + word + " " + printable.Thousands(len(items)-maxListed) + " more"
 	case last == "" || n <= 1:
 		return strings.Join(parts, ", ")
 	}
@@ -159,7 +159,7 @@ func tomlStrings(items []string) string {
 // single quote or a character a terminal would act on) is written as a
 // basic string with escapes instead, so either form is valid TOML.
 func tomlName(s string) string {
-	if strings.ContainsRune(s, '\'') || strings.ContainsFunc(s, diag.Unsafe) {
+	if strings.ContainsRune(s, '\'') || strings.ContainsFunc(s, printable.Unsafe) {
 		return tomlpos.BasicString(s)
 	}
 	return "'" + s + "'"
