@@ -365,7 +365,7 @@ func (v *validator) agent(path, name string, a *Agent) {
 }
 
 // builtTools checks that an agent's tools are what its resident toolsets
-// build at its first turn, as kokua-compile writes them (Presentation):
+// build at its first turn, as kokua-compile writes them (presentation):
 // the same names from the same toolsets, in the same order. Decide answers
 // from the tools written and a session from the ones built, so a document
 // where the two differ (a tool of a toolset that builds empty, one left
@@ -374,7 +374,7 @@ func (v *validator) builtTools(path string, a *Agent) {
 	if v.err != nil {
 		return // the toolsets and lists the build reads are not sound
 	}
-	built, _ := Presentation(v.d.Toolsets, a, func(t string) bool { return has(a.Resident, t) }, nil, len(a.Deferred) > 0, nil)
+	built, _ := presentation(v.d.Toolsets, a, func(t string) bool { return has(a.Resident, t) }, nil, len(a.Deferred) > 0, nil)
 	if len(built) != len(a.Tools) {
 		v.fail(path, "lists %d tools, but its resident toolsets build %d at the first turn", len(a.Tools), len(built))
 		return
