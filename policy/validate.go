@@ -87,7 +87,7 @@ func (v *validator) document() {
 		v.fail("trust_order", "lists %d toolsets, but toolsets has %d: want every toolset once", len(d.TrustOrder), len(d.Toolsets))
 	}
 	v.names("core_tools", d.CoreTools, func(name string) string {
-		for _, c := range kokua.CoreTools {
+		for _, c := range kokua.CoreTools() {
 			if c == name {
 				return ""
 			}
@@ -171,11 +171,12 @@ func (v *validator) names(path string, list []string, check func(string) string)
 }
 
 func (v *validator) toolset(path, name string, ts *Toolset) {
+	why, reserved := kokua.Reserved(name)
 	switch {
 	case name == "":
 		v.fail(path, "a toolset has no name")
-	case kokua.Reserved[name] != "":
-		v.fail(path, "%q cannot name a toolset: %s", name, kokua.Reserved[name])
+	case reserved:
+		v.fail(path, "%q cannot name a toolset: %s", name, why)
 	case strings.ContainsAny(name, ".*"):
 		v.fail(path, "%q cannot name a toolset: it holds '.' or '*'", name)
 	}

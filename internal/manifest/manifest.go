@@ -492,8 +492,8 @@ func (r *manifestReader) classes(obj *jsonpos.Value, where string) ([]kokua.Clas
 		c := kokua.Class(cv.Str)
 		switch {
 		case !c.Valid():
-			names := make([]string, len(kokua.Classes))
-			for j, k := range kokua.Classes {
+			names := make([]string, len(kokua.Classes()))
+			for j, k := range kokua.Classes() {
 				names[j] = string(k)
 			}
 			r.fail(cv, "%s has class %q; the classes are %s", where, cv.Str, strings.Join(names, ", "))
