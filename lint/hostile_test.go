@@ -101,7 +101,7 @@ func tomlString(s string) string {
 
 func TestNoFormatWritesARawControlCharacter(t *testing.T) {
 	ds, sources := hostileDiagnostics(t)
-	for _, format := range Formats {
+	for _, format := range Formats() {
 		for _, style := range []Style{{}, testStyle()} {
 			var out bytes.Buffer
 			if err := Write(&out, format, ds, WriteOptions{Sources: sources, Style: style}); err != nil {

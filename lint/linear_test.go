@@ -29,7 +29,7 @@ func TestOutputGrowsLinearly(t *testing.T) {
 	}
 	const n = 40
 	for name, shape := range shapes {
-		for _, format := range Formats {
+		for _, format := range Formats() {
 			size := func(n int) int {
 				cfg, m := shape(n)
 				ds := Lint(Source{Name: "config.toml", Data: cfg}, m).Diagnostics

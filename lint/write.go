@@ -8,9 +8,9 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
-// Formats are the output formats Write knows, in the order the commands
-// list them.
-var Formats = []string{"human", "json", "sarif", "github"}
+// Formats returns the output formats Write knows, in the order the
+// commands list them, in a slice of the caller's own.
+func Formats() []string { return []string{"human", "json", "sarif", "github"} }
 
 // WriteOptions are what the formats need beyond the diagnostics.
 type WriteOptions struct {

@@ -56,7 +56,7 @@ func runManifest(ctx context.Context, c *urfave.Command, stdout, stderr io.Write
 	if check != "" && output != "" {
 		return usage("manifest: --check reads FILE and writes nothing; leave -o out")
 	}
-	if !slices.Contains(lint.Formats, format) {
+	if !slices.Contains(lint.Formats(), format) {
 		return usage("manifest: --format takes human, json, sarif or github, not %q", format)
 	}
 	if c.IsSet("format") && check == "" {

@@ -232,7 +232,7 @@ func TestCheckHostile(t *testing.T) {
 	if len(ds) != len(names) {
 		t.Errorf("%d findings, want one per changed description (%d)", len(ds), len(names))
 	}
-	for _, format := range lint.Formats {
+	for _, format := range lint.Formats() {
 		out := render(t, ds, pinned, format)
 		if raw := hostile.Raw([]byte(out)); raw != "" || hostile.Forged([]byte(out)) {
 			t.Errorf("--format %s carries %s (forged: %v)", format, raw, hostile.Forged([]byte(out)))
