@@ -61,6 +61,50 @@ func TestFindsInternalTypes(t *testing.T) {
 	}
 }
 
+// TestNoMutableVars fails on any exported variable of a public package
+// that holds a map, a slice or an array: a host could change it for
+// every other package of its process (issue 40). Such a fact is a
+// function that returns a copy, or a lookup.
+func TestNoMutableVars(t *testing.T) {
+	var paths []string
+	for _, p := range public {
+		paths = append(paths, module+"/"+p)
+	}
+	for _, p := range load(t, paths) {
+		for _, name := range mutableVars(p) {
+			t.Errorf("%s.%s is an exported map, slice or array", p.Name(), name)
+		}
+	}
+}
+
+// TestFindsMutableVars checks that the check sees each kind it looks for
+// in a package written for it, and lets an error variable and an
+// unexported map be.
+func TestFindsMutableVars(t *testing.T) {
+	got := mutableVars(load(t, []string{module + "/internal/publicapi/testdata/mutable"})[0])
+	if want := []string{"Array", "Map", "Named", "Slice"}; !slices.Equal(got, want) {
+		t.Errorf("the check found %q, want %q", got, want)
+	}
+}
+
+// mutableVars lists, sorted, the exported package-level variables of p
+// whose type is a map, a slice or an array.
+func mutableVars(p *types.Package) []string {
+	var out []string
+	scope := p.Scope()
+	for _, name := range scope.Names() {
+		v, ok := scope.Lookup(name).(*types.Var)
+		if !ok || !v.Exported() {
+			continue
+		}
+		switch v.Type().Underlying().(type) {
+		case *types.Map, *types.Slice, *types.Array:
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // load type-checks packages from the export data the go command writes
 // for them and their dependencies.
 func load(t *testing.T, paths []string) []*types.Package {
