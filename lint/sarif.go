@@ -12,7 +12,6 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
-	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/sariflog"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 )
@@ -68,7 +67,7 @@ func toSARIF(ds []diag.Diagnostic) *sarif.Report {
 // list), and the index in tool.driver.rules of each rule the diagnostics
 // name.
 func sarifFrame(ds []diag.Diagnostic) (*sarif.Report, map[string]int) {
-	all := rules.All()
+	all := Rules()
 	descriptors := make([]*sarif.ReportingDescriptor, 0, len(all))
 	index := map[string]int{}
 	for _, r := range all {

@@ -16,7 +16,6 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
-	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -233,11 +232,13 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// listRules prints every rule: its ID, severity, phase, summary and the
-// numbers of the spec it implements, as columns (human), as a JSON
-// array (json) or as the rules of a SARIF log with no results (sarif).
+// listRules prints every rule of lint.Rules: its ID, severity, phase,
+// summary and the numbers of the spec it implements, as columns (human),
+// as a JSON object whose "rules" are lint.Rule values (json, which adds
+// the fixes and the page), or as the rules of a SARIF log with no results
+// (sarif).
 func listRules(w io.Writer, format string) error {
-	all := rules.All()
+	all := lint.Rules()
 	switch format {
 	case "human":
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -248,24 +249,11 @@ func listRules(w io.Writer, format string) error {
 			return cli.StdoutFailed("kokua-lint", "the rules", err)
 		}
 	case "json":
-		type rule struct {
-			ID       string   `json:"id"`
-			Severity string   `json:"severity"`
-			Phase    string   `json:"phase"`
-			Summary  string   `json:"summary"`
-			Refs     []string `json:"refs"`
-			Help     string   `json:"help_uri"`
-		}
-		out := struct {
-			Rules []rule `json:"rules"`
-		}{Rules: make([]rule, 0, len(all))}
-		for _, r := range all {
-			out.Rules = append(out.Rules, rule{ID: r.ID, Severity: r.Severity.String(), Phase: string(r.Phase),
-				Summary: r.Summary, Refs: append([]string{}, r.Refs...), Help: lint.SARIFRuleHelpURI(r.ID)})
-		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := enc.Encode(struct {
+			Rules []lint.Rule `json:"rules"`
+		}{all}); err != nil {
 			return cli.StdoutFailed("kokua-lint", "the rules", err)
 		}
 	case "sarif":
