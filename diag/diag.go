@@ -1,7 +1,9 @@
 // Package diag holds the one type every lint problem is reported as, whether
 // the TOML reader, the manifest reader or a rule finds it, and the source
-// positions those problems point at. Hosts read it: it is what lint.Lint
-// returns.
+// positions those problems point at. A host reads the Diagnostic values
+// lint.Lint and compile.Compile return: their rule, severity (AtLeast
+// against a threshold), message and span, sorted as the commands print
+// them (Sort); and it makes their fixes, which are data, with Apply.
 //
 // It depends on the standard library only, so that every reader and rule
 // can use it.

@@ -1,7 +1,11 @@
-// Package lint runs the rules over config files and owns the output
-// formats. It is the library behind the kokua-lint command: Lint checks
-// one config against a manifest, and Write prints the findings in any of
-// the formats.
+// Package lint is what a host calls to check Kokua's config.toml: an
+// editor, a CI step or a service that lints the configs it is given, as
+// the kokua-lint command does. A host loads a registry manifest once
+// (DefaultManifest for a default install, LoadManifest for its own), calls
+// Lint on each config and reads the findings as diag.Diagnostic values,
+// makes their fixes with Fix, writes them in any of the command's formats
+// with Write (human, JSON, SARIF, GitHub annotations), and lists the rules
+// with their severities and fixes with Rules.
 package lint
 
 import (

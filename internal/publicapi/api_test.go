@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	godoc "go/doc"
 	"go/importer"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -103,6 +107,45 @@ func mutableVars(p *types.Package) []string {
 		}
 	}
 	return out
+}
+
+// TestDocsAndExamples holds each public package to what issue 40 asks of
+// it: a package comment that says what a host does with it, and at least
+// one runnable example, one with an // Output: comment that go test
+// checks.
+func TestDocsAndExamples(t *testing.T) {
+	for _, name := range public {
+		dir := filepath.Join("..", "..", name)
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc string
+		var tests []*ast.File
+		for _, fname := range files {
+			f, err := parser.ParseFile(token.NewFileSet(), fname, nil, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasSuffix(fname, "_test.go") {
+				tests = append(tests, f)
+			} else if f.Doc != nil {
+				doc += f.Doc.Text()
+			}
+		}
+		if !strings.Contains(doc, "host") {
+			t.Errorf("package %s: its comment does not say what a host does with it:\n%s", name, doc)
+		}
+		runnable := 0
+		for _, ex := range godoc.Examples(tests...) {
+			if ex.Output != "" || ex.EmptyOutput {
+				runnable++
+			}
+		}
+		if runnable == 0 {
+			t.Errorf("package %s has no example with an // Output: comment", name)
+		}
+	}
 }
 
 // load type-checks packages from the export data the go command writes
