@@ -1,9 +1,11 @@
 // Package compile turns a config, seen against a manifest, into the
-// compiled policy (docs/semantics.md R189): for every agent what it holds, what it
-// can load, and which tools ask whom, and why. Compile takes the files'
-// bytes and returns the policy document, with what linting them found;
-// Write seals a document as kokua-compile writes it, and WriteFile puts
-// it on disk safely.
+// compiled policy (docs/semantics.md R189): for every agent what it holds,
+// what it can load, and which tools ask whom, and why. A host that builds
+// policies itself (a deploy step, a service that receives configs) calls
+// Compile with the files' bytes and gets the policy document, with what
+// linting them found; Write seals a document as kokua-compile writes it,
+// signed when given a key, and WriteFile puts it on disk safely. Package
+// policy loads what it wrote and answers from it.
 package compile
 
 import (

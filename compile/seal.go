@@ -4,7 +4,7 @@ import (
 	"crypto/ed25519"
 	"fmt"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -14,7 +14,7 @@ var maxBytes = policy.MaxBytes
 
 // Write checks a compiled document as the runtime will, and writes it as
 // kokua-compile does: policy.Marshal, or policy.MarshalSigned with key
-// when key is not nil, with diag.PrintableJSON applied.
+// when key is not nil, with printable.JSON applied.
 //
 // The policy is printed on terminals (kokua-compile without -o, cat, a
 // diff in review) and holds names from the config, which may carry DEL,
@@ -44,7 +44,7 @@ func Write(doc *policy.Document, key ed25519.PrivateKey) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out = diag.PrintableJSON(out)
+	out = printable.JSON(out)
 	if len(out) > maxBytes {
 		return nil, fmt.Errorf("no runtime would load its policy: it is %d bytes (%.1f MiB), over the %d MiB a runtime reads (policy.MaxBytes)",
 			len(out), float64(len(out))/(1<<20), policy.MaxBytes>>20)

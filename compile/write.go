@@ -24,6 +24,3 @@ import "github.com/kokua-policy/kokua-policy/internal/regular"
 func WriteFile(path string, data []byte) error {
 	return regular.WriteFile(path, data, regular.WriteOptions{})
 }
-
-// WriteAtomic is WriteFile, under the name it had first.
-func WriteAtomic(path string, data []byte) error { return WriteFile(path, data) }

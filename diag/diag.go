@@ -1,7 +1,9 @@
 // Package diag holds the one type every lint problem is reported as, whether
 // the TOML reader, the manifest reader or a rule finds it, and the source
-// positions those problems point at. Hosts read it: it is what lint.Lint
-// returns.
+// positions those problems point at. A host reads the Diagnostic values
+// lint.Lint and compile.Compile return: their rule, severity (AtLeast
+// against a threshold), message and span, sorted as the commands print
+// them (Sort); and it makes their fixes, which are data, with Apply.
 //
 // It depends on the standard library only, so that every reader and rule
 // can use it.
@@ -10,13 +12,8 @@ package diag
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
 )
 
 // Severity says how serious a diagnostic is.
@@ -187,190 +184,4 @@ func Sort(ds []Diagnostic) []Diagnostic {
 // Error makes a Diagnostic usable as a Go error.
 func (d Diagnostic) Error() string {
 	return fmt.Sprintf("%s: %s: %s [%s]", d.Span, d.Severity, d.Message, d.Rule)
-}
-
-// Quote writes a name from a config between single quotes, with control
-// characters and quotes escaped so that nothing a user wrote can change how
-// the output looks on a terminal or in a log.
-func Quote(s string) string {
-	return "'" + Escape(s) + "'"
-}
-
-// Escape replaces control characters, invalid UTF-8, bidirectional
-// formatting characters, the backslash and the single quote in s with
-// Go-style escapes. Printable text, non-ASCII letters included, is kept.
-// It is for a name that goes between quotes; Printable is for text.
-func Escape(s string) string { return escape(s, true, false) }
-
-// Printable is the escaping every output applies to every string that
-// came from outside (a path, a message that may quote a name, a source
-// line) before it reaches a terminal, a log or a workflow command: the
-// runes Escape escapes, the quote and the backslash excepted, so that
-// text Escape or Quote already made is left as it is. The result is one
-// line: a line feed is written \n.
-func Printable(s string) string { return escape(s, false, false) }
-
-// PrintableLines is Printable for text of several lines, such as a whole
-// report: line feeds are kept and everything else Printable escapes is
-// escaped.
-func PrintableLines(s string) string { return escape(s, false, true) }
-
-// escape is the one escaping function of the project. quotes escapes the
-// single quote and the backslash too (for a name between quotes); lines
-// keeps line feeds (for text of several lines).
-func escape(s string, quotes, lines bool) string {
-	if !needsEscape(s, quotes, lines) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i, w := 0, 0; i < len(s); i += w {
-		r, width := utf8.DecodeRuneInString(s[i:])
-		w = width
-		switch {
-		case r == utf8.RuneError && width == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case quotes && (r == '\'' || r == '\\'):
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n' && lines:
-			b.WriteByte('\n')
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case Unsafe(r):
-			if r < 0x10000 {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				fmt.Fprintf(&b, `\U%08x`, r)
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func needsEscape(s string, quotes, lines bool) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if quotes && (c == '\'' || c == '\\') || c < 0x20 && !(lines && c == '\n') || c == 0x7f {
-				return true
-			}
-			i++
-			continue
-		}
-		r, w := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && w == 1 || Unsafe(r) {
-			return true
-		}
-		i += w
-	}
-	return false
-}
-
-// Unsafe reports runes that would not print as themselves: control
-// characters, invisible separators and the bidirectional overrides that
-// can reorder a line. Every output of the project escapes them.
-func Unsafe(r rune) bool {
-	switch {
-	case r == 0x200e || r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	}
-	return !unicode.IsPrint(r) && r != ' '
-}
-
-// PrintableJSON escapes, as JSON \u escapes, every rune of a JSON text
-// that Unsafe reports and encoding/json writes as it is (DEL, the C1
-// controls, the bidirectional overrides, invisible separators), so that
-// JSON printed on a terminal carries none of them raw. The line feeds
-// and spaces of an indented text are kept; encoding/json has already
-// escaped what JSON requires, so whatever is left can only be inside a
-// string, where the escape decodes back to the same rune. A JSON text
-// that holds none is returned as it is.
-func PrintableJSON(data []byte) []byte {
-	clean := true
-	for i := 0; i < len(data); {
-		c := data[i]
-		if c < utf8.RuneSelf {
-			if c == 0x7f {
-				clean = false
-				break
-			}
-			i++
-			continue
-		}
-		r, w := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && w == 1 || Unsafe(r) {
-			clean = false
-			break
-		}
-		i += w
-	}
-	if clean {
-		return data
-	}
-	out := make([]byte, 0, len(data)+16)
-	for i := 0; i < len(data); {
-		c := data[i]
-		if c < utf8.RuneSelf && c != 0x7f {
-			out = append(out, c)
-			i++
-			continue
-		}
-		r, w := utf8.DecodeRune(data[i:])
-		switch {
-		case r == utf8.RuneError && w == 1:
-			// encoding/json never writes invalid UTF-8; a byte of it here is
-			// written as the replacement character it stands for.
-			out = append(out, `\ufffd`...)
-		case r >= 0x10000 && Unsafe(r):
-			hi, lo := utf16.EncodeRune(r)
-			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
-		case c == 0x7f || Unsafe(r):
-			out = fmt.Appendf(out, `\u%04x`, r)
-		default:
-			out = append(out, data[i:i+w]...)
-		}
-		i += w
-	}
-	return out
-}
-
-// PrintableWriter writes to W what it is given with PrintableLines
-// applied to each write, for a stream of lines that carries no escape
-// sequence of its own, such as a command's standard error: whatever a
-// message quotes raw, the stream gets no control or bidirectional
-// character but its line feeds. A rune split across two writes is
-// escaped byte by byte: shown, never passed through.
-type PrintableWriter struct{ W io.Writer }
-
-// Write writes p, escaped, and reports len(p) when the escaped text was
-// written whole.
-func (w PrintableWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(w.W, PrintableLines(string(p))); err != nil {
-		return 0, err
-	}
-	return len(p), nil
-}
-
-// Thousands writes a count with a comma between each group of three
-// digits, as the outputs write the counts they do not list: 2,997.
-func Thousands(n int) string {
-	if n < 0 {
-		return "-" + Thousands(-n)
-	}
-	s := strconv.Itoa(n)
-	var b strings.Builder
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }

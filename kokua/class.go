@@ -1,5 +1,7 @@
 package kokua
 
+import "slices"
+
 // Class is a capability class: what a tool can do that matters to whoever
 // approves it. A registry manifest tags toolsets and tools with classes,
 // the compiled policy carries them, and kokua-compile risks and diff read
@@ -27,8 +29,12 @@ const (
 	PrivateData Class = "private-data"
 )
 
-// Classes lists every capability class in order.
-var Classes = []Class{UntrustedInput, Exec, Write, SelfModify, Persist, Egress, PrivateData}
+// classes is every capability class in order.
+var classes = [...]Class{UntrustedInput, Exec, Write, SelfModify, Persist, Egress, PrivateData}
+
+// Classes returns every capability class in order, in a slice of the
+// caller's own.
+func Classes() []Class { return slices.Clone(classes[:]) }
 
 // Meaning says what a class means, in the words docs/manifest.md uses.
 func (c Class) Meaning() string {
@@ -83,10 +89,10 @@ func KindClasses(kind string) []Class {
 // ClassRank is a class's place in Classes, for sorting; an unknown class
 // ranks last.
 func ClassRank(c Class) int {
-	for i, k := range Classes {
+	for i, k := range classes {
 		if k == c {
 			return i
 		}
 	}
-	return len(Classes)
+	return len(classes)
 }

@@ -13,9 +13,19 @@ const (
 	LoadTools      = "load_tools"
 )
 
-// CoreTools lists every core tool in the order Kokua presents them (R185),
-// whether or not a given agent holds it.
-var CoreTools = []string{SpawnSubagent, ActivateSkill, AvailableTools, LoadTools}
+// CoreTools returns every core tool in the order Kokua presents them
+// (R185), whether or not a given agent holds it, in a slice of the
+// caller's own.
+func CoreTools() []string { return []string{SpawnSubagent, ActivateSkill, AvailableTools, LoadTools} }
+
+// IsCoreTool reports whether name is a core tool (R36).
+func IsCoreTool(name string) bool {
+	switch name {
+	case SpawnSubagent, ActivateSkill, AvailableTools, LoadTools:
+		return true
+	}
+	return false
+}
 
 // Capabilities is the toolset whose compose_subagent builds composed
 // workers; only an agent whose availability includes it can compose, and a
@@ -29,9 +39,14 @@ const ComposeSubagent = "compose_subagent"
 // All is the keyword of available = "all" (R5).
 const All = "all"
 
-// Reserved maps each name no toolset may be registered under to the reason
-// (R16, R116).
-var Reserved = map[string]string{
-	Core: "it is the approval prefix for the tools no toolset provides",
-	All:  `it is the keyword of available = "all"`,
+// Reserved reports whether no toolset may be registered under name, and
+// why (R16, R116).
+func Reserved(name string) (why string, reserved bool) {
+	switch name {
+	case Core:
+		return "it is the approval prefix for the tools no toolset provides", true
+	case All:
+		return `it is the keyword of available = "all"`, true
+	}
+	return "", false
 }

@@ -20,3 +20,21 @@ func ExampleParseEntry() {
 	// core.spawn_subagent: toolset "core" tool "spawn_subagent" whole false core true
 	// true
 }
+
+// A host checks a toolset name against the names Kokua reserves, and
+// lists the core tools in the order Kokua presents them.
+func ExampleReserved() {
+	for _, name := range []string{"core", "all", "web"} {
+		if why, reserved := kokua.Reserved(name); reserved {
+			fmt.Printf("%s: reserved: %s\n", name, why)
+		} else {
+			fmt.Printf("%s: free\n", name)
+		}
+	}
+	fmt.Println(kokua.CoreTools())
+	// Output:
+	// core: reserved: it is the approval prefix for the tools no toolset provides
+	// all: reserved: it is the keyword of available = "all"
+	// web: free
+	// [spawn_subagent activate_skill available_tools load_tools]
+}

@@ -3,14 +3,21 @@ package kokua
 // Facts of Kokua's layouts from before the tool-access split, which the
 // migration of an old config.toml needs (docs/semantics.md R1, R19, R20).
 
-// Renamed maps each toolset name Kokua retired to the name it registers
-// the same toolset under now (R1: mcp was renamed from mcp-admin). An old
-// list or approval entry naming the old name means the new one.
-var Renamed = map[string]string{"mcp-admin": "mcp"}
+// Renamed returns the name Kokua registers a retired toolset name's
+// toolset under now, and whether name is one it retired (R1: mcp was
+// renamed from mcp-admin). An old list or approval entry naming the old
+// name means the new one.
+func Renamed(name string) (string, bool) {
+	if name == "mcp-admin" {
+		return "mcp", true
+	}
+	return "", false
+}
 
-// MemoryToolsets are the toolsets the removed [assistant].memory = true
-// gave the assistant: facts and user documents (R20).
-var MemoryToolsets = []string{"memory", "documents"}
+// MemoryToolsets returns the toolsets the removed [assistant].memory =
+// true gave the assistant: facts and user documents (R20), in a slice of
+// the caller's own.
+func MemoryToolsets() []string { return []string{"memory", "documents"} }
 
 // RoleClock is the toolset the roles layout gave every
 // [subagents.roles.<name>] whenever the top-level [tools].groups held it,

@@ -1,5 +1,7 @@
 package kokua
 
+import "slices"
+
 // The kinds of toolset a registry holds (R23).
 const (
 	KindKokua  = "kokua"
@@ -20,21 +22,26 @@ func ProviderLabel(kind string) string {
 	return kind
 }
 
-// TrustOrder lists the toolset kinds most trusted first (R51). Within a
-// kind, the order the registry lists them is their trust order.
-var TrustOrder = []string{KindKokua, KindPlugin, KindSkill, KindMCP}
+// trustOrder is the toolset kinds most trusted first (TrustOrder).
+var trustOrder = [...]string{KindKokua, KindPlugin, KindSkill, KindMCP}
 
-// RegistrationOrder lists the kinds in the order Kokua registers them
-// (R24): of two toolsets of one name, the one registered first is kept.
-var RegistrationOrder = []string{KindMCP, KindSkill, KindKokua, KindPlugin}
+// TrustOrder returns the toolset kinds most trusted first (R51), in a
+// slice of the caller's own. Within a kind, the order the registry lists
+// them is their trust order.
+func TrustOrder() []string { return slices.Clone(trustOrder[:]) }
+
+// RegistrationOrder returns the kinds in the order Kokua registers them
+// (R24), in a slice of the caller's own: of two toolsets of one name, the
+// one registered first is kept.
+func RegistrationOrder() []string { return []string{KindMCP, KindSkill, KindKokua, KindPlugin} }
 
 // TrustRank is a kind's place in TrustOrder, 0 for the most trusted; a kind
 // it does not list ranks last.
 func TrustRank(kind string) int {
-	for i, k := range TrustOrder {
+	for i, k := range trustOrder {
 		if k == kind {
 			return i
 		}
 	}
-	return len(TrustOrder)
+	return len(trustOrder)
 }

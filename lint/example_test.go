@@ -57,3 +57,18 @@ func ExampleLoadManifest() {
 	// manifest.json:1:14: the manifest.toolsets must be an array, not a number
 	// true
 }
+
+// A host lists the rules, as kokua-lint --list-rules does: each with its
+// severity, when Kokua meets the problem, and the kinds of fix it offers.
+func ExampleRules() {
+	for _, r := range lint.Rules() {
+		switch r.ID {
+		case "dead-entry", "unknown-toolset", "no-agents":
+			fmt.Println(r.ID, r.Severity, r.Phase, r.Fixes)
+		}
+	}
+	// Output:
+	// dead-entry error resolve [safe]
+	// no-agents error parse []
+	// unknown-toolset error validate [unsafe]
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 )
 
 // MaxFixRounds bounds how often Fix lints the config again after making
@@ -53,13 +54,6 @@ type Withheld struct {
 	// Why names the error the fix gave: "[entry-scope] ...".
 	Why string
 	key fixKey
-}
-
-// Fixable reports whether Fix makes a fix of d: its one fix, when it has
-// exactly one and that one is safe; with unsafe, its first, whatever it
-// has.
-func Fixable(d diag.Diagnostic, unsafe bool) bool {
-	return len(d.Fixes) > 0 && (unsafe || len(d.Fixes) == 1 && d.Fixes[0].Safe)
 }
 
 // Fix lints a config, makes the fixes it can, and lints the result again,
@@ -178,7 +172,7 @@ func fixRounds(cfg Source, m *Manifest, unsafe bool, held []Withheld, bound int)
 	// fixable is whether Fix would make a fix of d, found in data, in a
 	// later round.
 	fixable := func(d diag.Diagnostic, data []byte) bool {
-		return Fixable(d, unsafe) && !slices.Contains(keys, fixKey{identify(d, cfg.Name, data), d.Fixes[0].Title})
+		return engine.Fixable(d, unsafe) && !slices.Contains(keys, fixKey{identify(d, cfg.Name, data), d.Fixes[0].Title})
 	}
 	brought := map[errKey]Withheld{} // an error a fix brought for a later round to fix
 	for round := 0; round < bound; round++ {

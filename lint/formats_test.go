@@ -23,6 +23,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
+	"github.com/kokua-policy/kokua-policy/internal/sariflog"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 )
@@ -244,7 +245,7 @@ func checkSARIFResults(t *testing.T, data []byte, ds []diag.Diagnostic) {
 		loc := res.Locations[0].PhysicalLocation
 		checkURIReference(t, loc.ArtifactLocation.URI)
 		reg := loc.Region
-		if loc.ArtifactLocation.URI != SARIFURI(d.Span.File) || reg == nil ||
+		if loc.ArtifactLocation.URI != sariflog.URI(d.Span.File) || reg == nil ||
 			reg.StartLine != d.Span.Start.Line || reg.StartColumn != d.Span.Start.Column ||
 			reg.EndLine != d.Span.End.Line || reg.EndColumn != d.Span.End.Column {
 			t.Errorf("result %d: location %+v (region %+v), want %s to %d:%d", i, loc, reg, d.Span, d.Span.End.Line, d.Span.End.Column)
@@ -302,7 +303,7 @@ func checkGitHubLines(t *testing.T, data []byte, ds []diag.Diagnostic) {
 		t.Fatalf("%d lines for %d diagnostics", len(lines), len(ds))
 	}
 	for i, d := range ds {
-		if want := GitHubCommand(d); lines[i] != want {
+		if want := githubAnnotation(d); lines[i] != want {
 			t.Errorf("line %d is %q, want %q", i+1, lines[i], want)
 		}
 		if !strings.HasPrefix(lines[i], "::"+wantGitHubCommand[d.Severity]+" file="+escape.GitHubProperty(d.Span.File)+",line=") ||
@@ -493,9 +494,9 @@ func TestSARIFSchemaRejects(t *testing.T) {
 	}
 }
 
-// TestGitHubCommand checks the workflow command of diagnostics the golden
+// TestGitHubAnnotation checks the workflow command of diagnostics the golden
 // cases do not reach.
-func TestGitHubCommand(t *testing.T) {
+func TestGitHubAnnotation(t *testing.T) {
 	at := func(file string, l1, c1, l2, c2 int) diag.Span {
 		return diag.Span{File: file, Start: diag.Position{Line: l1, Column: c1}, End: diag.Position{Line: l2, Column: c2}}
 	}
@@ -514,8 +515,8 @@ func TestGitHubCommand(t *testing.T) {
 		{diag.Diagnostic{Rule: "invalid-toml", Severity: diag.Error, Message: "no file"},
 			"::error title=invalid-toml::no file"},
 	} {
-		if got := GitHubCommand(c.d); got != c.want {
-			t.Errorf("GitHubCommand(%+v)\n got %q\nwant %q", c.d, got, c.want)
+		if got := githubAnnotation(c.d); got != c.want {
+			t.Errorf("githubAnnotation(%+v)\n got %q\nwant %q", c.d, got, c.want)
 		}
 	}
 	var out bytes.Buffer
@@ -540,10 +541,10 @@ func TestSARIFURI(t *testing.T) {
 		"kokua/日本.toml":              "kokua/%E6%97%A5%E6%9C%AC.toml",
 		"deploy/prod/config.v2.toml": "deploy/prod/config.v2.toml",
 	} {
-		if got := SARIFURI(in); got != want {
-			t.Errorf("SARIFURI(%q) = %q, want %q", in, got, want)
+		if got := sariflog.URI(in); got != want {
+			t.Errorf("URI(%q) = %q, want %q", in, got, want)
 		}
-		checkURIReference(t, SARIFURI(in))
+		checkURIReference(t, sariflog.URI(in))
 	}
 	for _, bad := range []string{manifest.DefaultManifestName, "a b.toml", "100%.toml", "%zz", "日本.toml"} {
 		if uriReferenceError(bad) == nil {

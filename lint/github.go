@@ -9,6 +9,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // githubCommand is the workflow command that annotates a finding of that
@@ -37,7 +38,7 @@ func githubCommand(s diag.Severity) string {
 // notice at the end: "::notice title=kokua-lint::config.toml: 2,000 more
 // findings not shown (see --format json)".
 //
-// Every string that came from outside goes through diag.Printable before
+// Every string that came from outside goes through printable.String before
 // the workflow command's own escaping, so that a path or a name with a
 // line feed, a carriage return or an escape sequence can neither end the
 // command early (and forge another on the next line) nor reach the log
@@ -47,7 +48,7 @@ func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
 	shown := newCapped()
 	for _, d := range ds {
 		if shown.shows(d) {
-			b.WriteString(GitHubCommand(d))
+			b.WriteString(githubAnnotation(d))
 			b.WriteByte('\n')
 		}
 	}
@@ -57,20 +58,20 @@ func WriteGitHub(w io.Writer, ds []diag.Diagnostic) error {
 	return b.Flush()
 }
 
-// GitHubCommand is the workflow command for one diagnostic, without the
+// githubAnnotation is the workflow command for one diagnostic, without the
 // final newline.
-func GitHubCommand(d diag.Diagnostic) string {
+func githubAnnotation(d diag.Diagnostic) string {
 	var props []string
 	add := func(name, value string) {
 		props = append(props, name+"="+escape.GitHubProperty(value))
 	}
-	msg := diag.Printable(d.Text())
+	msg := printable.String(d.Text())
 	s := d.Span
 	switch {
 	case s.File == manifest.DefaultManifestName:
-		msg = diag.Printable(s.String()) + ": " + msg
+		msg = printable.String(s.String()) + ": " + msg
 	case s.File != "":
-		add("file", diag.Printable(s.File))
+		add("file", printable.String(s.File))
 		if s.Start.Line >= 1 {
 			add("line", fmt.Sprint(s.Start.Line))
 			if s.Start.Column >= 1 {
@@ -82,9 +83,9 @@ func GitHubCommand(d diag.Diagnostic) string {
 			}
 		}
 	}
-	add("title", diag.Printable(d.Rule))
+	add("title", printable.String(d.Rule))
 	if d.Suggestion != "" {
-		msg += "\nhelp: " + diag.Printable(d.Suggestion)
+		msg += "\nhelp: " + printable.String(d.Suggestion)
 	}
 	return "::" + githubCommand(d.Severity) + " " + strings.Join(props, ",") + "::" + escape.GitHubData(msg)
 }

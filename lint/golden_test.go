@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 )
@@ -231,7 +232,7 @@ func TestJSONAgreesWithHuman(t *testing.T) {
 				g.Phase != string(d.Phase) || g.File != d.Span.File || g.File != h.file ||
 				g.Line != d.Span.Start.Line || g.Line != h.line || g.Column != d.Span.Start.Column ||
 				g.EndLine != d.Span.End.Line || g.EndColumn != d.Span.End.Column ||
-				g.Message != d.Text() || !strings.HasPrefix(g.Message, d.Message) || h.message != diag.Printable(d.Message) ||
+				g.Message != d.Text() || !strings.HasPrefix(g.Message, d.Message) || h.message != printable.String(d.Message) ||
 				g.Key != d.Key || g.Suggestion != d.Suggestion || !slices.Equal(g.Refs, refs) {
 				t.Errorf("%s: finding %d: the JSON output gives %+v for %+v (human: %s)", c.name, i, g, d, h.text)
 			}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // hostileNames are strings from outside that carry what must never reach
@@ -29,7 +30,7 @@ func rawByte(out []byte) string {
 		case r == utf8.RuneError && w == 1:
 			return fmt.Sprintf("invalid UTF-8 byte %#x at %d", out[i], i)
 		case r == '\n':
-		case diag.Unsafe(r):
+		case printable.Unsafe(r):
 			return fmt.Sprintf("%U at byte %d", r, i)
 		}
 		i += w
@@ -156,8 +157,8 @@ func TestHumanEscapesThePathAndKeepsTheColours(t *testing.T) {
 }
 
 // TestWriteJSONIsTheWholeReport holds the streaming JSON writer to the
-// document it stands for: ToJSON's report, indented by two spaces, with
-// diag.PrintableJSON applied, for hostile diagnostics, every format case
+// document it stands for: jsonReport's report, indented by two spaces, with
+// printable.JSON applied, for hostile diagnostics, every format case
 // and none at all.
 func TestWriteJSONIsTheWholeReport(t *testing.T) {
 	hostile, _ := hostileDiagnostics(t)
@@ -171,7 +172,7 @@ func TestWriteJSONIsTheWholeReport(t *testing.T) {
 		if err := WriteJSON(&got, ds); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeIndentedJSON(&want, ToJSON(ds)); err != nil {
+		if err := writeIndentedJSON(&want, jsonReport(ds)); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {

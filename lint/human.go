@@ -10,6 +10,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // Style paints the parts of the human output, one function per role,
@@ -76,9 +77,9 @@ func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st
 		}
 		// Every string that came from outside (the file name, the message and
 		// notes that quote names, the suggestion) goes through
-		// diag.Printable: no control or bidirectional character reaches the
+		// printable.String: no control or bidirectional character reaches the
 		// terminal raw, and each part stays on its line.
-		fmt.Fprintf(b, "%s %s %s [%s]\n", paint(st.Location, diag.Printable(d.Span.String())+":"), st.severity(d.Severity, d.Severity.String()+":"), diag.Printable(d.Message), diag.Printable(d.Rule))
+		fmt.Fprintf(b, "%s %s %s [%s]\n", paint(st.Location, printable.String(d.Span.String())+":"), st.severity(d.Severity, d.Severity.String()+":"), printable.String(d.Message), printable.String(d.Rule))
 		if line, ok := quoted.line(d.Span.File, d.Span.Start.Line); ok && !d.Span.IsZero() {
 			num := fmt.Sprint(d.Span.Start.Line)
 			pad := strings.Repeat(" ", len(num))
@@ -87,10 +88,10 @@ func writeHuman(w io.Writer, ds []diag.Diagnostic, sources map[string][]byte, st
 			fmt.Fprintf(b, "  %s %s%s\n", paint(st.Gutter, pad+" |"), indent, paint(st.Underline, marks))
 		}
 		for _, note := range d.Notes {
-			fmt.Fprintf(b, "  %s %s\n", paint(st.Help, "note:"), diag.Printable(note))
+			fmt.Fprintf(b, "  %s %s\n", paint(st.Help, "note:"), printable.String(note))
 		}
 		if d.Suggestion != "" {
-			fmt.Fprintf(b, "  %s %s\n", paint(st.Help, "help:"), diag.Printable(d.Suggestion))
+			fmt.Fprintf(b, "  %s %s\n", paint(st.Help, "help:"), printable.String(d.Suggestion))
 		}
 	}
 	for _, line := range shown.notShown() {
@@ -147,7 +148,7 @@ func (q sourceLines) line(file string, n int) (string, bool) {
 		switch {
 		case r == '\t':
 			b.WriteByte(' ')
-		case r == utf8.RuneError && w == 1, diag.Unsafe(r):
+		case r == utf8.RuneError && w == 1, printable.Unsafe(r):
 			b.WriteByte('?')
 		default:
 			b.WriteRune(r)

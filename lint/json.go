@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // JSONDiagnostic is one diagnostic in the JSON output. The shape is a
@@ -32,8 +33,8 @@ type JSONReport struct {
 	Diagnostics []JSONDiagnostic `json:"diagnostics"`
 }
 
-// ToJSON converts diagnostics to their JSON form.
-func ToJSON(ds []diag.Diagnostic) JSONReport {
+// jsonReport converts diagnostics to their JSON form.
+func jsonReport(ds []diag.Diagnostic) JSONReport {
 	out := JSONReport{Diagnostics: make([]JSONDiagnostic, 0, len(ds))}
 	for _, d := range ds {
 		out.Diagnostics = append(out.Diagnostics, toJSON(d))
@@ -54,10 +55,10 @@ func toJSON(d diag.Diagnostic) JSONDiagnostic {
 	}
 }
 
-// WriteJSON writes diagnostics as one JSON object, ToJSON(ds) indented by
+// WriteJSON writes diagnostics as one JSON object, jsonReport(ds) indented by
 // two spaces with HTML characters left as they are, and a line feed. It
 // encodes one diagnostic at a time, so that its memory does not grow with
-// the number of findings, with diag.PrintableJSON applied to each.
+// the number of findings, with printable.JSON applied to each.
 func WriteJSON(w io.Writer, ds []diag.Diagnostic) error {
 	bw := bufio.NewWriterSize(w, writeBuffer)
 	if len(ds) == 0 {
@@ -74,7 +75,7 @@ func WriteJSON(w io.Writer, ds []diag.Diagnostic) error {
 
 // writeElements writes the elements of a JSON array one at a time, each
 // indented by indent, separated by ",\n", with HTML characters left as
-// they are and diag.PrintableJSON applied: the array's memory does not
+// they are and printable.JSON applied: the array's memory does not
 // grow with its length. as gives each diagnostic's JSON value.
 func writeElements(bw *bufio.Writer, indent string, ds []diag.Diagnostic, as func(diag.Diagnostic) any) error {
 	var one bytes.Buffer
@@ -90,7 +91,7 @@ func writeElements(bw *bufio.Writer, indent string, ds []diag.Diagnostic, as fun
 			bw.WriteString(",\n")
 		}
 		bw.WriteString(indent)
-		bw.Write(diag.PrintableJSON(bytes.TrimSuffix(one.Bytes(), []byte{'\n'})))
+		bw.Write(printable.JSON(bytes.TrimSuffix(one.Bytes(), []byte{'\n'})))
 	}
 	return nil
 }
@@ -103,7 +104,7 @@ func writeElements(bw *bufio.Writer, indent string, ds []diag.Diagnostic, as fun
 const writeBuffer = 8 << 10
 
 // writeIndentedJSON writes v as indented JSON and a line feed, with
-// diag.PrintableJSON applied: the values are the same, and no control or
+// printable.JSON applied: the values are the same, and no control or
 // bidirectional character of a path or a name reaches a terminal raw.
 func writeIndentedJSON(w io.Writer, v any) error {
 	var b bytes.Buffer
@@ -113,6 +114,6 @@ func writeIndentedJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(diag.PrintableJSON(b.Bytes()))
+	_, err := w.Write(printable.JSON(b.Bytes()))
 	return err
 }

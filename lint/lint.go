@@ -1,7 +1,11 @@
-// Package lint runs the rules over config files and owns the output
-// formats. It is the library behind the kokua-lint command: Lint checks
-// one config against a manifest, and Write prints the findings in any of
-// the formats.
+// Package lint is what a host calls to check Kokua's config.toml: an
+// editor, a CI step or a service that lints the configs it is given, as
+// the kokua-lint command does. A host loads a registry manifest once
+// (DefaultManifest for a default install, LoadManifest for its own), calls
+// Lint on each config and reads the findings as diag.Diagnostic values,
+// makes their fixes with Fix, writes them in any of the command's formats
+// with Write (human, JSON, SARIF, GitHub annotations), and lists the rules
+// with their severities and fixes with Rules.
 package lint
 
 import (
@@ -19,14 +23,6 @@ import (
 // Real files are a few kilobytes; a larger one is almost surely the wrong
 // file, and reading it whole would only cost memory.
 const MaxInputBytes = 16 << 20
-
-// TooLarge is the error for an input named name that is over
-// MaxInputBytes: kokua-lint prints it for a file or standard input, and
-// the language server shows it as the one diagnostic of a document that
-// large, which it does not lint.
-func TooLarge(name string) error {
-	return fmt.Errorf("cannot read %s: it is larger than %d MiB, which no config or manifest is", name, MaxInputBytes>>20)
-}
 
 // Source is one input file: its name as diagnostics print it, and its bytes.
 type Source struct {
@@ -136,7 +132,7 @@ func ReadFile(path string) (Source, error) {
 	data, err := regular.ReadFile(path, MaxInputBytes)
 	switch {
 	case errors.Is(err, regular.ErrTooLarge):
-		return Source{}, TooLarge(path)
+		return Source{}, engine.TooLarge(path, MaxInputBytes)
 	case err != nil:
 		return Source{}, fmt.Errorf("cannot read %s: %w", path, unwrapPath(err))
 	}

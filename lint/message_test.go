@@ -18,7 +18,7 @@ const firstLineMax = 160
 // message adds around it.
 const quotedNameMax = 40
 
-// quotedName is a name as diag.Quote writes it: between single quotes,
+// quotedName is a name as printable.Quote writes it: between single quotes,
 // with quotes inside escaped, standing as a word of its own (so that the
 // apostrophe of "agent's" does not open one).
 var quotedName = regexp.MustCompile(`(^|[\s(\[,:=])'((?:[^'\\]|\\.)*)'`)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
 )
 
@@ -65,10 +66,10 @@ func TestFixSafety(t *testing.T) {
 				}
 				// --fix makes the one fix of a finding, when safe; with
 				// --unsafe-fixes, the first of any.
-				if want := len(c.safe) == 1 && c.safe[0]; Fixable(d, false) != want {
+				if want := len(c.safe) == 1 && c.safe[0]; engine.Fixable(d, false) != want {
 					t.Errorf("Fixable(safe only) = %v, want %v", !want, want)
 				}
-				if want := len(c.safe) > 0; Fixable(d, true) != want {
+				if want := len(c.safe) > 0; engine.Fixable(d, true) != want {
 					t.Errorf("Fixable(unsafe too) = %v, want %v", !want, want)
 				}
 			}

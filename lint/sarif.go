@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"net/url"
-	"path/filepath"
 	"strings"
 
 	"github.com/owenrumney/go-sarif/v2/sarif"
@@ -14,7 +12,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
-	"github.com/kokua-policy/kokua-policy/internal/rules"
+	"github.com/kokua-policy/kokua-policy/internal/sariflog"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 )
 
@@ -23,19 +21,15 @@ const (
 	// SARIFSchemaURI is the OASIS address of the SARIF 2.1.0 schema (errata
 	// 01), the "id" the schema gives itself.
 	SARIFSchemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-	// SARIFInformationURI is the project's home page.
-	SARIFInformationURI = "https://github.com/kokua-policy/kokua-policy"
 	// SARIFRuleDocBase is where the rules' pages are published: the page of
 	// a rule is SARIFRuleDocBase + id + ".md".
 	SARIFRuleDocBase = "https://github.com/kokua-policy/kokua-policy/blob/main/docs/rules/"
 	// SARIFSemanticsURI is the page that defines every number a rule cites
 	// (R118, A8), one anchor each: SARIFSemanticsURI + "#r118".
 	SARIFSemanticsURI = "https://github.com/kokua-policy/kokua-policy/blob/main/docs/semantics.md"
-	// SARIFDefaultManifestURI stands for the embedded default install,
-	// which is no file: SARIF needs a URI, and "<default install>" is none.
-	// It is a relative reference, as the configs' are, so that code scanning
-	// accepts it, and its location says what it is.
-	SARIFDefaultManifestURI = "kokua-default-install.manifest.json"
+	// SARIFDefaultManifestURI is the artifact URI of the embedded default
+	// install, which is no file.
+	SARIFDefaultManifestURI = sariflog.DefaultManifestURI
 )
 
 // sarifLevel is a severity's SARIF level.
@@ -73,7 +67,7 @@ func toSARIF(ds []diag.Diagnostic) *sarif.Report {
 // list), and the index in tool.driver.rules of each rule the diagnostics
 // name.
 func sarifFrame(ds []diag.Diagnostic) (*sarif.Report, map[string]int) {
-	all := rules.All()
+	all := Rules()
 	descriptors := make([]*sarif.ReportingDescriptor, 0, len(all))
 	index := map[string]int{}
 	for _, r := range all {
@@ -89,7 +83,7 @@ func sarifFrame(ds []diag.Diagnostic) (*sarif.Report, map[string]int) {
 		}
 	}
 	driver := sarif.NewVersionedDriver("kokua-lint", version.Version).
-		WithInformationURI(SARIFInformationURI)
+		WithInformationURI(sariflog.InformationURI)
 	// semanticVersion is Semantic Versioning's form, which a test build's
 	// "devel" is not: it is left out then, and version says it.
 	if v, ok := version.Semantic(version.Version); ok {
@@ -212,7 +206,7 @@ func sarifLocation(s diag.Span) *sarif.Location {
 	if s.File == "" {
 		return nil
 	}
-	artifact := sarif.NewSimpleArtifactLocation(SARIFURI(s.File))
+	artifact := sarif.NewSimpleArtifactLocation(sariflog.URI(s.File))
 	if s.File == manifest.DefaultManifestName {
 		artifact.WithDescription(sarif.NewTextMessage("the manifest of a default Kokua install, built into kokua-lint (no --manifest was given); not a file of this repository"))
 	}
@@ -228,26 +222,6 @@ func sarifLocation(s diag.Span) *sarif.Location {
 		physical.WithRegion(region)
 	}
 	return sarif.NewLocationWithPhysicalLocation(physical)
-}
-
-// SARIFURI turns a file name as the command line gave it into a URI
-// reference: the embedded manifest's stand-in name, a relative path with
-// forward slashes and its special characters percent-encoded, or a file://
-// URI for an absolute path.
-func SARIFURI(name string) string {
-	if name == manifest.DefaultManifestName {
-		return SARIFDefaultManifestURI
-	}
-	p := filepath.ToSlash(name)
-	if filepath.IsAbs(name) {
-		if !strings.HasPrefix(p, "/") {
-			p = "/" + p // a Windows drive: file:///C:/...
-		}
-		return (&url.URL{Scheme: "file", Path: p}).String()
-	}
-	// url.URL writes "./" before a first segment holding a colon, so that
-	// it is not read as a scheme.
-	return (&url.URL{Path: p}).String()
 }
 
 func nonNil(s []string) []string {

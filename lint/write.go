@@ -6,6 +6,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/format"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // Format is an output format of Write: its name, as --format takes it,
@@ -107,9 +108,9 @@ func notShownLine(file string, n int) string {
 	if n == 1 {
 		what = "finding"
 	}
-	line := fmt.Sprintf("%s more %s not shown (see --format json)", diag.Thousands(n), what)
+	line := fmt.Sprintf("%s more %s not shown (see --format json)", printable.Thousands(n), what)
 	if file == "" {
 		return line
 	}
-	return diag.Printable(file) + ": " + line
+	return printable.String(file) + ": " + line
 }

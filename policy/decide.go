@@ -29,10 +29,6 @@ const (
 	Denied Decision = "denied"
 )
 
-// NamesLinePrefix starts the system prompt's line naming the toolsets an
-// agent can load (R63).
-const NamesLinePrefix = "Also available, load before use: "
-
 // Turn is what a decision needs to know about the turn the call is in.
 type Turn struct {
 	// Unattended marks a turn nobody watches: a scheduled task, a proactive

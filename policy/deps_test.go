@@ -10,7 +10,8 @@ import (
 )
 
 // TestStandardLibraryOnly holds the package a host embeds to the standard
-// library and Kokua's vocabulary, package kokua: embedding the runtime
+// library, Kokua's vocabulary (package kokua) and internal/prompt, which
+// imports only the standard library: embedding the runtime
 // must pull in no TOML parser, no rule engine and no third-party module.
 func TestStandardLibraryOnly(t *testing.T) {
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".").Output()
@@ -20,6 +21,8 @@ func TestStandardLibraryOnly(t *testing.T) {
 	allowed := map[string]bool{
 		"github.com/kokua-policy/kokua-policy/policy": true,
 		"github.com/kokua-policy/kokua-policy/kokua":  true,
+		// Standard library only itself: what the runtime shows the model.
+		"github.com/kokua-policy/kokua-policy/internal/prompt": true,
 	}
 	for _, dep := range strings.Fields(string(out)) {
 		if !allowed[dep] {

@@ -1,8 +1,15 @@
 package policy
 
-import "github.com/kokua-policy/kokua-policy/kokua"
+import (
+	"github.com/kokua-policy/kokua-policy/internal/prompt"
+	"github.com/kokua-policy/kokua-policy/kokua"
+)
 
-// Presentation lists the tools an agent holds at turn start, in the order
+// internal/engine writes each agent's tools into the policy it compiles
+// with the presentation a session makes: it has it through package prompt.
+func init() { prompt.Presentation = presentation }
+
+// presentation lists the tools an agent holds at turn start, in the order
 // Kokua presents them (R185, R184), with the name of each tool held by the
 // first toolset to offer it (kokua.Holders):
 //
@@ -26,7 +33,7 @@ import "github.com/kokua-policy/kokua-policy/kokua"
 // preloaded, which may be nil, lists those a rebuild preloaded; coreSpec
 // gives a core tool's spec size, and may be nil. A toolset that refuses
 // its loads (an MCP server that is not connected) builds empty (R149).
-func Presentation(toolsets map[string]*Toolset, a *Agent, resident func(string) bool, preloaded []string, loaders bool, coreSpec func(string) *int) ([]Tool, []Shadowed) {
+func presentation(toolsets map[string]*Toolset, a *Agent, resident func(string) bool, preloaded []string, loaders bool, coreSpec func(string) *int) ([]Tool, []Shadowed) {
 	tools := make([]Tool, 0, len(a.Tools)+8)
 	shadowed := []Shadowed{}
 	holders := kokua.NewHolders(len(a.Tools) + 8)

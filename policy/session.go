@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/kokua-policy/kokua-policy/internal/prompt"
 )
 
 // Session is one agent's conversation: the tools it holds, what it has
@@ -54,7 +56,7 @@ func (p *Policy) NewSession(agent string) (*Session, error) {
 // as before the rebuild, and loads never take a tool away (R183).
 func (s *Session) present() {
 	own := func(t string) bool { return has(s.v.agent.Resident, t) }
-	s.tools, _ = Presentation(s.p.doc.Toolsets, s.v.agent, own, s.preloaded, len(s.v.agent.Deferred) > 0, nil)
+	s.tools, _ = presentation(s.p.doc.Toolsets, s.v.agent, own, s.preloaded, len(s.v.agent.Deferred) > 0, nil)
 	s.holder = make(map[string]string, len(s.tools))
 	for _, t := range s.tools {
 		s.holder[t.Name] = t.Toolset
@@ -79,11 +81,7 @@ func (s *Session) Loadable() []string {
 // NamesLine is the system prompt's line naming what the agent can still
 // load, or "" when nothing is left (R63, R184).
 func (s *Session) NamesLine() string {
-	left := s.Loadable()
-	if len(left) == 0 {
-		return ""
-	}
-	return NamesLinePrefix + strings.Join(left, ", ") + "."
+	return prompt.NamesLine(s.Loadable())
 }
 
 // Decide answers for a call in this session: a loaded toolset's tools are

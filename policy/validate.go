@@ -87,7 +87,7 @@ func (v *validator) document() {
 		v.fail("trust_order", "lists %d toolsets, but toolsets has %d: want every toolset once", len(d.TrustOrder), len(d.Toolsets))
 	}
 	v.names("core_tools", d.CoreTools, func(name string) string {
-		for _, c := range kokua.CoreTools {
+		for _, c := range kokua.CoreTools() {
 			if c == name {
 				return ""
 			}
@@ -171,11 +171,12 @@ func (v *validator) names(path string, list []string, check func(string) string)
 }
 
 func (v *validator) toolset(path, name string, ts *Toolset) {
+	why, reserved := kokua.Reserved(name)
 	switch {
 	case name == "":
 		v.fail(path, "a toolset has no name")
-	case kokua.Reserved[name] != "":
-		v.fail(path, "%q cannot name a toolset: %s", name, kokua.Reserved[name])
+	case reserved:
+		v.fail(path, "%q cannot name a toolset: %s", name, why)
 	case strings.ContainsAny(name, ".*"):
 		v.fail(path, "%q cannot name a toolset: it holds '.' or '*'", name)
 	}
@@ -365,7 +366,7 @@ func (v *validator) agent(path, name string, a *Agent) {
 }
 
 // builtTools checks that an agent's tools are what its resident toolsets
-// build at its first turn, as kokua-compile writes them (Presentation):
+// build at its first turn, as kokua-compile writes them (presentation):
 // the same names from the same toolsets, in the same order. Decide answers
 // from the tools written and a session from the ones built, so a document
 // where the two differ (a tool of a toolset that builds empty, one left
@@ -374,7 +375,7 @@ func (v *validator) builtTools(path string, a *Agent) {
 	if v.err != nil {
 		return // the toolsets and lists the build reads are not sound
 	}
-	built, _ := Presentation(v.d.Toolsets, a, func(t string) bool { return has(a.Resident, t) }, nil, len(a.Deferred) > 0, nil)
+	built, _ := presentation(v.d.Toolsets, a, func(t string) bool { return has(a.Resident, t) }, nil, len(a.Deferred) > 0, nil)
 	if len(built) != len(a.Tools) {
 		v.fail(path, "lists %d tools, but its resident toolsets build %d at the first turn", len(a.Tools), len(built))
 		return

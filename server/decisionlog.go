@@ -21,7 +21,7 @@ import (
 
 	"gopkg.in/natefinch/lumberjack.v2"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -562,7 +562,7 @@ func (w *writer) entry(e *logEntry) {
 func (w *writer) decision(e *logEntry, q *decideRequest, a *policy.Answer, i int) {
 	h := &w.head
 	*h = recordHead{Type: "decision", Time: stamp(e.at), RequestID: e.id, Source: e.source, PolicyDigest: e.digest,
-		Agent: diag.Printable(q.Agent), Tool: diag.Printable(q.Tool), Loaded: printables(q.Loaded), Unattended: q.Unattended}
+		Agent: printable.String(q.Agent), Tool: printable.String(q.Tool), Loaded: printables(q.Loaded), Unattended: q.Unattended}
 	if i >= 0 {
 		h.Index = &i
 	}
@@ -598,10 +598,10 @@ func (w *writer) answer(a *policy.Answer) ([]byte, error) {
 	if c, ok := w.answers[key]; ok && a.Reason != nil && c.reason == *a.Reason {
 		return c.json, nil
 	}
-	part := recordAnswer{Decision: a.Decision, Toolset: diag.Printable(a.Toolset)}
+	part := recordAnswer{Decision: a.Decision, Toolset: printable.String(a.Toolset)}
 	if a.Reason != nil {
-		part.Reason = recordReason{Summary: diag.Printable(a.Reason.Summary), Key: diag.Printable(a.Reason.Key),
-			Entry: diag.Printable(a.Reason.Entry)}
+		part.Reason = recordReason{Summary: printable.String(a.Reason.Summary), Key: printable.String(a.Reason.Key),
+			Entry: printable.String(a.Reason.Entry)}
 		if a.Reason.Position != (policy.Position{}) {
 			pos := a.Reason.Position
 			part.Reason.Position = &pos
@@ -625,7 +625,7 @@ func (w *writer) answer(a *policy.Answer) ([]byte, error) {
 func printables(names []string) []string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = diag.Printable(n)
+		out[i] = printable.String(n)
 	}
 	return out
 }

@@ -21,7 +21,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/testing/policytest"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -367,7 +367,7 @@ func TestDecisionLogKeepsSecrets(t *testing.T) {
 
 // TestDecisionLogPrintableNames (issue 41, Must 3): names reach the log in
 // their printable form: no control or bidirectional character raw in the
-// file, and the decoded field is diag.Printable of the name.
+// file, and the decoded field is printable.String of the name.
 func TestDecisionLogPrintableNames(t *testing.T) {
 	s, _ := newServer(t, policytest.Compile(t, policytest.ConfigA))
 	var out lockedBuffer
@@ -383,14 +383,14 @@ func TestDecisionLogPrintableNames(t *testing.T) {
 	closeLog(t, l)
 	text := out.String()
 	for _, r := range text {
-		if r != '\n' && diag.Unsafe(r) {
+		if r != '\n' && printable.Unsafe(r) {
 			t.Fatalf("the log holds %U raw: %q", r, text)
 		}
 	}
 	recs := readLog(t, logSchema(t), text)[1:]
 	for i, name := range names {
-		if recs[i].Agent != diag.Printable(name) || recs[i].Tool != diag.Printable(name+".tool") {
-			t.Errorf("%q is logged as %q, want %q", name, recs[i].Agent, diag.Printable(name))
+		if recs[i].Agent != printable.String(name) || recs[i].Tool != printable.String(name+".tool") {
+			t.Errorf("%q is logged as %q, want %q", name, recs[i].Agent, printable.String(name))
 		}
 	}
 }

@@ -28,7 +28,7 @@ func digestOf(t testing.TB, data []byte) string {
 // temporary file renamed over it.
 func replace(t testing.TB, path string, data []byte) {
 	t.Helper()
-	if err := compile.WriteAtomic(path, data); err != nil {
+	if err := compile.WriteFile(path, data); err != nil {
 		t.Fatal(err)
 	}
 }

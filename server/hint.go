@@ -53,7 +53,7 @@ func Hint(p *policy.Policy, a policy.Answer) Answer {
 			return tool
 		}
 		var names []string
-		for _, core := range kokua.CoreTools {
+		for _, core := range kokua.CoreTools() {
 			names = append(names, name(kokua.Core, core))
 		}
 		for ts, t := range doc.Toolsets {

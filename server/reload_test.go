@@ -227,7 +227,7 @@ func TestReloadUnderLoad(t *testing.T) {
 			if i%10 == 5 {
 				data = tampered
 			}
-			if err := compile.WriteAtomic(path, data); err != nil {
+			if err := compile.WriteFile(path, data); err != nil {
 				errs <- err
 				return
 			}

@@ -1,6 +1,9 @@
 // Package server is kokua-run's JSON HTTP API over a compiled policy, for
 // hosts in other languages. docs/api.md describes the API and
-// docs/openapi.yaml specifies it.
+// docs/openapi.yaml specifies it. A Go host that serves the same API from
+// its own process (beside its other handlers, behind its own listener)
+// makes a Server with New or NewVerified and serves its Handler or its
+// HTTPServer; a host that asks in process imports package policy instead.
 //
 // A Server holds the policy it answers from behind an atomic pointer. A
 // reload reads and verifies the file whole before it swaps the pointer, so
@@ -21,7 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -174,7 +177,7 @@ func (s *Server) logReload(trigger, result string, st, previous *state, reason s
 		return
 	}
 	rec := &reloadRecord{Type: "reload", Time: stamp(time.Now()), Trigger: trigger, Result: result,
-		PolicyDigest: st.digest, File: diag.Printable(s.path), Error: diag.Printable(reason)}
+		PolicyDigest: st.digest, File: printable.String(s.path), Error: printable.String(reason)}
 	if previous != nil {
 		rec.PreviousDigest = previous.digest
 	}

@@ -9,10 +9,10 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/format"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -90,7 +90,7 @@ var agentsFormats = format.New("agents",
 		}
 		// Names come from the config and the manifest: no control or
 		// bidirectional character of one reaches the terminal raw.
-		_, err = w.Write(append(diag.PrintableJSON(data), '\n'))
+		_, err = w.Write(append(printable.JSON(data), '\n'))
 		return err
 	}},
 )

@@ -13,6 +13,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/format"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -23,7 +24,7 @@ import (
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Standard error carries only lines of text: whatever a message quotes
 	// (a path, a name), no control or bidirectional character reaches it raw.
-	stderr = diag.PrintableWriter{W: stderr}
+	stderr = printable.Writer{W: stderr}
 	return cli.Run(command(stdin, stdout, stderr), args, stdin, stdout, stderr)
 }
 
@@ -205,7 +206,7 @@ func lintConfig(o lintOptions, src lint.Source, m *lint.Manifest, stderr io.Writ
 		if quiet {
 			fmt.Fprintln(stderr, errorsLine(src.Name, res.Diagnostics, "its policy was not checked"))
 		} else if o.format == "human" {
-			fmt.Fprintf(stderr, "kokua-compile: %s has errors; %s\n", diag.Printable(src.Name), nothing)
+			fmt.Fprintf(stderr, "kokua-compile: %s has errors; %s\n", printable.String(src.Name), nothing)
 		}
 		return nil, cli.Code(cli.ExitFindings)
 	}
@@ -233,5 +234,5 @@ func errorsLine(name string, ds []diag.Diagnostic, notDone string) string {
 			n++
 		}
 	}
-	return fmt.Sprintf("kokua-compile: %s has %d error(s), the first %s, so %s; kokua-lint reports them", diag.Printable(name), n, diag.Printable(first), notDone)
+	return fmt.Sprintf("kokua-compile: %s has %d error(s), the first %s, so %s; kokua-lint reports them", printable.String(name), n, printable.String(first), notDone)
 }

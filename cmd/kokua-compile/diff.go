@@ -15,10 +15,10 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/english"
 	"github.com/kokua-policy/kokua-policy/internal/format"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -115,7 +115,7 @@ func policyKey(path string, srcs ...lint.Source) (ed25519.PublicKey, error) {
 		if diff.IsPolicy(src.Data) {
 			return cli.ReadVerifyKey("kokua-compile", path)
 		}
-		configs = append(configs, diag.Printable(src.Name))
+		configs = append(configs, printable.String(src.Name))
 	}
 	what := "is a config, which carries"
 	if len(configs) > 1 {
@@ -231,7 +231,7 @@ func writeNotCompared(w io.Writer, oldName, newName string, which []string) erro
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(diag.PrintableJSON(data), '\n'))
+	_, err = w.Write(append(printable.JSON(data), '\n'))
 	return err
 }
 

@@ -12,8 +12,8 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/install"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -135,7 +135,7 @@ func count(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return diag.Thousands(n) + " " + noun + "s"
+	return printable.Thousands(n) + " " + noun + "s"
 }
 
 // failed ends a read that failed: one line per cause (each server that
@@ -150,7 +150,7 @@ func failed(stderr io.Writer, err error, output string) error {
 	}
 	for _, e := range errs {
 		for line := range strings.SplitSeq(e.Error(), "\n") {
-			fmt.Fprintf(stderr, "kokua-compile: %s\n", diag.Printable(line))
+			fmt.Fprintf(stderr, "kokua-compile: %s\n", printable.String(line))
 		}
 	}
 	var se *install.ServerError

@@ -18,6 +18,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/expect"
 	"github.com/kokua-policy/kokua-policy/internal/expect/reports"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -109,7 +110,7 @@ func testFolder(args []string, format string, run func(config string) error, std
 		}
 	}
 	if len(tested) == 0 {
-		return usage("test: no Kokua config below %s has a %s beside it", diag.Printable(args[0]), expect.DefaultFile)
+		return usage("test: no Kokua config below %s has a %s beside it", printable.String(args[0]), expect.DefaultFile)
 	}
 	return cli.Each(stderr, tested, run)
 }
@@ -130,7 +131,7 @@ func runTest(o testOptions, args []string, stdin io.Reader, stdout, stderr io.Wr
 		// claims are read as tests or the lint calls it a config that
 		// declares no agents.
 		if src, err := lint.ReadFile(args[0]); err == nil && rules.IsPolicyTestFile(src.Data) {
-			return usage("test: %s is a policy test file, not a config: name the config (or compiled policy) first, then the test files: kokua-compile test CONFIG %s", diag.Printable(src.Name), diag.Printable(src.Name))
+			return usage("test: %s is a policy test file, not a config: name the config (or compiled policy) first, then the test files: kokua-compile test CONFIG %s", printable.String(src.Name), printable.String(src.Name))
 		}
 	}
 	tests := args[1:]
@@ -144,7 +145,7 @@ func runTest(o testOptions, args []string, stdin io.Reader, stdout, stderr io.Wr
 		}
 		def := filepath.Join(dir, expect.DefaultFile)
 		if _, err := os.Stat(def); errors.Is(err, fs.ErrNotExist) {
-			return usage("test: no test file: %s does not exist; write one, or name the test files after the config", diag.Printable(def))
+			return usage("test: no test file: %s does not exist; write one, or name the test files after the config", printable.String(def))
 		}
 		tests = []string{def}
 	}

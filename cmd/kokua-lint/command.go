@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -16,8 +15,8 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/format"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
-	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -28,7 +27,7 @@ import (
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Standard error carries only lines of text: whatever a message quotes
 	// (a path, a name), no control or bidirectional character reaches it raw.
-	stderr = diag.PrintableWriter{W: stderr}
+	stderr = printable.Writer{W: stderr}
 	return cli.Run(command(stdin, stdout, stderr), args, stdin, stdout, stderr)
 }
 
@@ -163,14 +162,14 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	// others are still linted and reported.
 	unreadable := len(folderProblems) > 0
 	for _, err := range folderProblems {
-		fmt.Fprintf(stderr, "kokua-lint: %s\n", diag.Printable(err.Error()))
+		fmt.Fprintf(stderr, "kokua-lint: %s\n", printable.String(err.Error()))
 	}
 	for _, path := range o.configs {
 		// A config --fix replaces is resolved once: the file read is
 		// the file written.
 		target, src, err := o.readConfig(path, stdin)
 		if err != nil {
-			fmt.Fprintf(stderr, "kokua-lint: %s\n", diag.Printable(err.Error()))
+			fmt.Fprintf(stderr, "kokua-lint: %s\n", printable.String(err.Error()))
 			unreadable = true
 			continue
 		}
@@ -216,9 +215,7 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 	}
 	if o.format == "human" && m.Embedded && len(sources) > 1 {
-		// Not fmt: in a clean run, this line is the one use of it, and its
-		// first use costs a lint's worth of time (docs/benchmarks.md).
-		_, _ = io.WriteString(stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install ("+strconv.Itoa(len(m.Toolsets()))+" toolsets)\n")
+		fmt.Fprintf(stderr, "kokua-lint: no --manifest given: checking against the embedded default Kokua install (%d toolsets)\n", len(m.Toolsets()))
 	}
 	if err := lint.Write(stdout, o.format, all, lint.WriteOptions{Sources: sources, Style: cli.Style(color)}); err != nil {
 		return cli.StdoutFailed("kokua-lint", "the report", err)
@@ -238,29 +235,31 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 // ruleFormats are the formats of --list-rules: columns for people, a
-// JSON array, or the rules of a SARIF log with no results.
+// JSON object whose "rules" are lint.Rule values (with the fixes and the
+// page), or the rules of a SARIF log with no results.
 var ruleFormats = format.New("rules",
-	format.Format[[]*rules.Rule]{Info: format.Info{Name: "human"}, Write: writeRulesHuman},
-	format.Format[[]*rules.Rule]{Info: format.Info{Name: "json"}, Write: writeRulesJSON},
-	format.Format[[]*rules.Rule]{Info: format.Info{Name: "sarif", Summary: "SARIF 2.1.0"}, Write: func(w io.Writer, _ []*rules.Rule) error {
+	format.Format[[]lint.Rule]{Info: format.Info{Name: "human"}, Write: writeRulesHuman},
+	format.Format[[]lint.Rule]{Info: format.Info{Name: "json"}, Write: writeRulesJSON},
+	format.Format[[]lint.Rule]{Info: format.Info{Name: "sarif", Summary: "SARIF 2.1.0"}, Write: func(w io.Writer, _ []lint.Rule) error {
 		return lint.Write(w, "sarif", nil, lint.WriteOptions{})
 	}},
 )
 
-// listRules prints every rule: its ID, severity, phase, summary and the
-// numbers of the spec it implements, in one of ruleFormats.
+// listRules prints every rule of lint.Rules: its ID, severity, phase,
+// summary and the numbers of the spec it implements, in one of
+// ruleFormats.
 func listRules(w io.Writer, format string) error {
 	if err := ruleFormats.Check(format); err != nil {
 		return usage("--list-rules: %v", err)
 	}
-	if err := ruleFormats.Write(w, format, rules.All()); err != nil {
+	if err := ruleFormats.Write(w, format, lint.Rules()); err != nil {
 		return cli.StdoutFailed("kokua-lint", "the rules", err)
 	}
 	return nil
 }
 
 // writeRulesHuman writes the rules as columns.
-func writeRulesHuman(w io.Writer, all []*rules.Rule) error {
+func writeRulesHuman(w io.Writer, all []lint.Rule) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range all {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Phase, r.Summary, strings.Join(r.Refs, " "))
@@ -269,23 +268,10 @@ func writeRulesHuman(w io.Writer, all []*rules.Rule) error {
 }
 
 // writeRulesJSON writes the rules as a JSON object with an array.
-func writeRulesJSON(w io.Writer, all []*rules.Rule) error {
-	type rule struct {
-		ID       string   `json:"id"`
-		Severity string   `json:"severity"`
-		Phase    string   `json:"phase"`
-		Summary  string   `json:"summary"`
-		Refs     []string `json:"refs"`
-		Help     string   `json:"help_uri"`
-	}
-	out := struct {
-		Rules []rule `json:"rules"`
-	}{Rules: make([]rule, 0, len(all))}
-	for _, r := range all {
-		out.Rules = append(out.Rules, rule{ID: r.ID, Severity: r.Severity.String(), Phase: string(r.Phase),
-			Summary: r.Summary, Refs: append([]string{}, r.Refs...), Help: lint.SARIFRuleHelpURI(r.ID)})
-	}
+func writeRulesJSON(w io.Writer, all []lint.Rule) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return enc.Encode(struct {
+		Rules []lint.Rule `json:"rules"`
+	}{all})
 }

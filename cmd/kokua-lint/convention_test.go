@@ -9,7 +9,6 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/cmd/internal/clitest"
-	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
@@ -100,15 +99,16 @@ func TestOnlyKokua(t *testing.T) {
 	}
 }
 
-// TestListRulesFormats (issue 10): --list-rules honours --format.
+// TestListRulesFormats (issue 10): --list-rules honours --format, and
+// lists lint.Rules (issue 40).
 func TestListRulesFormats(t *testing.T) {
-	all := rules.All()
+	all := lint.Rules()
 	r := clitest.RunIn(t, Main, "kokua-lint", t.TempDir(), nil, "", "--list-rules", "--format", "json")
 	wantCode(t, r, cli.ExitOK)
 	var listed struct {
 		Rules []struct {
 			ID, Severity, Phase, Summary string
-			Refs                         []string
+			Fixes, Refs                  []string
 			HelpURI                      string `json:"help_uri"`
 		} `json:"rules"`
 	}
@@ -119,7 +119,7 @@ func TestListRulesFormats(t *testing.T) {
 		got := listed.Rules[i]
 		if got.ID != rule.ID || got.Severity != rule.Severity.String() || got.Phase != string(rule.Phase) ||
 			got.Summary != rule.Summary || strings.Join(got.Refs, " ") != strings.Join(rule.Refs, " ") ||
-			got.HelpURI != lint.SARIFRuleHelpURI(rule.ID) {
+			strings.Join(got.Fixes, " ") != strings.Join(rule.Fixes, " ") || got.HelpURI != rule.HelpURI {
 			t.Errorf("rule %d: %+v, want %s", i, got, rule.ID)
 		}
 	}

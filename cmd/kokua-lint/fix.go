@@ -7,7 +7,9 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/migrate"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -86,10 +88,10 @@ func (o options) fixConfig(path string, target *regular.Target, src lint.Source,
 	named := false
 	name := func() {
 		for _, a := range fixed.Applied {
-			fmt.Fprintf(stderr, "%s: %s %s: %s\n", a.Finding.Span, verb, a.Finding.Rule, diag.Printable(a.Fix.Title))
+			fmt.Fprintf(stderr, "%s: %s %s: %s\n", a.Finding.Span, verb, a.Finding.Rule, printable.String(a.Fix.Title))
 		}
 		for _, w := range fixed.Withheld {
-			fmt.Fprintf(stderr, "%s: withheld %s: %s: it gave %s\n", w.Finding.Span, w.Finding.Rule, diag.Printable(w.Fix.Title), diag.Printable(w.Why))
+			fmt.Fprintf(stderr, "%s: withheld %s: %s: it gave %s\n", w.Finding.Span, w.Finding.Rule, printable.String(w.Fix.Title), printable.String(w.Why))
 		}
 		named = true
 	}
@@ -100,7 +102,7 @@ func (o options) fixConfig(path string, target *regular.Target, src lint.Source,
 	}
 	switch {
 	case o.diff:
-		if _, err := io.WriteString(stdout, migrate.Diff(diag.Printable(src.Name), src.Data, fixed.Data)); err != nil {
+		if _, err := io.WriteString(stdout, migrate.Diff(printable.String(src.Name), src.Data, fixed.Data)); err != nil {
 			return src, nil, cli.StdoutFailed("kokua-lint", "the diff", err)
 		}
 	case path == "-":
@@ -128,9 +130,9 @@ func (o options) fixHint(w io.Writer, all []diag.Diagnostic) {
 	safe, unsafe := 0, 0
 	for _, d := range all {
 		switch {
-		case lint.Fixable(d, false):
+		case engine.Fixable(d, false):
 			safe++
-		case lint.Fixable(d, true):
+		case engine.Fixable(d, true):
 			unsafe++
 		}
 	}

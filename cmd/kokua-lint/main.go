@@ -3,13 +3,7 @@
 // first load, and reports them all at once.
 package main
 
-import (
-	"os"
-
-	// A lint run reaches a 16 KiB stack: grown to it before any package
-	// with a deep init runs.
-	_ "github.com/kokua-policy/kokua-policy/cmd/internal/earlystack"
-)
+import "os"
 
 func main() {
 	os.Exit(Main(os.Args, os.Stdin, os.Stdout, os.Stderr))

@@ -14,8 +14,8 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/migrate"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -126,7 +126,7 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	switch {
 	case o.diff:
 		// The diff's header names the file: escaped, as every path printed is.
-		if _, err := io.WriteString(stdout, migrate.Diff(diag.Printable(o.config), src.Data, res.Output)); err != nil {
+		if _, err := io.WriteString(stdout, migrate.Diff(printable.String(o.config), src.Data, res.Output)); err != nil {
 			return cli.StdoutFailed("kokua-lint: migrate", "the diff", err)
 		}
 	case !o.write:
@@ -179,11 +179,11 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 }
 
 // say writes one line of migrate's report on stderr. It names the config
-// and quotes its keys, so the whole line goes through diag.Printable: a
+// and quotes its keys, so the whole line goes through printable.String: a
 // line feed or an escape sequence in a path cannot start a line of its own
 // or reach the terminal.
 func say(stderr io.Writer, format string, args ...any) {
-	fmt.Fprintln(stderr, diag.Printable(fmt.Sprintf(format, args...)))
+	fmt.Fprintln(stderr, printable.String(fmt.Sprintf(format, args...)))
 }
 
 // count writes n things, in the plural unless n is 1.

@@ -8,7 +8,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -20,7 +20,7 @@ import (
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	// Standard error carries only lines of text: whatever a message quotes
 	// (a path, a name), no control or bidirectional character reaches it raw.
-	stderr = diag.PrintableWriter{W: stderr}
+	stderr = printable.Writer{W: stderr}
 	return cli.Run(command(stdin, stdout, stderr), args, stdin, stdout, stderr)
 }
 

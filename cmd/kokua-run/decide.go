@@ -11,7 +11,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/policy"
 	"github.com/kokua-policy/kokua-policy/server"
 )
@@ -80,18 +80,18 @@ func decide(o decideOptions, stdout, stderr io.Writer) error {
 	// The JSON is the HTTP API's answer, the close names of a mistyped
 	// agent or tool included.
 	hinted := server.Hint(p, a)
-	// Names in an answer come from the policy file: diag.PrintableJSON and
-	// diag.Printable keep their control and bidirectional characters off
+	// Names in an answer come from the policy file: printable.JSON and
+	// printable.String keep their control and bidirectional characters off
 	// the terminal.
 	if o.format == "json" {
 		data, err := json.Marshal(&hinted)
 		if err != nil {
 			return cli.Fail(cli.ExitInternal, "kokua-run decide: %v", err)
 		}
-		if _, err := stdout.Write(append(diag.PrintableJSON(data), '\n')); err != nil {
+		if _, err := stdout.Write(append(printable.JSON(data), '\n')); err != nil {
 			return cli.StdoutFailed("kokua-run decide", "the answer", err)
 		}
-	} else if _, err := fmt.Fprintln(stdout, diag.Printable(human(a))); err != nil {
+	} else if _, err := fmt.Fprintln(stdout, printable.String(human(a))); err != nil {
 		return cli.StdoutFailed("kokua-run decide", "the answer", err)
 	}
 	// Only an answer given is a decision: one that could not be written
@@ -101,7 +101,7 @@ func decide(o decideOptions, stdout, stderr io.Writer) error {
 			Agent: o.agent, Tool: o.tool, Unattended: o.unattended, Answer: a, Latency: latency})
 	}
 	if h := mistyped(hinted); h != "" {
-		_, _ = fmt.Fprintln(stderr, "kokua-run decide: "+diag.Printable(h))
+		_, _ = fmt.Fprintln(stderr, "kokua-run decide: "+printable.String(h))
 	}
 	return cli.Code(exitCode(a.Decision))
 }
@@ -115,7 +115,7 @@ func closeDecideLog(l *server.DecisionLog, stderr io.Writer) {
 		err = errors.New("the record could not be written")
 	}
 	if err != nil {
-		_, _ = fmt.Fprintln(stderr, "kokua-run decide: --decision-log: "+diag.Printable(err.Error()))
+		_, _ = fmt.Fprintln(stderr, "kokua-run decide: --decision-log: "+printable.String(err.Error()))
 	}
 }
 

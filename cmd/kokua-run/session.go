@@ -11,7 +11,7 @@ import (
 	urfave "github.com/urfave/cli/v3"
 
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -83,7 +83,7 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 	}()
 	for _, r := range results {
 		if r.Warning != "" {
-			fmt.Fprintf(out, "WARNING %s\n", diag.Printable(r.Warning))
+			fmt.Fprintf(out, "WARNING %s\n", printable.String(r.Warning))
 		}
 	}
 	in := bufio.NewScanner(stdin)
@@ -94,13 +94,13 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 			continue
 		}
 		// Everything echoed comes from the script or the policy file, and
-		// goes through diag.Printable: one line each, nothing raw.
-		fmt.Fprintf(out, "> %s\n", diag.Printable(line))
+		// goes through printable.String: one line each, nothing raw.
+		fmt.Fprintf(out, "> %s\n", printable.String(line))
 		cmd, arg, _ := strings.Cut(line, " ")
 		arg = strings.TrimSpace(arg)
 		bad := func(format string, args ...any) error {
 			return cli.Fail(cli.ExitUsage, "kokua-run session: line %d: %s; the commands are load <toolset>, call [--unattended] <tool>, tools and names",
-				n, diag.Printable(fmt.Sprintf(format, args...)))
+				n, printable.String(fmt.Sprintf(format, args...)))
 		}
 		switch cmd {
 		case "load":
@@ -109,7 +109,7 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 				return bad("load takes one toolset")
 			}
 			// A load answer is lines: the toolset's guidance follows it.
-			fmt.Fprintln(out, diag.PrintableLines(s.Load(arg).Message))
+			fmt.Fprintln(out, printable.Lines(s.Load(arg).Message))
 		case "call":
 			turn := policy.Turn{}
 			if rest, ok := strings.CutPrefix(arg, "--unattended"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
@@ -119,17 +119,17 @@ func session(o sessionOptions, stdin io.Reader, stdout io.Writer) (err error) {
 			if arg, ok = oneName(arg); !ok {
 				return bad("call takes one tool, as toolset.tool or the bare name")
 			}
-			fmt.Fprintln(out, diag.Printable(human(s.Decide(arg, turn))))
+			fmt.Fprintln(out, printable.String(human(s.Decide(arg, turn))))
 		case "tools", "names":
 			if arg != "" {
 				return bad("%s takes nothing after it", cmd)
 			}
 			if cmd == "tools" {
 				for _, t := range s.Tools() {
-					fmt.Fprintf(out, "%s (%s)\n", diag.Printable(t.Name), diag.Printable(t.Toolset))
+					fmt.Fprintf(out, "%s (%s)\n", printable.String(t.Name), printable.String(t.Toolset))
 				}
 			} else if line := s.NamesLine(); line != "" {
-				fmt.Fprintln(out, diag.Printable(line))
+				fmt.Fprintln(out, printable.String(line))
 			} else {
 				fmt.Fprintln(out, "(nothing left to load)")
 			}

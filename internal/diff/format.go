@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/format"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
@@ -33,13 +33,13 @@ func text[T any](write func(T) string) func(io.Writer, T) error {
 }
 
 // writeJSON writes v as the JSON reports are written: indented, every
-// string printable (diag.PrintableJSON), one line feed at the end.
+// string printable (printable.JSON), one line feed at the end.
 func writeJSON[T any](w io.Writer, v T) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	_, err = io.WriteString(w, string(diag.PrintableJSON(data))+"\n")
+	_, err = io.WriteString(w, string(printable.JSON(data))+"\n")
 	return err
 }
 
@@ -328,7 +328,7 @@ func human(r *Report) string {
 }
 
 // printer returns the Fprintf of a report: each string or Stringer argument (a path,
-// a name, a reason that quotes one) goes through diag.Printable, so that
+// a name, a reason that quotes one) goes through printable.String, so that
 // no control or bidirectional character reaches the terminal and a line
 // feed in a name cannot start a line; the format's own line feeds stay.
 func printer(b *strings.Builder) func(format string, args ...any) {
@@ -336,9 +336,9 @@ func printer(b *strings.Builder) func(format string, args ...any) {
 		for i, a := range args {
 			switch v := a.(type) {
 			case string:
-				args[i] = diag.Printable(v)
+				args[i] = printable.String(v)
 			case fmt.Stringer:
-				args[i] = diag.Printable(v.String())
+				args[i] = printable.String(v.String())
 			}
 		}
 		fmt.Fprintf(b, format, args...)

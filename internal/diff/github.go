@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/escape"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
@@ -93,6 +93,6 @@ func github(r *Report) string {
 }
 
 // ghData escapes an annotation's message; ghProp a property's value.
-func ghData(s string) string { return escape.GitHubData(diag.Printable(s)) }
+func ghData(s string) string { return escape.GitHubData(printable.String(s)) }
 
 func ghProp(s string) string { return escape.GitHubProperty(s) }

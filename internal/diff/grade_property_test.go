@@ -35,8 +35,8 @@ func randomClasses(t *testing.T, r *rand.Rand, toolsets int) (*lint.Manifest, ma
 	// draw is least to most distinct classes.
 	draw := func(least, most int) []any {
 		out := []any{}
-		for _, i := range r.Perm(len(kokua.Classes))[:least+r.IntN(most-least+1)] {
-			out = append(out, string(kokua.Classes[i]))
+		for _, i := range r.Perm(len(kokua.Classes()))[:least+r.IntN(most-least+1)] {
+			out = append(out, string(kokua.Classes()[i]))
 		}
 		return out
 	}

@@ -29,7 +29,7 @@ func classed(t testing.TB, toolsets int) *lint.Manifest {
 		t.Fatal(err)
 	}
 	var cycle [][]kokua.Class
-	for _, c := range kokua.Classes {
+	for _, c := range kokua.Classes() {
 		cycle = append(cycle, []kokua.Class{c})
 	}
 	cycle = append(cycle, nil, []kokua.Class{kokua.UntrustedInput, kokua.Egress}, []kokua.Class{kokua.Write, kokua.SelfModify},

@@ -659,7 +659,7 @@ func judgedBy(n, o *Side) *Side {
 // classUnion is the classes of a and b, in kokua.Classes order, or nil.
 func classUnion(a, b []kokua.Class) []kokua.Class {
 	var out []kokua.Class
-	for _, c := range kokua.Classes {
+	for _, c := range kokua.Classes() {
 		if slices.Contains(a, c) || slices.Contains(b, c) {
 			out = append(out, c)
 		}

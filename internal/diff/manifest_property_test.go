@@ -81,7 +81,7 @@ func minusClasses(a, b []kokua.Class) []kokua.Class {
 // someClasses is a random set of classes, possibly empty.
 func someClasses(r *rand.Rand) []kokua.Class {
 	var out []kokua.Class
-	for _, c := range kokua.Classes {
+	for _, c := range kokua.Classes() {
 		if r.IntN(4) == 0 {
 			out = append(out, c)
 		}
@@ -232,7 +232,7 @@ func TestManifestEditsProperty(t *testing.T) {
 				map[string]any{"name": fmt.Sprintf("idle_c_%d", i)}}})
 	}
 	for i, ts := range base["toolsets"].([]any) {
-		if c := kokua.Classes[i%len(kokua.Classes)]; i%3 != 2 {
+		if c := kokua.Classes()[i%len(kokua.Classes())]; i%3 != 2 {
 			ts.(map[string]any)["classes"] = []kokua.Class{c}
 		}
 	}

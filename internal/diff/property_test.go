@@ -231,7 +231,7 @@ func refWidens(a, b *reference.Evaluator) (bool, string) {
 	}
 	// The loaders come with residency, which widens nothing (tool-access.md,
 	// Residency): they are not compared.
-	for _, t := range kokua.CoreTools {
+	for _, t := range kokua.CoreTools() {
 		if t != kokua.AvailableTools && t != kokua.LoadTools {
 			tools = append(tools, t)
 		}

@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/english"
 	"github.com/kokua-policy/kokua-policy/internal/format"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
@@ -129,7 +129,7 @@ func hopsLeftOut(n int) string {
 	if n == 1 {
 		return "... 1 more hop ..."
 	}
-	return "... " + diag.Thousands(n) + " more hops ..."
+	return "... " + printable.Thousands(n) + " more hops ..."
 }
 
 // runsText names the agents a view sets running: the first few, then a

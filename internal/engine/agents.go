@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
@@ -45,11 +45,11 @@ func WriteAgent(out io.Writer, w *model.World, a *model.Agent) error {
 }
 
 // line writes one line of the view. The names in it come from the config
-// and the manifest, so the whole line goes through diag.Printable: no
+// and the manifest, so the whole line goes through printable.String: no
 // control or bidirectional character of a name reaches the terminal, and
 // a line feed in one cannot start a line of its own.
 func line(b *bytes.Buffer, format string, args ...any) {
-	b.WriteString(diag.Printable(fmt.Sprintf(format, args...)))
+	b.WriteString(printable.String(fmt.Sprintf(format, args...)))
 	b.WriteByte('\n')
 }
 

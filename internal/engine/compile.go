@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/kokua-policy/kokua-policy/kokua"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/prompt"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -212,10 +212,10 @@ func (c *compiler) agent(a *model.Agent, toolsets map[string]*policy.Toolset) *p
 		}
 	}
 	if len(a.Deferred) > 0 {
-		line := policy.NamesLinePrefix + strings.Join(names(a.Deferred), ", ") + "."
+		line := prompt.NamesLine(names(a.Deferred))
 		out.NamesLine = &line
 	}
-	out.Tools, out.Shadowed = policy.Presentation(toolsets, out, func(t string) bool { return slices.Contains(out.Resident, t) }, nil, len(out.Deferred) > 0, c.coreSpec)
+	out.Tools, out.Shadowed = present(toolsets, out, func(t string) bool { return slices.Contains(out.Resident, t) }, nil, len(out.Deferred) > 0, c.coreSpec)
 	out.CoreTools = []string{}
 	for _, t := range out.Tools {
 		if t.Toolset == kokua.Core {
@@ -244,7 +244,7 @@ func (c *compiler) toolBlock(a *policy.Agent, toolsets map[string]*policy.Toolse
 	if !ok {
 		return nil
 	}
-	allTools, _ := policy.Presentation(toolsets, a, func(string) bool { return true }, nil, false, c.coreSpec)
+	allTools, _ := present(toolsets, a, func(string) bool { return true }, nil, false, c.coreSpec)
 	all, ok := total(allTools)
 	if !ok || all == 0 {
 		return nil
@@ -266,3 +266,8 @@ func total(tools []policy.Tool) (int, bool) {
 	}
 	return n, true
 }
+
+// present is policy's presentation of an agent's tools (package prompt):
+// a compiled agent lists the tools a session of it presents.
+var present = prompt.Presentation.(func(toolsets map[string]*policy.Toolset, a *policy.Agent, resident func(string) bool,
+	preloaded []string, loaders bool, coreSpec func(string) *int) ([]policy.Tool, []policy.Shadowed))

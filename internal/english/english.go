@@ -11,7 +11,7 @@ package english
 import (
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // MaxNames is how many names Names shows; the rest are counted.
@@ -43,7 +43,7 @@ func Counted(shown []string, total int, last string, show func(string) string) s
 		if word == "" {
 			word = "and"
 		}
-		return strings.Join(parts, ", ") + " " + word + " " + diag.Thousands(more) + " more"
+		return strings.Join(parts, ", ") + " " + word + " " + printable.Thousands(more) + " more"
 	}
 	return join(parts, last)
 }

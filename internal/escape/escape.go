@@ -4,7 +4,7 @@
 // Markdown (the job summary and pull-request comment of kokua-compile diff
 // and risks, the language server's hovers), GitHub workflow commands (the
 // annotations of kokua-lint, kokua-compile diff and test) and SARIF message
-// text. Each function first makes the text printable as diag.Printable
+// text. Each function first makes the text printable as printable.String
 // does (control characters, bidirectional controls and invalid UTF-8
 // written as escapes), which is also what a terminal or a log gets.
 //
@@ -22,7 +22,7 @@ package escape
 import (
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // ZeroWidthSpace is the character reference MarkdownText writes where
@@ -31,7 +31,7 @@ import (
 const ZeroWidthSpace = "&#8203;"
 
 // MarkdownText writes s as inline Markdown text that renders as
-// diag.Printable(s) with, at most, zero-width spaces added: no link,
+// printable.String(s) with, at most, zero-width spaces added: no link,
 // autolink, image, emphasis, strikethrough, code, math, raw HTML or
 // character reference, no table cell boundary, and none of GitHub's
 // mentions, references or emoji. It is for inline text: a paragraph, a
@@ -39,7 +39,7 @@ const ZeroWidthSpace = "&#8203;"
 // the start of a line it does not open a block either (list, heading,
 // quote, thematic break).
 func MarkdownText(s string) string {
-	s = diag.Printable(s)
+	s = printable.String(s)
 	var b strings.Builder
 	b.Grow(len(s) + len(s)/4)
 	for i := 0; i < len(s); i++ {
@@ -105,7 +105,7 @@ func MarkdownText(s string) string {
 	return b.String()
 }
 
-// MarkdownCode writes s as inline code that renders as diag.Printable(s),
+// MarkdownCode writes s as inline code that renders as printable.String(s),
 // in a table cell as anywhere else: a code span whose fence is longer than
 // any run of backticks in s, so that none closes it, padded with a space
 // when s starts or ends with a backtick (CommonMark strips one space from
@@ -113,7 +113,7 @@ func MarkdownText(s string) string {
 // is written between spans as an escaped '|'. Nothing in a code span is
 // live, on GitHub neither (no mention, reference or link).
 func MarkdownCode(s string) string {
-	s = diag.Printable(s)
+	s = printable.String(s)
 	if s == "" {
 		return ""
 	}
@@ -144,14 +144,14 @@ func MarkdownFence(text string) string {
 }
 
 // MarkdownBlock writes text as a fenced code block with the info string
-// info ("diff", "text"): each line printable (diag.Printable), the fence
+// info ("diff", "text"): each line printable (printable.String), the fence
 // longer than any run of backticks in them (MarkdownFence), so that no
 // line closes the block, and a line feed after the closing fence. Nothing
 // in a code block is live. A line feed that ends text is not a line of it.
 func MarkdownBlock(info, text string) string {
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	for i, l := range lines {
-		lines[i] = diag.Printable(l)
+		lines[i] = printable.String(l)
 	}
 	body := strings.Join(lines, "\n")
 	fence := MarkdownFence(body)
@@ -163,14 +163,14 @@ func MarkdownBlock(info, text string) string {
 // runner's %0A, so that the command is one line and the text shown is s;
 // '%' is escaped first, so that an escape already in s is not decoded.
 func GitHubData(s string) string {
-	return githubData.Replace(diag.PrintableLines(s))
+	return githubData.Replace(printable.Lines(s))
 }
 
 // GitHubProperty writes s as a property value of a workflow command
 // (file=VALUE): one printable line, with ':' and ',', which would end the
 // value or the properties, escaped as well.
 func GitHubProperty(s string) string {
-	return githubProperty.Replace(diag.Printable(s))
+	return githubProperty.Replace(printable.String(s))
 }
 
 var (

@@ -15,7 +15,7 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // gfm renders as GitHub does at parse time: CommonMark with tables,
@@ -149,7 +149,7 @@ func check(t *testing.T, c context, name, esc string, allowed map[ast.NodeKind]b
 	if err != nil {
 		t.Fatalf("%s: %q written as %q: %v", c.name, name, esc, err)
 	}
-	if want := shown(t, c.before, c.after, diag.Printable(name)); strings.ReplaceAll(got, "\u200b", "") != want {
+	if want := shown(t, c.before, c.after, printable.String(name)); strings.ReplaceAll(got, "\u200b", "") != want {
 		t.Fatalf("%s: %q written as %q shows %q, want %q", c.name, name, esc, got, want)
 	}
 	if allowed[ast.KindCodeSpan] {
@@ -170,7 +170,7 @@ func check(t *testing.T, c context, name, esc string, allowed map[ast.NodeKind]b
 // TestMarkdownTextInert renders every generated name, escaped, in every
 // context a report puts one, with a CommonMark and GFM renderer: nothing
 // but text, the blocks of the context alone, the text shown equal to
-// diag.Printable of the name once the zero-width spaces are taken out, and
+// printable.String of the name once the zero-width spaces are taken out, and
 // none of GitHub's own passes finding a mention, a reference, an emoji or
 // a bare link in the text as shown.
 func TestMarkdownTextInert(t *testing.T) {
@@ -184,7 +184,7 @@ func TestMarkdownTextInert(t *testing.T) {
 }
 
 // TestMarkdownCodeInert does the same for code spans: code and the '|'
-// between spans only, the text shown exactly diag.Printable of the name.
+// between spans only, the text shown exactly printable.String of the name.
 func TestMarkdownCodeInert(t *testing.T) {
 	all := names(2, 3000)
 	for _, c := range contexts {
@@ -233,7 +233,7 @@ func TestMarkdownTextExamples(t *testing.T) {
 // block showing exactly the text.
 func TestMarkdownFence(t *testing.T) {
 	for _, s := range append(names(3, 500), "```", "````diff", "a\n```\nb", "~~~") {
-		s = diag.PrintableLines(s)
+		s = printable.Lines(s)
 		fence := MarkdownFence(s)
 		if len(fence) < 3 || strings.Contains(s, fence) {
 			t.Fatalf("fence %q for %q", fence, s)
@@ -277,7 +277,7 @@ func TestMarkdownBlock(t *testing.T) {
 		}
 		var want []string
 		for _, l := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
-			want = append(want, diag.Printable(l))
+			want = append(want, printable.String(l))
 		}
 		if got.String() != strings.Join(want, "\n")+"\n" {
 			t.Errorf("%q: the block holds %q, want its printable lines", s, got.String())
@@ -321,8 +321,8 @@ func TestGitHubOneLine(t *testing.T) {
 			got, want string
 			stops     string
 		}{
-			{GitHubData(s), diag.PrintableLines(s), "\r\n"},
-			{GitHubProperty(s), diag.Printable(s), "\r\n:,"},
+			{GitHubData(s), printable.Lines(s), "\r\n"},
+			{GitHubProperty(s), printable.String(s), "\r\n:,"},
 		} {
 			if strings.ContainsAny(c.got, c.stops) {
 				t.Fatalf("%q escaped as %q holds one of %q", s, c.got, c.stops)

@@ -9,6 +9,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/english"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
 	"github.com/kokua-policy/kokua-policy/kokua"
@@ -157,13 +158,13 @@ func (c *checker) resolve(e *Expect) (agents []string, tools []reach.Key, ds []d
 	case c.d.Agents[a] != nil:
 		agents = []string{a}
 	default:
-		ds = append(ds, selector(e.Agent, fmt.Sprintf("agent %s matches no declared agent", diag.Quote(a)), append(slices.Clone(c.agent), Every, Composed)))
+		ds = append(ds, selector(e.Agent, fmt.Sprintf("agent %s matches no declared agent", printable.Quote(a)), append(slices.Clone(c.agent), Every, Composed)))
 	}
 	tools, more := c.toolSelector(e.Tool)
 	ds = append(ds, more...)
 	for _, l := range e.Loaded {
 		if c.d.Toolsets[l.Text] == nil {
-			ds = append(ds, selector(l, fmt.Sprintf("loaded names %s, which is no registered toolset", diag.Quote(l.Text)), c.d.TrustOrder))
+			ds = append(ds, selector(l, fmt.Sprintf("loaded names %s, which is no registered toolset", printable.Quote(l.Text)), c.d.TrustOrder))
 		}
 	}
 	return agents, tools, ds
@@ -188,7 +189,7 @@ func (c *checker) toolSelector(v Value) ([]reach.Key, []diag.Diagnostic) {
 			}
 			return out, nil
 		case known || slices.Contains(toolsets, ts):
-			d := selector(v, fmt.Sprintf("toolset %s provides no tool, so the claim would hold of nothing", diag.Quote(ts)), nil)
+			d := selector(v, fmt.Sprintf("toolset %s provides no tool, so the claim would hold of nothing", printable.Quote(ts)), nil)
 			d.Suggestion = "name a toolset that provides tools, or drop the claim"
 			return nil, []diag.Diagnostic{d}
 		}
@@ -201,13 +202,13 @@ func (c *checker) toolSelector(v Value) ([]reach.Key, []diag.Diagnostic) {
 				}
 			}
 			if len(offer) > 0 {
-				d := selector(v, fmt.Sprintf("tool %s names no toolset; a tool is written toolset.tool", diag.Quote(s)), nil)
+				d := selector(v, fmt.Sprintf("tool %s names no toolset; a tool is written toolset.tool", printable.Quote(s)), nil)
 				d.Suggestion = fmt.Sprintf("write %q", offer[0])
 				d.Notes = []string{fmt.Sprintf("Did you mean %s?", quoteAll(offer))}
 				return nil, []diag.Diagnostic{d}
 			}
 		}
-		d := selector(v, fmt.Sprintf("tool %s names no registered toolset", diag.Quote(s)), nil)
+		d := selector(v, fmt.Sprintf("tool %s names no registered toolset", printable.Quote(s)), nil)
 		d.Suggestion = oneOf(toolsets)
 		if near := similar.Suggest(ts, toolsets); len(near) > 0 {
 			d.Suggestion = fmt.Sprintf("write %q", near[0]+strings.TrimPrefix(s, ts))
@@ -217,16 +218,16 @@ func (c *checker) toolSelector(v Value) ([]reach.Key, []diag.Diagnostic) {
 	}
 	names, known := c.names[ts]
 	if !known {
-		d := selector(v, fmt.Sprintf("tool %s names no registered toolset %s", diag.Quote(s), diag.Quote(ts)), nil)
+		d := selector(v, fmt.Sprintf("tool %s names no registered toolset %s", printable.Quote(s), printable.Quote(ts)), nil)
 		d.Suggestion = oneOf(toolsets)
 		if near := similar.Suggest(ts, toolsets); len(near) > 0 {
 			d.Suggestion = fmt.Sprintf("write %q", near[0]+"."+tool)
-			d.Notes = []string{fmt.Sprintf("Did you mean %s?", diag.Quote(near[0]))}
+			d.Notes = []string{fmt.Sprintf("Did you mean %s?", printable.Quote(near[0]))}
 		}
 		return nil, []diag.Diagnostic{d}
 	}
 	if !slices.Contains(names, tool) {
-		d := selector(v, fmt.Sprintf("toolset %s provides no tool %s", diag.Quote(ts), diag.Quote(tool)), nil)
+		d := selector(v, fmt.Sprintf("toolset %s provides no tool %s", printable.Quote(ts), printable.Quote(tool)), nil)
 		d.Suggestion = oneOf(prefixed(ts, names))
 		if near := similar.Suggest(tool, names); len(near) > 0 {
 			d.Suggestion = fmt.Sprintf("write %q", ts+"."+near[0])
@@ -239,7 +240,7 @@ func (c *checker) toolSelector(v Value) ([]reach.Key, []diag.Diagnostic) {
 
 // quoteAll quotes names and joins them as "'a', 'b' or 'c'", bounded as
 // english.Names is.
-func quoteAll(names []string) string { return english.Names(names, "or", diag.Quote) }
+func quoteAll(names []string) string { return english.Names(names, "or", printable.Quote) }
 
 // oneOf is the help of a selector with no close match: the names it may
 // be, the first shownNames of them.
@@ -253,7 +254,7 @@ func oneOf(names []string) string {
 			q = append(q, fmt.Sprintf("... (%d in all)", len(names)))
 			break
 		}
-		q = append(q, diag.Quote(n))
+		q = append(q, printable.Quote(n))
 	}
 	return "write one of " + strings.Join(q, ", ")
 }
@@ -405,11 +406,11 @@ func (c *checker) pathSteps(path []string) []Step {
 	for i := 1; i < len(path); i++ {
 		from, to := path[i-1], path[i]
 		if to == reach.ComposedNode {
-			out = append(out, Step{Text: fmt.Sprintf("%s holds capabilities, so it composes workers (compose_subagent)", diag.Quote(from)),
+			out = append(out, Step{Text: fmt.Sprintf("%s holds capabilities, so it composes workers (compose_subagent)", printable.Quote(from)),
 				Place: c.side.AvailablePlace(from, kokua.Capabilities)})
 			continue
 		}
-		out = append(out, Step{Text: fmt.Sprintf("delegates_to of %s names %s", diag.Quote(from), diag.Quote(to)), Place: c.side.DelegatePlace(from, to)})
+		out = append(out, Step{Text: fmt.Sprintf("delegates_to of %s names %s", printable.Quote(from), printable.Quote(to)), Place: c.side.DelegatePlace(from, to)})
 	}
 	return out
 }
@@ -427,17 +428,17 @@ func (c *checker) availability(node, ts string, e *Expect) []Step {
 		at := c.side.AvailablePlace(node, ts)
 		switch {
 		case a.Available.All && slices.Contains(a.Available.Expanded, ts):
-			out = append(out, Step{Text: fmt.Sprintf("%s: \"all\" holds %s", at.Key, diag.Quote(ts)), Place: at})
+			out = append(out, Step{Text: fmt.Sprintf("%s: \"all\" holds %s", at.Key, printable.Quote(ts)), Place: at})
 		case slices.Contains(a.Available.Expanded, ts):
-			out = append(out, Step{Text: fmt.Sprintf("%s lists %s", at.Key, diag.Quote(ts)), Place: at})
+			out = append(out, Step{Text: fmt.Sprintf("%s lists %s", at.Key, printable.Quote(ts)), Place: at})
 		default:
-			out = append(out, Step{Text: fmt.Sprintf("%s does not list %s", at.Key, diag.Quote(ts)), Place: at})
+			out = append(out, Step{Text: fmt.Sprintf("%s does not list %s", at.Key, printable.Quote(ts)), Place: at})
 		}
 		if slices.Contains(a.Deferred, ts) {
 			if e.HasLoaded && !slices.ContainsFunc(e.Loaded, func(v Value) bool { return v.Text == ts }) {
-				out = append(out, Step{Text: fmt.Sprintf("%s is deferred, and the claim's loaded list does not load it", diag.Quote(ts))})
+				out = append(out, Step{Text: fmt.Sprintf("%s is deferred, and the claim's loaded list does not load it", printable.Quote(ts))})
 			} else {
-				out = append(out, Step{Text: fmt.Sprintf("%s is deferred: judged as a session that loaded it", diag.Quote(ts))})
+				out = append(out, Step{Text: fmt.Sprintf("%s is deferred: judged as a session that loaded it", printable.Quote(ts))})
 			}
 		}
 	}
@@ -454,7 +455,7 @@ func (c *checker) decided(node string, q reach.Key, ans policy.Answer) Step {
 		if cfg := c.side.Config; cfg != nil && cfg.DefaultPair.Set {
 			at.Line, at.Column = cfg.DefaultPair.Span.Start.Line, cfg.DefaultPair.Span.Start.Column
 		}
-		return Step{Text: fmt.Sprintf("no entry of the inherited [assistant.tools] names %s, so the call runs", diag.Quote(q.String())), Place: at}
+		return Step{Text: fmt.Sprintf("no entry of the inherited [assistant.tools] names %s, so the call runs", printable.Quote(q.String())), Place: at}
 	case ans.Decision == policy.Run:
 		table := "the agent's own pair"
 		if a := c.d.Agents[node]; a != nil && a.Approval.Table != "" {
@@ -466,7 +467,7 @@ func (c *checker) decided(node string, q reach.Key, ans policy.Answer) Step {
 				at.Line, at.Column = a.Tools.Span.Start.Line, a.Tools.Span.Start.Column
 			}
 		}
-		return Step{Text: fmt.Sprintf("no entry of %s names %s, so the call runs", table, diag.Quote(q.String())), Place: at}
+		return Step{Text: fmt.Sprintf("no entry of %s names %s, so the call runs", table, printable.Quote(q.String())), Place: at}
 	case r.Entry != "":
 		var pos *policy.Position
 		if r.Position != (policy.Position{}) {
@@ -488,7 +489,7 @@ func (c *checker) help(node string, path []string, q reach.Key, ans policy.Answe
 	if node == reach.ComposedNode {
 		return c.composedHelp(q, ans, want)
 	}
-	tool, ts := diag.Quote(q.String()), diag.Quote(q.Toolset)
+	tool, ts := printable.Quote(q.String()), printable.Quote(q.Toolset)
 	asks := want[policy.Confirm] || want[policy.Review]
 	gateList := "confirm or review"
 	switch {
@@ -504,7 +505,7 @@ func (c *checker) help(node string, path []string, q reach.Key, ans policy.Answe
 	r := ans.Reason
 	entry := ""
 	if r != nil && r.Entry != "" {
-		entry = fmt.Sprintf("the entry %s in %s", diag.Quote(r.Entry), r.Key)
+		entry = fmt.Sprintf("the entry %s in %s", printable.Quote(r.Entry), r.Key)
 	}
 	takeAway := func() string {
 		if q.Toolset == kokua.Core {
@@ -543,7 +544,7 @@ func (c *checker) help(node string, path []string, q reach.Key, ans policy.Answe
 	}
 	if len(path) > 1 {
 		from, to := path[len(path)-2], path[len(path)-1]
-		help += fmt.Sprintf("; or drop %s from delegates_to of %s, so that %s no longer reaches it", diag.Quote(to), diag.Quote(from), diag.Quote(path[0]))
+		help += fmt.Sprintf("; or drop %s from delegates_to of %s, so that %s no longer reaches it", printable.Quote(to), printable.Quote(from), printable.Quote(path[0]))
 	}
 	return help + "; or change the claim, if it is what is wrong"
 }
@@ -556,7 +557,7 @@ func (c *checker) help(node string, path []string, q reach.Key, ans policy.Answe
 // to declare it on an agent and gate it in [assistant.tools], or to drop
 // capabilities (docs/readings.md).
 func (c *checker) composedHelp(q reach.Key, ans policy.Answer, want map[policy.Decision]bool) string {
-	tool, ts := diag.Quote(q.String()), diag.Quote(q.Toolset)
+	tool, ts := printable.Quote(q.String()), printable.Quote(q.Toolset)
 	declared := q.Toolset == kokua.Core
 	for _, a := range c.d.Agents {
 		declared = declared || slices.Contains(a.Available.Expanded, q.Toolset)

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -254,10 +255,10 @@ func parseExpect(t *tomlpos.Node) (*Expect, []diag.Diagnostic) {
 			}
 			for _, v := range vs {
 				if Expand(v.Text) == nil {
-					d := problem(v.Span, "expect.decision", "%s is no decision: write one of %s", diag.Quote(v.Text), strings.Join(Words(), ", "))
+					d := problem(v.Span, "expect.decision", "%s is no decision: write one of %s", printable.Quote(v.Text), strings.Join(Words(), ", "))
 					if s := similar.Suggest(v.Text, Words()); len(s) > 0 {
 						d.Suggestion = fmt.Sprintf("write %q", s[0])
-						d.Notes = []string{fmt.Sprintf("Did you mean %s?", diag.Quote(s[0]))}
+						d.Notes = []string{fmt.Sprintf("Did you mean %s?", printable.Quote(s[0]))}
 					}
 					ds = append(ds, d)
 				}
@@ -316,13 +317,13 @@ func unknownKey(f tomlpos.Field, known []string, prefix string) diag.Diagnostic 
 	if at.IsZero() {
 		at = f.Value.Span()
 	}
-	d := problem(at, prefix+f.Name, "unknown key %s: a test file's [[expect]] table takes %s", diag.Quote(f.Name), strings.Join(known, ", "))
+	d := problem(at, prefix+f.Name, "unknown key %s: a test file's [[expect]] table takes %s", printable.Quote(f.Name), strings.Join(known, ", "))
 	if prefix == "" {
-		d.Message = fmt.Sprintf("unknown key %s: a test file holds only [[expect]] tables", diag.Quote(f.Name))
+		d.Message = fmt.Sprintf("unknown key %s: a test file holds only [[expect]] tables", printable.Quote(f.Name))
 	}
 	if s := similar.Suggest(f.Name, known); len(s) > 0 && !slices.Contains(known, f.Name) {
 		d.Suggestion = fmt.Sprintf("write %q", s[0])
-		d.Notes = []string{fmt.Sprintf("Did you mean %s?", diag.Quote(s[0]))}
+		d.Notes = []string{fmt.Sprintf("Did you mean %s?", printable.Quote(s[0]))}
 	}
 	return d
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/escape"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
+	"github.com/kokua-policy/kokua-policy/internal/sariflog"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -63,7 +65,7 @@ func (res *Result) Explain() string { return strings.Join(res.explain(), "\n") }
 // explain is Explain's lines, each printable.
 func (res *Result) explain() []string {
 	var out []string
-	add := func(format string, args ...any) { out = append(out, diag.Printable(fmt.Sprintf(format, args...))) }
+	add := func(format string, args ...any) { out = append(out, printable.String(fmt.Sprintf(format, args...))) }
 	for _, d := range res.Problems {
 		add("%s: %s", d.Span, d.Message)
 		for _, n := range d.Notes {
@@ -123,7 +125,7 @@ func WriteHuman(w io.Writer, r *Report) error {
 		if !res.Passed {
 			status = "FAIL"
 		}
-		fmt.Fprintf(b, "%s %s:%d: %s\n", status, diag.Printable(res.File), res.Line(), diag.Printable(res.Title))
+		fmt.Fprintf(b, "%s %s:%d: %s\n", status, printable.String(res.File), res.Line(), printable.String(res.Title))
 		if !res.Passed {
 			for _, line := range res.explain() {
 				fmt.Fprintf(b, "  %s\n", line)
@@ -199,7 +201,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 	}
 	b := bufio.NewWriter(w)
 	// The head without its closing brace, then "results".
-	b.Write(diag.PrintableJSON(head[:len(head)-2]))
+	b.Write(printable.JSON(head[:len(head)-2]))
 	if len(r.Results) == 0 {
 		b.WriteString(",\n  \"results\": []\n}\n")
 		return b.Flush()
@@ -213,7 +215,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 		if err != nil {
 			return err
 		}
-		b.Write(diag.PrintableJSON(data))
+		b.Write(printable.JSON(data))
 	}
 	b.WriteString("\n  ]\n}\n")
 	return b.Flush()
@@ -245,13 +247,13 @@ const TestRule = "policy-test"
 // WriteSARIF writes the report as a SARIF 2.1.0 log: a result at each
 // failing claim's line, with the config lines responsible.
 func WriteSARIF(w io.Writer, r *Report) error {
-	driver := sarif.NewVersionedDriver("kokua-compile test", version.Version).WithInformationURI(lint.SARIFInformationURI)
+	driver := sarif.NewVersionedDriver("kokua-compile test", version.Version).WithInformationURI(sariflog.InformationURI)
 	if v, ok := version.Semantic(version.Version); ok {
 		driver = driver.WithSemanticVersion(v)
 	}
 	rule := sarif.NewRule(TestRule).
 		WithShortDescription(sarif.NewMultiformatMessageString("A claim of a policy test file does not hold")).
-		WithHelpURI(lint.SARIFInformationURI + "/blob/main/docs/policy-tests.md").
+		WithHelpURI(sariflog.InformationURI + "/blob/main/docs/policy-tests.md").
 		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel("error"))
 	driver.Rules = []*sarif.ReportingDescriptor{rule}
 	run := sarif.NewRun(*sarif.NewTool(driver)).WithColumnKind("unicodeCodePoints")
@@ -261,11 +263,11 @@ func WriteSARIF(w io.Writer, r *Report) error {
 			continue
 		}
 		result := sarif.NewRuleResult(TestRule).WithRuleIndex(0).WithLevel("error").
-			WithMessage(sarif.NewTextMessage(escape.SARIFText(diag.Printable(res.Title) + "\n" + res.Explain())))
+			WithMessage(sarif.NewTextMessage(escape.SARIFText(printable.String(res.Title) + "\n" + res.Explain())))
 		at := res.at()
-		result.AddLocation(location(diag.Printable(at.File), at.Start.Line, at.Start.Column, "the claim"))
+		result.AddLocation(location(printable.String(at.File), at.Start.Line, at.Start.Column, "the claim"))
 		for _, s := range res.places() {
-			result.AddRelatedLocation(location(diag.Printable(s.Place.File), s.Place.Line, s.Place.Column, diag.Printable(s.Text)))
+			result.AddRelatedLocation(location(printable.String(s.Place.File), s.Place.Line, s.Place.Column, printable.String(s.Text)))
 		}
 		run.Results = append(run.Results, result)
 	}
@@ -274,7 +276,7 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(diag.PrintableJSON(data), '\n'))
+	_, err = w.Write(append(printable.JSON(data), '\n'))
 	return err
 }
 
@@ -283,7 +285,7 @@ func location(file string, line, column int, text string) *sarif.Location {
 	if column >= 1 {
 		region.WithStartColumn(column)
 	}
-	physical := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(lint.SARIFURI(file))).WithRegion(region)
+	physical := sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(sariflog.URI(file))).WithRegion(region)
 	return sarif.NewLocationWithPhysicalLocation(physical).WithMessage(sarif.NewTextMessage(escape.SARIFText(text)))
 }
 
@@ -295,12 +297,12 @@ func WriteGitHub(w io.Writer, r *Report) error {
 		if res.Passed {
 			continue
 		}
-		title := "policy test: " + diag.Printable(res.Title)
+		title := "policy test: " + printable.String(res.Title)
 		at := res.at()
-		b.WriteString(githubError(diag.Printable(at.File), at.Start.Line, at.Start.Column, title, res.Explain()))
+		b.WriteString(githubError(printable.String(at.File), at.Start.Line, at.Start.Column, title, res.Explain()))
 		for _, s := range res.places() {
-			b.WriteString(githubError(diag.Printable(s.Place.File), s.Place.Line, s.Place.Column, title,
-				fmt.Sprintf("%s (%s:%d fails here)", diag.Printable(s.Text), diag.Printable(res.File), res.Line())))
+			b.WriteString(githubError(printable.String(s.Place.File), s.Place.Line, s.Place.Column, title,
+				fmt.Sprintf("%s (%s:%d fails here)", printable.String(s.Text), printable.String(res.File), res.Line())))
 		}
 	}
 	n, failed := len(r.Results), r.Failed()

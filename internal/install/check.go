@@ -10,6 +10,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/jsonpos"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -204,7 +205,7 @@ func (c *checker) toolsetRemoved(pt *manifest.Toolset) {
 func (c *checker) toolAdded(lt *manifest.Toolset, tool *manifest.Tool, at diag.Span) {
 	who, notes := c.callers(c.cur, lt.Name, tool.Name)
 	grade := c.addedGrade(lt.Name, tool.Name)
-	msg := fmt.Sprintf("%s lists a new tool %s, which the manifest does not%s", toolsetLabel(lt), diag.Quote(tool.Name), c.summary(who, grade, "can"))
+	msg := fmt.Sprintf("%s lists a new tool %s, which the manifest does not%s", toolsetLabel(lt), printable.Quote(tool.Name), c.summary(who, grade, "can"))
 	c.add(RuleToolAdded, c.severity(who), at, toolKey(lt.Name, tool.Name), msg, notes)
 }
 
@@ -212,7 +213,7 @@ func (c *checker) toolAdded(lt *manifest.Toolset, tool *manifest.Tool, at diag.S
 // longer does, with who could call it.
 func (c *checker) toolRemoved(pt *manifest.Toolset, tool *manifest.Tool, with string) {
 	who, notes := c.callers(c.old, pt.Name, tool.Name)
-	msg := fmt.Sprintf("%s no longer lists the tool %s%s%s", toolsetLabel(pt), diag.Quote(tool.Name), with, c.summary(who, reach.NoGrade, "could"))
+	msg := fmt.Sprintf("%s no longer lists the tool %s%s%s", toolsetLabel(pt), printable.Quote(tool.Name), with, c.summary(who, reach.NoGrade, "could"))
 	c.add(RuleToolRemoved, diag.Warning, tool.Span, toolKey(pt.Name, tool.Name), msg, notes)
 }
 
@@ -229,7 +230,7 @@ func (c *checker) toolChanged(pt *manifest.Toolset, ptool *manifest.Tool, pv *js
 	if len(who) > 0 {
 		grade = reach.ToolGrade(c.cur.Graph.ToolClasses(pt.Name, ltool.Name))
 	}
-	name := diag.Quote(pt.Name + "." + ltool.Name)
+	name := printable.Quote(pt.Name + "." + ltool.Name)
 	report := func(field, what string, extra []string) {
 		at := c.valueSpan(specV.Get(field), ptool.Span)
 		key := toolKey(pt.Name, ltool.Name) + ".spec"
@@ -296,7 +297,7 @@ func (c *checker) callers(s *diff.Side, toolset, tool string) ([]string, []strin
 		for _, ans := range a.Answers {
 			if ans.Toolset == toolset && ans.Tool == tool && ans.Level > reach.Unavailable {
 				who = append(who, a.Name)
-				notes = append(notes, fmt.Sprintf("%s can call it: %s", diag.Quote(a.Name), ans.Describe()))
+				notes = append(notes, fmt.Sprintf("%s can call it: %s", printable.Quote(a.Name), ans.Describe()))
 				break
 			}
 		}
@@ -375,13 +376,13 @@ func (c *checker) openingSpan(v *jsonpos.Value) diag.Span {
 func toolsetLabel(t *manifest.Toolset) string {
 	switch t.Kind {
 	case kokua.KindMCP:
-		return "the MCP server " + diag.Quote(t.Name)
+		return "the MCP server " + printable.Quote(t.Name)
 	case kokua.KindSkill:
-		return "the skill " + diag.Quote(t.Name)
+		return "the skill " + printable.Quote(t.Name)
 	case kokua.KindPlugin:
-		return "the plugin toolset " + diag.Quote(t.Name)
+		return "the plugin toolset " + printable.Quote(t.Name)
 	}
-	return "Kokua's toolset " + diag.Quote(t.Name)
+	return "Kokua's toolset " + printable.Quote(t.Name)
 }
 
 // toolsetKey and toolKey are the key paths of a toolset and a tool in a
@@ -399,5 +400,5 @@ func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return diag.Thousands(n) + " " + noun + "s"
+	return printable.Thousands(n) + " " + noun + "s"
 }

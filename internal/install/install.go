@@ -18,10 +18,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
@@ -203,13 +203,13 @@ func serversOf(src Source) ([]Server, []string, error) {
 		name := s.Name.Value
 		switch {
 		case seen[name]:
-			errs = append(errs, fmt.Errorf("%s: two [[mcp.server]] tables are named %s; kokua-lint reports it (duplicate-toolset)", s.Span, diag.Quote(name)))
+			errs = append(errs, fmt.Errorf("%s: two [[mcp.server]] tables are named %s; kokua-lint reports it (duplicate-toolset)", s.Span, printable.Quote(name)))
 			continue
 		case s.URL.State != config.Present || s.URL.Value == "":
-			errs = append(errs, fmt.Errorf("%s: the [[mcp.server]] %s has no url; kokua-lint reports it (mcp-server-shape)", s.Span, diag.Quote(name)))
+			errs = append(errs, fmt.Errorf("%s: the [[mcp.server]] %s has no url; kokua-lint reports it (mcp-server-shape)", s.Span, printable.Quote(name)))
 			continue
 		case s.TokenEnv.State == config.WrongType:
-			errs = append(errs, fmt.Errorf("%s: the [[mcp.server]] %s has a token_env that is not a string; kokua-lint reports it (wrong-type)", s.Span, diag.Quote(name)))
+			errs = append(errs, fmt.Errorf("%s: the [[mcp.server]] %s has a token_env that is not a string; kokua-lint reports it (wrong-type)", s.Span, printable.Quote(name)))
 			continue
 		}
 		seen[name] = true
@@ -275,7 +275,7 @@ func readManifest(src Source, fragment bool) (*file, error) {
 	for _, t := range f.Toolsets {
 		if t.Kind != kokua.KindPlugin {
 			return nil, fmt.Errorf("%s: the toolset %s is of kind %s; --plugins carries plugins only (skills are read from --skills, MCP servers from the config)",
-				src.Name, diag.Quote(t.Name), t.Kind)
+				src.Name, printable.Quote(t.Name), t.Kind)
 		}
 		kept.Toolsets = append(kept.Toolsets, t)
 	}
@@ -356,7 +356,7 @@ func decode(data []byte) (*file, error) {
 }
 
 // marshal writes the manifest: indented by two spaces, without HTML
-// escapes, and with every rune diag.PrintableJSON escapes written as a \u
+// escapes, and with every rune printable.JSON escapes written as a \u
 // escape, so that a description that holds a control or bidirectional
 // character reaches no terminal raw when the file is shown.
 func (f *file) marshal() ([]byte, error) {
@@ -367,5 +367,5 @@ func (f *file) marshal() ([]byte, error) {
 	if err := enc.Encode(f); err != nil {
 		return nil, err
 	}
-	return diag.PrintableJSON(b.Bytes()), nil
+	return printable.JSON(b.Bytes()), nil
 }

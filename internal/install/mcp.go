@@ -20,8 +20,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 )
 
@@ -74,7 +74,7 @@ type ServerError struct {
 }
 
 func (e *ServerError) Error() string {
-	return fmt.Sprintf("MCP server %s: %s", diag.Quote(e.Server), e.Why)
+	return fmt.Sprintf("MCP server %s: %s", printable.Quote(e.Server), e.Why)
 }
 
 // ReadServer lists every tool of one server over streamable HTTP, or over
@@ -88,13 +88,13 @@ func ReadServer(ctx context.Context, s Server, timeout time.Duration) ([]Tool, e
 	}
 	u, err := url.Parse(s.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fail("its url %s is not an http or https address", diag.Quote(shownURL(s.URL)))
+		return nil, fail("its url %s is not an http or https address", printable.Quote(shownURL(s.URL)))
 	}
 	token := ""
 	if s.TokenEnv != "" {
 		v, ok := os.LookupEnv(s.TokenEnv)
 		if !ok || v == "" {
-			return nil, fail("its token_env names the variable %s, which is not set: set it to the server's bearer token", diag.Quote(s.TokenEnv))
+			return nil, fail("its token_env names the variable %s, which is not set: set it to the server's bearer token", printable.Quote(s.TokenEnv))
 		}
 		token = v
 	}
@@ -140,14 +140,14 @@ func list(ctx context.Context, t mcp.Transport) ([]Tool, error) {
 		}
 		for _, lt := range res.Tools {
 			if len(tools) == MaxServerTools {
-				return nil, &listError{fmt.Sprintf("lists more than %s tools, more than kokua-compile reads from one server", diag.Thousands(MaxServerTools))}
+				return nil, &listError{fmt.Sprintf("lists more than %s tools, more than kokua-compile reads from one server", printable.Thousands(MaxServerTools))}
 			}
 			t, err := tool(lt)
 			if err != nil {
 				return nil, err
 			}
 			if seen[t.Name] {
-				return nil, &listError{fmt.Sprintf("lists the tool %s twice", diag.Quote(t.Name))}
+				return nil, &listError{fmt.Sprintf("lists the tool %s twice", printable.Quote(t.Name))}
 			}
 			seen[t.Name] = true
 			tools = append(tools, t)
@@ -225,19 +225,19 @@ func tool(lt *mcp.Tool) (Tool, error) {
 		return Tool{}, &listError{"lists a tool with no name"}
 	case len(lt.Name) > manifest.MaxNameBytes:
 		return Tool{}, &listError{fmt.Sprintf("lists a tool whose name is %s bytes long; kokua-lint reads names of at most %s bytes",
-			diag.Thousands(len(lt.Name)), diag.Thousands(manifest.MaxNameBytes))}
+			printable.Thousands(len(lt.Name)), printable.Thousands(manifest.MaxNameBytes))}
 	}
 	raw, err := json.Marshal(map[string]any{"name": lt.Name, "description": lt.Description, "parameters": lt.InputSchema})
 	if err != nil {
-		return Tool{}, &listError{fmt.Sprintf("lists the tool %s with an input schema that is not JSON: %v", diag.Quote(lt.Name), err)}
+		return Tool{}, &listError{fmt.Sprintf("lists the tool %s with an input schema that is not JSON: %v", printable.Quote(lt.Name), err)}
 	}
 	spec, err := manifest.Canonical(raw)
 	if err != nil {
-		return Tool{}, &listError{fmt.Sprintf("lists the tool %s with a spec that is not JSON: %v", diag.Quote(lt.Name), err)}
+		return Tool{}, &listError{fmt.Sprintf("lists the tool %s with a spec that is not JSON: %v", printable.Quote(lt.Name), err)}
 	}
 	digest, err := manifest.SpecDigest(spec)
 	if err != nil {
-		return Tool{}, &listError{fmt.Sprintf("lists the tool %s with a spec that is not JSON: %v", diag.Quote(lt.Name), err)}
+		return Tool{}, &listError{fmt.Sprintf("lists the tool %s with a spec that is not JSON: %v", printable.Quote(lt.Name), err)}
 	}
 	return Tool{Name: lt.Name, Spec: spec, SpecBytes: len(spec), Digest: digest}, nil
 }
@@ -339,7 +339,7 @@ func (r *recorder) why(ctx context.Context, err error, s Server, timeout time.Du
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.As(err, &ue) && ue.Timeout():
 		return fmt.Sprintf("did not answer within %s (--timeout)", timeout)
 	case refused == http.StatusUnauthorized && s.TokenEnv != "":
-		return fmt.Sprintf("refused the bearer token in %s (HTTP 401)", diag.Quote(s.TokenEnv))
+		return fmt.Sprintf("refused the bearer token in %s (HTTP 401)", printable.Quote(s.TokenEnv))
 	case refused == http.StatusUnauthorized:
 		asks := ""
 		if authenticate != "" {
@@ -391,7 +391,7 @@ func quoted(s string) string {
 		}
 		s = s[:cut] + "..."
 	}
-	return diag.Quote(s)
+	return printable.Quote(s)
 }
 
 // utf8RuneStart reports whether b starts a rune.

@@ -11,7 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 )
 
@@ -84,13 +84,13 @@ func readSkill(md, dirName string) (Skill, error) {
 	name, ok := front["name"].(string)
 	switch {
 	case !ok || name == "":
-		return Skill{}, fmt.Errorf("its frontmatter gives no name as a string; the name must be %s, its directory's", diag.Quote(dirName))
+		return Skill{}, fmt.Errorf("its frontmatter gives no name as a string; the name must be %s, its directory's", printable.Quote(dirName))
 	case utf8.RuneCountInString(name) > maxSkillName:
 		return Skill{}, fmt.Errorf("its name is %d characters long; a skill's name is at most %d", utf8.RuneCountInString(name), maxSkillName)
 	case !SkillName(name):
-		return Skill{}, fmt.Errorf("its name %s is not a skill name: lowercase letters, digits and single hyphens, with no hyphen first or last", diag.Quote(name))
+		return Skill{}, fmt.Errorf("its name %s is not a skill name: lowercase letters, digits and single hyphens, with no hyphen first or last", printable.Quote(name))
 	case name != dirName:
-		return Skill{}, fmt.Errorf("its name %s is not its directory's, %s; the two must agree", diag.Quote(name), diag.Quote(dirName))
+		return Skill{}, fmt.Errorf("its name %s is not its directory's, %s; the two must agree", printable.Quote(name), printable.Quote(dirName))
 	}
 	desc, ok := front["description"].(string)
 	desc = strings.TrimSpace(desc)
@@ -168,7 +168,7 @@ func scriptTools(dir, skill string) ([]string, error) {
 		}
 		name := Slug(skill) + "__" + Slug(stem)
 		if other, dup := from[name]; dup {
-			return nil, fmt.Errorf("its scripts %s and %s both give the tool name %s", diag.Quote(other), diag.Quote(e.Name()), diag.Quote(name))
+			return nil, fmt.Errorf("its scripts %s and %s both give the tool name %s", printable.Quote(other), printable.Quote(e.Name()), printable.Quote(name))
 		}
 		from[name] = e.Name()
 		tools = append(tools, name)

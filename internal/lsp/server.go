@@ -529,7 +529,7 @@ func (s *server) diagnose(d *document) []Diagnostic {
 		return []Diagnostic{{
 			Severity: SeverityError,
 			Source:   "kokua-lint",
-			Message:  lint.TooLarge(d.name).Error(),
+			Message:  engine.TooLarge(d.name, lint.MaxInputBytes).Error(),
 		}}
 	}
 	if s.manifest == nil { // a document opened before initialize

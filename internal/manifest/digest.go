@@ -8,7 +8,7 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // DigestPrefix starts every digest a manifest records: the algorithm, then
@@ -18,7 +18,7 @@ const DigestPrefix = "sha256:"
 // Canonical writes a JSON value in the one form a digest is taken of: no
 // space, every object's members sorted by name (a repeated name keeps its
 // last value, as JSON readers do), strings escaped as encoding/json
-// escapes them without its HTML escapes, and every rune diag.PrintableJSON
+// escapes them without its HTML escapes, and every rune printable.JSON
 // escapes (bidirectional overrides, invisible separators) as a \u escape;
 // numbers are kept as written. Two texts that hold the same value, however
 // spaced, ordered or escaped, have one canonical form, so that a digest
@@ -39,7 +39,7 @@ func Canonical(data []byte) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return diag.PrintableJSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
+	return printable.JSON(bytes.TrimSuffix(b.Bytes(), []byte("\n"))), nil
 }
 
 // SpecDigest is the digest of a tool's spec: DigestPrefix and the SHA-256

@@ -334,7 +334,7 @@ func (r *manifestReader) manifest(root *jsonpos.Value) *Manifest {
 // (toolset-name-chars, R117), two providers of one name
 // (duplicate-toolset, R115). A name holding a control, bidirectional or
 // invisible character is read too: Kokua reads it, and every output
-// escapes it (diag.Printable).
+// escapes it (printable.String).
 func (r *manifestReader) toolset(v *jsonpos.Value, where string) *Toolset {
 	if !r.object(v, where, "name", "kind", "provider", "description", "guidance", "entry_point_only",
 		"cross_cutting", "workflow", "settings", "connected", "classes", "digest", "tools") {
@@ -492,8 +492,8 @@ func (r *manifestReader) classes(obj *jsonpos.Value, where string) ([]kokua.Clas
 		c := kokua.Class(cv.Str)
 		switch {
 		case !c.Valid():
-			names := make([]string, len(kokua.Classes))
-			for j, k := range kokua.Classes {
+			names := make([]string, len(kokua.Classes()))
+			for j, k := range kokua.Classes() {
 				names[j] = string(k)
 			}
 			r.fail(cv, "%s has class %q; the classes are %s", where, cv.Str, strings.Join(names, ", "))

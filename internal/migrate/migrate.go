@@ -174,7 +174,7 @@ type migration struct {
 
 func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migration {
 	mg := &migration{src: src, cfg: c, root: c.Root, lines: lineindex.New(src.Name, src.Data),
-		toolsOf: map[string][]string{}, toolsIn: map[string][]string{kokua.Core: kokua.CoreTools}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value,
+		toolsOf: map[string][]string{}, toolsIn: map[string][]string{kokua.Core: kokua.CoreTools()}, known: map[string]bool{kokua.Core: true}, entry: c.EntryAgent.Value,
 		doc: tomledit.New(src.Data, c.Root), gone: map[*tomlpos.Node]bool{}}
 	mg.ed = mg.doc.Edit()
 	for _, t := range engine.ManifestOf(m).Manifest.Toolsets {
@@ -186,7 +186,7 @@ func newMigration(src lint.Source, c *config.Config, m *lint.Manifest) *migratio
 			}
 		}
 	}
-	for _, tool := range kokua.CoreTools {
+	for _, tool := range kokua.CoreTools() {
 		mg.toolsOf[tool] = append(mg.toolsOf[tool], kokua.Core)
 	}
 	if servers := c.Root.Lookup("mcp", "server"); servers != nil {
@@ -317,7 +317,7 @@ func (mg *migration) arrayText(n *tomlpos.Node, repl map[int]string) string {
 
 // renamed is a toolset name as Kokua registers it now.
 func renamed(name string) string {
-	if r, ok := kokua.Renamed[name]; ok {
+	if r, ok := kokua.Renamed(name); ok {
 		return r
 	}
 	return name

@@ -294,7 +294,7 @@ type oldConfig struct {
 }
 
 func oldRenamed(name string) string {
-	if r, ok := kokua.Renamed[name]; ok {
+	if r, ok := kokua.Renamed(name); ok {
 		return r
 	}
 	return name

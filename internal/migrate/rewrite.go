@@ -34,7 +34,7 @@ func (mg *migration) run() {
 		for _, f := range agents.Fields {
 			var extra []string
 			if f.Name == mg.entry && memoryOn {
-				extra = kokua.MemoryToolsets
+				extra = kokua.MemoryToolsets()
 			}
 			mg.agent(f.Name, f.Value, agentOptions{extra: extra, memory: memory})
 		}
@@ -486,7 +486,7 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 		}
 	}
 	if memoryOn {
-		for _, name := range kokua.MemoryToolsets {
+		for _, name := range kokua.MemoryToolsets() {
 			plan.add(name)
 		}
 	}

@@ -114,7 +114,7 @@ func (w *World) register() {
 	// kind, toolsets keep the order the manifest, then the config, gives.
 	w.Candidates = make([]Candidate, 0, len(all))
 	w.toolsets = make(map[string]*Toolset, len(all))
-	for _, kind := range kokua.RegistrationOrder {
+	for _, kind := range kokua.RegistrationOrder() {
 		for i := range all {
 			t := &all[i]
 			if t.Kind != kind {
@@ -122,14 +122,14 @@ func (w *World) register() {
 			}
 			w.Candidates = append(w.Candidates, Candidate{Name: t.Name, Kind: t.Kind, ProviderLabel: t.Provider,
 				Description: t.Description, Span: t.Span})
-			if _, reserved := kokua.Reserved[t.Name]; reserved || w.toolsets[t.Name] != nil {
+			if _, reserved := kokua.Reserved(t.Name); reserved || w.toolsets[t.Name] != nil {
 				continue
 			}
 			w.toolsets[t.Name] = t
 		}
 	}
 	w.Toolsets = make([]*Toolset, 0, len(w.toolsets))
-	for _, kind := range kokua.TrustOrder {
+	for _, kind := range kokua.TrustOrder() {
 		for i := range all {
 			if t := &all[i]; t.Kind == kind && w.toolsets[t.Name] == t {
 				t.Trust = len(w.Toolsets)
@@ -293,7 +293,7 @@ func (w *World) core() {
 			exists[kokua.ActivateSkill] = true
 		}
 	}
-	for _, c := range kokua.CoreTools {
+	for _, c := range kokua.CoreTools() {
 		if exists[c] {
 			w.CoreTools = append(w.CoreTools, c)
 		}

@@ -121,7 +121,7 @@ func (w *World) resolve(text string) Resolution {
 		r.Close = w.suggest(e.Toolset, nameList{}, w.toolsetNames)
 		// A core tool's name is no typo, even where the tool does not
 		// exist in this config.
-		if len(r.Close) == 0 && e.Whole() && !isStar(text) && !slices.Contains(kokua.CoreTools, e.Toolset) {
+		if len(r.Close) == 0 && e.Whole() && !isStar(text) && !kokua.IsCoreTool(e.Toolset) {
 			for _, tool := range w.suggest(e.Toolset, nameList{allTools: true}, w.toolNames) {
 				r.Homes = append(r.Homes, prefixed(w.homesOf(tool), tool)...)
 			}

@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	godoc "go/doc"
 	"go/importer"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -58,6 +62,89 @@ func TestFindsInternalTypes(t *testing.T) {
 	names = slices.Compact(names)
 	if !slices.Equal(names, want) {
 		t.Errorf("the check found %q, want %q:\n%s", names, want, strings.Join(got, "\n"))
+	}
+}
+
+// TestNoMutableVars fails on any exported variable of a public package
+// that holds a map, a slice or an array: a host could change it for
+// every other package of its process (issue 40). Such a fact is a
+// function that returns a copy, or a lookup.
+func TestNoMutableVars(t *testing.T) {
+	var paths []string
+	for _, p := range public {
+		paths = append(paths, module+"/"+p)
+	}
+	for _, p := range load(t, paths) {
+		for _, name := range mutableVars(p) {
+			t.Errorf("%s.%s is an exported map, slice or array", p.Name(), name)
+		}
+	}
+}
+
+// TestFindsMutableVars checks that the check sees each kind it looks for
+// in a package written for it, and lets an error variable and an
+// unexported map be.
+func TestFindsMutableVars(t *testing.T) {
+	got := mutableVars(load(t, []string{module + "/internal/publicapi/testdata/mutable"})[0])
+	if want := []string{"Array", "Map", "Named", "Slice"}; !slices.Equal(got, want) {
+		t.Errorf("the check found %q, want %q", got, want)
+	}
+}
+
+// mutableVars lists, sorted, the exported package-level variables of p
+// whose type is a map, a slice or an array.
+func mutableVars(p *types.Package) []string {
+	var out []string
+	scope := p.Scope()
+	for _, name := range scope.Names() {
+		v, ok := scope.Lookup(name).(*types.Var)
+		if !ok || !v.Exported() {
+			continue
+		}
+		switch v.Type().Underlying().(type) {
+		case *types.Map, *types.Slice, *types.Array:
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// TestDocsAndExamples holds each public package to what issue 40 asks of
+// it: a package comment that says what a host does with it, and at least
+// one runnable example, one with an // Output: comment that go test
+// checks.
+func TestDocsAndExamples(t *testing.T) {
+	for _, name := range public {
+		dir := filepath.Join("..", "..", name)
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc string
+		var tests []*ast.File
+		for _, fname := range files {
+			f, err := parser.ParseFile(token.NewFileSet(), fname, nil, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.HasSuffix(fname, "_test.go") {
+				tests = append(tests, f)
+			} else if f.Doc != nil {
+				doc += f.Doc.Text()
+			}
+		}
+		if !strings.Contains(doc, "host") {
+			t.Errorf("package %s: its comment does not say what a host does with it:\n%s", name, doc)
+		}
+		runnable := 0
+		for _, ex := range godoc.Examples(tests...) {
+			if ex.Output != "" || ex.EmptyOutput {
+				runnable++
+			}
+		}
+		if runnable == 0 {
+			t.Errorf("package %s has no example with an // Output: comment", name)
+		}
 	}
 }
 

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/format"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -150,9 +150,9 @@ func WriteDOT(w io.Writer, g *Graph) error {
 
 // DOTString escapes text for a double-quoted DOT string.
 // Control and bidirectional characters are escaped first
-// (diag.PrintableLines), so that the escape shows as text.
+// (printable.Lines), so that the escape shows as text.
 func DOTString(s string) string {
-	return dotEscape.Replace(diag.PrintableLines(s))
+	return dotEscape.Replace(printable.Lines(s))
 }
 
 var dotEscape = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
@@ -203,7 +203,7 @@ func WriteMermaid(w io.Writer, g *Graph) error {
 // MermaidText escapes text for a quoted Mermaid label: the characters
 // that would end the label or be read as markup become entity codes.
 func MermaidText(s string) string {
-	return mermaidEscape.Replace(diag.PrintableLines(s))
+	return mermaidEscape.Replace(printable.Lines(s))
 }
 
 var mermaidEscape = strings.NewReplacer(`"`, "#quot;", "<", "#lt;", ">", "#gt;", "|", "#124;", "\n", " ")

@@ -13,7 +13,7 @@ import (
 // and for none.
 func TestToolGrade(t *testing.T) {
 	high := map[kokua.Class]bool{kokua.Exec: true, kokua.Write: true, kokua.SelfModify: true, kokua.Egress: true}
-	for _, c := range kokua.Classes {
+	for _, c := range kokua.Classes() {
 		want := reach.Medium
 		if high[c] {
 			want = reach.High

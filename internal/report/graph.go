@@ -4,7 +4,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
@@ -186,7 +186,7 @@ func Draw(g *reach.Graph) *Drawing {
 // clip shortens a label for its box (the full text is in the tooltip);
 // control and bidirectional characters show as escapes.
 func clip(s string) string {
-	s = diag.Printable(s)
+	s = printable.String(s)
 	if utf8.RuneCountInString(s) <= maxChars {
 		return s
 	}

@@ -24,9 +24,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -79,10 +79,10 @@ type Reason struct {
 }
 
 // printable is the reason as the page's reason panel shows it: every
-// text that quotes a name or a line of the config, diag.Printable.
+// text that quotes a name or a line of the config, printable.String.
 func (r Reason) printable() Reason {
 	for _, s := range []*string{&r.Summary, &r.List, &r.Key, &r.Entry, &r.File, &r.Text} {
-		*s = diag.Printable(*s)
+		*s = printable.String(*s)
 	}
 	return r
 }

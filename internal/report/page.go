@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
@@ -41,10 +41,10 @@ var names = []string{"unavailable", "not loaded", "run", "confirm", "review", "d
 // when the program starts cost each of their runs a millisecond.
 var page = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("page").Funcs(template.FuncMap{
-		"printable": diag.Printable,
+		"printable": printable.String,
 		"num":       num,
-		"join":      func(xs []string) string { return diag.Printable(strings.Join(xs, ", ")) },
-		"lines":     diag.PrintableLines,
+		"join":      func(xs []string) string { return printable.String(strings.Join(xs, ", ")) },
+		"lines":     printable.Lines,
 	}).Parse(pageHTML))
 })
 
@@ -140,7 +140,7 @@ type data struct {
 	Columns   []int    `json:"columns"`
 	Tools     []string `json:"tools"`
 	// ToolsetsShown and ToolsShown are Toolsets and Tools as the page
-	// shows them: diag.Printable, as the rest of the page does. The
+	// shows them: printable.String, as the rest of the page does. The
 	// names above are for looking answers up.
 	ToolsetsShown []string  `json:"toolsets_shown"`
 	ToolsShown    []string  `json:"tools_shown"`
@@ -154,7 +154,7 @@ type data struct {
 
 type rowData struct {
 	Agent string `json:"agent"`
-	// Shown is the agent's name as the page shows it (diag.Printable):
+	// Shown is the agent's name as the page shows it (printable.String):
 	// a bidirectional override, a control or an invisible character in a
 	// name is shown escaped, never drawn.
 	Shown    string `json:"shown"`
@@ -260,7 +260,7 @@ func Write(w io.Writer, m *Model) error {
 			gv.Tools = append(gv.Tools, c.Tool)
 			dt.Columns = append(dt.Columns, i)
 			dt.Tools = append(dt.Tools, c.Tool)
-			dt.ToolsShown = append(dt.ToolsShown, diag.Printable(c.Tool))
+			dt.ToolsShown = append(dt.ToolsShown, printable.String(c.Tool))
 			col++
 		}
 		v.Groups = append(v.Groups, gv)
@@ -271,7 +271,7 @@ func Write(w io.Writer, m *Model) error {
 	}
 	dt.Letters, dt.Classes, dt.Toolsets = Letters, classes, m.Toolsets
 	for _, ts := range m.Toolsets {
-		dt.ToolsetsShown = append(dt.ToolsetsShown, diag.Printable(ts))
+		dt.ToolsetsShown = append(dt.ToolsetsShown, printable.String(ts))
 	}
 	for _, r := range m.Reasons {
 		dt.Reasons = append(dt.Reasons, r.printable())
@@ -286,7 +286,7 @@ func Write(w io.Writer, m *Model) error {
 	}
 	loadable := map[int]bool{}
 	for ri, r := range m.Rows {
-		dt.Rows = append(dt.Rows, rowData{Agent: r.Agent, Shown: diag.Printable(r.Agent), Label: r.Label, Deferred: append([]int{}, r.Deferred...), Cells: append([]int{}, r.Cells...)})
+		dt.Rows = append(dt.Rows, rowData{Agent: r.Agent, Shown: printable.String(r.Agent), Label: r.Label, Deferred: append([]int{}, r.Deferred...), Cells: append([]int{}, r.Cells...)})
 		row := &dt.Rows[len(dt.Rows)-1]
 		for _, t := range r.Deferred {
 			loadable[t] = true
@@ -330,7 +330,7 @@ func Write(w io.Writer, m *Model) error {
 	if err != nil {
 		return err
 	}
-	v.Data = template.JS(diag.PrintableJSON(js))
+	v.Data = template.JS(printable.JSON(js))
 	v.Summary = m.summary()
 	v.Agents = m.agents()
 	v.Changes = m.changes()

@@ -3,6 +3,7 @@ package rules
 import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // all-spelling: "all" written any way but the lowercase string: inside a
@@ -25,7 +26,7 @@ var allSpellingRule = &Rule{
 			// The fixes are unsafe: "all" grants the agent every toolset.
 			if av.Str.State == config.Present && !av.All && config.IsAllWord(av.Str.Value) {
 				p.Report(Finding{Span: av.Str.Span, Key: av.Path, Suggestion: fix, Fixes: retitled(p.rewrites(av.Str.Span, false, "all"), `Write available = "all"`),
-					Message: "agent " + q(a.Name) + " writes available = \"" + diag.Escape(av.Str.Value) + "\"; \"all\" is written exactly available = \"all\", in lowercase"})
+					Message: "agent " + q(a.Name) + " writes available = \"" + printable.Escape(av.Str.Value) + "\"; \"all\" is written exactly available = \"all\", in lowercase"})
 			}
 			for _, it := range av.Items {
 				if config.IsAllWord(it.Value) {
@@ -37,7 +38,7 @@ var allSpellingRule = &Rule{
 						fixes = []diag.Fix{{Title: `Write available = "all"`, Edits: []diag.Edit{{Start: av.Span.Start.Offset, End: av.Span.End.Offset, New: `"all"`}}}}
 					}
 					p.Report(Finding{Span: it.Span, Key: av.Path, Suggestion: fix, Fixes: fixes,
-						Message: "agent " + q(a.Name) + " lists \"" + diag.Escape(it.Value) + "\" inside available; \"all\" is not a toolset name but a value of its own: available = \"all\", a string, not inside a list"})
+						Message: "agent " + q(a.Name) + " lists \"" + printable.Escape(it.Value) + "\" inside available; \"all\" is not a toolset name but a value of its own: available = \"all\", a string, not inside a list"})
 				}
 			}
 		}

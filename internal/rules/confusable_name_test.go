@@ -12,6 +12,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // runConfusable runs confusable-name alone over a config.
@@ -186,7 +187,7 @@ func TestConfusableGenerated(t *testing.T) {
 		case fake != "" && len(got) != 1:
 			t.Errorf("round %d: %q: %d findings, want 1 for %q: %v", round, all, len(got), fake, got)
 		case fake != "":
-			if want := "agent name " + diag.Quote(fake) + " looks like agent name " + diag.Quote(original); !strings.HasPrefix(got[0].Message, want) {
+			if want := "agent name " + printable.Quote(fake) + " looks like agent name " + printable.Quote(original); !strings.HasPrefix(got[0].Message, want) {
 				t.Errorf("round %d: %q, want it to start %q", round, got[0].Message, want)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // delegation-cycle: agents that delegate to each other in a loop, an agent
@@ -62,9 +63,9 @@ func reportCycle(p *Pass, path []*config.Agent, target *config.Agent, closing co
 	}
 	names := make([]string, 0, len(path)-start+1)
 	for _, a := range path[start:] {
-		names = append(names, diag.Escape(a.Name))
+		names = append(names, printable.Escape(a.Name))
 	}
-	names = append(names, diag.Escape(target.Name))
+	names = append(names, printable.Escape(target.Name))
 	last := path[len(path)-1]
 	p.Report(Finding{Span: closing.Span, Key: last.DelegatesTo.Path,
 		Message:    "delegation cycle in [agents.*]: " + cyclePath(names),
@@ -82,5 +83,5 @@ func cyclePath(names []string) string {
 		return strings.Join(names, " -> ")
 	}
 	head, tail := names[:3], names[len(names)-3:]
-	return strings.Join(head, " -> ") + " -> " + diag.Thousands(len(names)-6) + " more -> " + strings.Join(tail, " -> ")
+	return strings.Join(head, " -> ") + " -> " + printable.Thousands(len(names)-6) + " more -> " + strings.Join(tail, " -> ")
 }

@@ -55,7 +55,7 @@ var duplicateToolsetRule = &Rule{
 func unreserved(cs []model.Candidate) int {
 	n := 0
 	for _, c := range cs {
-		if _, reserved := kokua.Reserved[c.Name]; !reserved {
+		if _, reserved := kokua.Reserved(c.Name); !reserved {
 			n++
 		}
 	}
@@ -73,7 +73,7 @@ func sameName(p *Pass) {
 	var names []string
 	byName := map[string][]model.Candidate{}
 	for _, c := range p.World.Candidates {
-		if _, reserved := kokua.Reserved[c.Name]; reserved {
+		if _, reserved := kokua.Reserved(c.Name); reserved {
 			continue
 		}
 		if byName[c.Name] == nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -36,7 +37,7 @@ var mcpServerShapeRule = &Rule{
 			}
 			where := "(server without a url)"
 			if url != nil && url.Kind == tomlpos.KindString {
-				where = fmt.Sprintf("(server %s)", diag.Escape(url.Str))
+				where = fmt.Sprintf("(server %s)", printable.Escape(url.Str))
 			}
 			switch name := t.Get("name"); {
 			case name == nil:

@@ -82,7 +82,7 @@ func namesAll(n *tomlpos.Node) bool {
 func listLiteral(n *tomlpos.Node) string {
 	if n.Kind == tomlpos.KindString {
 		name := n.Str
-		if r, ok := kokua.Renamed[name]; ok {
+		if r, ok := kokua.Renamed(name); ok {
 			name = r
 		}
 		return "[" + tomlString(name) + "]"
@@ -96,7 +96,7 @@ func listLiteral(n *tomlpos.Node) string {
 			return "[...]"
 		}
 		name := it.Str
-		if r, ok := kokua.Renamed[name]; ok {
+		if r, ok := kokua.Renamed(name); ok {
 			name = r
 		}
 		names = append(names, name)

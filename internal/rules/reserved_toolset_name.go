@@ -18,7 +18,7 @@ var reservedToolsetNameRule = &Rule{
 	Needs:    NeedsWorld,
 	Check: func(p *Pass) {
 		for _, c := range p.World.Candidates {
-			why, reserved := kokua.Reserved[c.Name]
+			why, reserved := kokua.Reserved(c.Name)
 			if !reserved {
 				continue
 			}

@@ -16,8 +16,8 @@
 // linter's model (Input holds config.Config and model.World, themselves
 // internal), and it changes with every check added. A host gets the
 // findings from lint.Lint, as diag.Diagnostic values, and the list of
-// rules with their IDs, severities and summaries from
-// `kokua-lint --list-rules --format json`.
+// rules with their IDs, severities, summaries and fixes from lint.Rules
+// (or `kokua-lint --list-rules --format json`).
 package rules
 
 import (

@@ -6,6 +6,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
@@ -36,8 +37,8 @@ var shadowedToolRule = &Rule{
 						continue
 					}
 					span, key := toolsetSpan(a, t.Name)
-					shown := kokua.Shadow{Tool: diag.Escape(s.Tool), Toolset: diag.Escape(s.Toolset), By: diag.Escape(s.By)}
-					p.Report(Finding{Span: span, Key: key, Message: shown.Alert(diag.Escape(a.Name)),
+					shown := kokua.Shadow{Tool: printable.Escape(s.Tool), Toolset: printable.Escape(s.Toolset), By: printable.Escape(s.By)}
+					p.Report(Finding{Span: span, Key: key, Message: shown.Alert(printable.Escape(a.Name)),
 						Suggestion: shadowFix(a, t.Name, s.By)})
 				}
 			}

@@ -7,8 +7,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/english"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -21,7 +21,7 @@ import (
 
 // q quotes a name from the config for a message, escaping anything that
 // could disturb a terminal (control characters, bidirectional overrides).
-func q(s string) string { return diag.Quote(s) }
+func q(s string) string { return printable.Quote(s) }
 
 // maxListed is how many names a list in a finding (a note, a message, a
 // suggestion) shows; the rest are counted, "and 2,997 more", so that no
@@ -142,7 +142,7 @@ func tomlStrings(items []string) string {
 // single quote or a character a terminal would act on) is written as a
 // basic string with escapes instead, so either form is valid TOML.
 func tomlName(s string) string {
-	if strings.ContainsRune(s, '\'') || strings.ContainsFunc(s, diag.Unsafe) {
+	if strings.ContainsRune(s, '\'') || strings.ContainsFunc(s, printable.Unsafe) {
 		return tomlpos.BasicString(s)
 	}
 	return "'" + s + "'"

@@ -9,13 +9,14 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // unprintable-name: a name the config gives an agent, a reviewer or an MCP
 // server, or a name it writes where it refers to one (a toolset in a
 // tool-access list, an approval entry, delegates_to, [assistant].agent,
-// the reviewers list), that holds a rune diag.Unsafe reports: a control
+// the reviewers list), that holds a rune printable.Unsafe reports: a control
 // character, a bidirectional formatting character, an invisible one.
 // Kokua reads any string as a name, so this is the project's own check
 // (issue 13), and a warning: Kokua starts. Every output of the project
@@ -124,7 +125,7 @@ func nameDefinitions(c *config.Config) []nameUse {
 }
 
 // unprintableReferences lists the names the config writes to refer to an
-// agent, a reviewer or a toolset that hold a rune diag.Unsafe reports (a
+// agent, a reviewer or a toolset that hold a rune printable.Unsafe reports (a
 // config of 40,000 clean references costs no list). Kokua's built-in
 // lists are left out: the file does not write them.
 func unprintableReferences(c *config.Config) []nameUse {
@@ -194,7 +195,7 @@ func unprintableFinding(u nameUse, more []nameUse) Finding {
 
 // unprintableClass says what kind of character an unprintable rune is,
 // and, as a note, how it keeps a reader from seeing the name (or the
-// entry: noun) Kokua reads. diag.Unsafe decides which runes are
+// entry: noun) Kokua reads. printable.Unsafe decides which runes are
 // unprintable; this only describes them.
 func unprintableClass(r rune, noun string) (class, why string) {
 	switch {
@@ -232,20 +233,20 @@ func otherLines(u nameUse, more []nameUse) string {
 }
 
 // unseen lists, once each and in order, the runes of a name that
-// diag.Unsafe reports, but for a zero-width joiner or non-joiner (U+200D,
+// printable.Unsafe reports, but for a zero-width joiner or non-joiner (U+200D,
 // U+200C) inside a word of a script that writes them: Persian, Arabic and
 // the Indic scripts use them to spell words, as RFC 5892 allows them in
 // domain names. A joiner is kept there when the letters (or marks) on both
 // sides are of one script other than Latin, Greek, Cyrillic and Common; in
 // a Latin name it only hides a difference.
 func unseen(name string) []rune {
-	if !strings.ContainsFunc(name, diag.Unsafe) {
+	if !strings.ContainsFunc(name, printable.Unsafe) {
 		return nil // almost every name: no list of its runes is made
 	}
 	var out []rune
 	runes := []rune(name)
 	for i, r := range runes {
-		if !diag.Unsafe(r) || slices.Contains(out, r) {
+		if !printable.Unsafe(r) || slices.Contains(out, r) {
 			continue
 		}
 		if (r == '\u200c' || r == '\u200d') && i > 0 && i+1 < len(runes) && joiningScript(runes[i-1], runes[i+1]) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/testing/hostile"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
@@ -67,7 +68,7 @@ never_auto_approve = [%[1]s]
 `, 2},
 }
 
-// TestUnprintableNameEveryPlace: each name holding a rune diag.Unsafe
+// TestUnprintableNameEveryPlace: each name holding a rune printable.Unsafe
 // reports (the hostile names of every output test, and an invisible,
 // a non-ASCII space, a private-use and a tag character) gives exactly one
 // finding in each place a name is written: at the definition when the
@@ -78,7 +79,7 @@ func TestUnprintableNameEveryPlace(t *testing.T) {
 	for _, name := range names {
 		var first rune
 		for _, r := range name {
-			if diag.Unsafe(r) {
+			if printable.Unsafe(r) {
 				first = r
 				break
 			}
@@ -97,7 +98,7 @@ func TestUnprintableNameEveryPlace(t *testing.T) {
 			if want := fmt.Sprintf("%U", first); !strings.Contains(d.Message, want) {
 				t.Errorf("%q, %s: the message does not name %s: %s", name, place.what, want, d.Message)
 			}
-			if !strings.Contains(d.Message, diag.Escape(name)) {
+			if !strings.Contains(d.Message, printable.Escape(name)) {
 				t.Errorf("%q, %s: the message does not name it escaped: %s", name, place.what, d.Message)
 			}
 			if raw := hostile.Raw([]byte(d.Text() + d.Key)); raw != "" {

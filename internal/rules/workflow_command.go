@@ -8,6 +8,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/model"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // reservedCommands are the entry agent's own slash commands, which no
@@ -54,9 +55,9 @@ var workflowCommandRule = &Rule{
 				// without white space, so only such a command is reachable.
 				report("command %s is not one lowercase word without white space", q(cmd))
 			case slices.Contains(reservedCommands, cmd):
-				report("command /%s is reserved for the entry agent's own commands", diag.Escape(cmd))
+				report("command /%s is reserved for the entry agent's own commands", printable.Escape(cmd))
 			case taken[cmd] != nil:
-				report("command /%s is offered by toolset %s too", diag.Escape(cmd), q(taken[cmd].Name))
+				report("command /%s is offered by toolset %s too", printable.Escape(cmd), q(taken[cmd].Name))
 			default:
 				taken[cmd] = t
 			}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // DottedKey writes a key path as TOML spells it, quoting each segment that
@@ -61,9 +61,9 @@ func BasicString(k string) string {
 			b.WriteString(`\n`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case diag.Unsafe(r) && r > 0xffff:
+		case printable.Unsafe(r) && r > 0xffff:
 			fmt.Fprintf(&b, `\U%08X`, r)
-		case diag.Unsafe(r):
+		case printable.Unsafe(r):
 			fmt.Fprintf(&b, `\u%04X`, r)
 		default:
 			b.WriteRune(r)

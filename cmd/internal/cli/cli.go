@@ -18,8 +18,8 @@ import (
 
 	urfave "github.com/urfave/cli/v3"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/format"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/similar"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/lint"
@@ -108,7 +108,7 @@ func Fail(code int, format string, args ...any) error {
 func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "%s: internal error: %s\n", root.Name, diag.Printable(fmt.Sprint(r)))
+			fmt.Fprintf(stderr, "%s: internal error: %s\n", root.Name, printable.String(fmt.Sprint(r)))
 			code = ExitInternal
 		}
 	}()
@@ -133,7 +133,7 @@ func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io
 	}
 	args, err := helpWord(root, args)
 	if err != nil {
-		fmt.Fprintln(stderr, diag.Printable(err.Error()))
+		fmt.Fprintln(stderr, printable.String(err.Error()))
 		return ExitUsage
 	}
 	usage := func(_ context.Context, c *urfave.Command, err error, _ bool) error {
@@ -147,13 +147,13 @@ func Run(root *urfave.Command, args []string, stdin io.Reader, stdout, stderr io
 	var ec urfave.ExitCoder
 	if errors.As(err, &ec) {
 		// An exit message is one line, and may quote a path or a name:
-		// diag.Printable keeps it one line with nothing raw.
+		// printable.String keeps it one line with nothing raw.
 		if msg := ec.Error(); msg != "" {
-			fmt.Fprintln(stderr, diag.Printable(msg))
+			fmt.Fprintln(stderr, printable.String(msg))
 		}
 		return ec.ExitCode()
 	}
-	fmt.Fprintln(stderr, root.Name+": "+diag.Printable(err.Error())+" (see --help)")
+	fmt.Fprintln(stderr, root.Name+": "+printable.String(err.Error())+" (see --help)")
 	return ExitUsage
 }
 

@@ -12,7 +12,8 @@ import (
 
 	urfave "github.com/urfave/cli/v3"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
@@ -52,7 +53,7 @@ func ReadInput(path string, stdin io.Reader, name string) (lint.Source, error) {
 		return lint.Source{}, fmt.Errorf("cannot read standard input: %w", err)
 	}
 	if len(data) > lint.MaxInputBytes {
-		return lint.Source{}, lint.TooLarge("standard input")
+		return lint.Source{}, engine.TooLarge("standard input", lint.MaxInputBytes)
 	}
 	return lint.Source{Name: name, Data: data}, nil
 }
@@ -111,7 +112,7 @@ func OnlyKokuaFlag() *urfave.BoolFlag {
 // line says which keys of [security] would have made it Kokua's, not that
 // it has no [security] table.
 func SkipNote(stderr io.Writer, command, name string) {
-	fmt.Fprintf(stderr, "%s: skipping %s: not a Kokua config (it has no [assistant], [agents], [reviewers], [mcp] or [tools] table, and none of Kokua's keys in [security])\n", command, diag.Printable(name))
+	fmt.Fprintf(stderr, "%s: skipping %s: not a Kokua config (it has no [assistant], [agents], [reviewers], [mcp] or [tools] table, and none of Kokua's keys in [security])\n", command, printable.String(name))
 }
 
 // Folders replaces each argument that is a folder with the Kokua configs
@@ -198,7 +199,7 @@ func Each[T any](stderr io.Writer, items []T, run func(T) error) error {
 			code = ec.ExitCode()
 		}
 		if msg := err.Error(); msg != "" {
-			fmt.Fprintln(stderr, diag.Printable(msg))
+			fmt.Fprintln(stderr, printable.String(msg))
 		}
 		worst = max(worst, code)
 	}

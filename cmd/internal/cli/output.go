@@ -9,6 +9,7 @@ import (
 
 	urfave "github.com/urfave/cli/v3"
 
+	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
@@ -97,7 +98,7 @@ func ReadTarget(t *regular.Target, path string) (lint.Source, error) {
 	data, err := t.Read(lint.MaxInputBytes)
 	switch {
 	case errors.Is(err, regular.ErrTooLarge):
-		return lint.Source{}, lint.TooLarge(path)
+		return lint.Source{}, engine.TooLarge(path, lint.MaxInputBytes)
 	case err != nil:
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/expect"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
 
 // The JUnit XML report: one testsuite per test file, one testcase per
@@ -46,10 +46,10 @@ type (
 
 // Write writes the report as JUnit XML.
 func Write(w io.Writer, r *expect.Report) error {
-	out := junitSuites{Name: "kokua-compile test " + diag.Printable(r.Config)}
+	out := junitSuites{Name: "kokua-compile test " + printable.String(r.Config)}
 	index := map[string]int{}
 	for _, res := range r.Results {
-		file := diag.Printable(res.File)
+		file := printable.String(res.File)
 		i, ok := index[file]
 		if !ok {
 			i = len(out.Suites)
@@ -57,7 +57,7 @@ func Write(w io.Writer, r *expect.Report) error {
 			out.Suites = append(out.Suites, junitSuite{Name: file})
 		}
 		s := &out.Suites[i]
-		c := junitCase{Name: fmt.Sprintf("%s (line %d)", diag.Printable(res.Title), res.Line()), Classname: file, File: file, Line: res.Line()}
+		c := junitCase{Name: fmt.Sprintf("%s (line %d)", printable.String(res.Title), res.Line()), Classname: file, File: file, Line: res.Line()}
 		s.Tests++
 		out.Tests++
 		if !res.Passed {

@@ -12,7 +12,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 )
 
@@ -39,7 +39,7 @@ func Valid() []string {
 }
 
 // Raw describes the first thing in out that no output may carry: a
-// control character other than the line feed, a rune diag.Unsafe reports
+// control character other than the line feed, a rune printable.Unsafe reports
 // or a byte of invalid UTF-8; "" when there is none.
 func Raw(out []byte) string {
 	for i := 0; i < len(out); {
@@ -48,7 +48,7 @@ func Raw(out []byte) string {
 		case r == utf8.RuneError && w == 1:
 			return fmt.Sprintf("invalid UTF-8 byte %#x at byte %d: %q", out[i], i, context(out, i))
 		case r == '\n':
-		case diag.Unsafe(r):
+		case printable.Unsafe(r):
 			return fmt.Sprintf("%U at byte %d: %q", r, i, context(out, i))
 		}
 		i += w
