@@ -116,12 +116,23 @@ errs="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/kokua-diff-stderr.XXXXXX")"
 json="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/kokua-diff-json.XXXXXX")"
 trap 'rm -f "$body" "$digests" "$errs" "$json"' EXIT
 
+# missing_at_base CONFIG: whether the base has no file at CONFIG, its symbolic links followed as
+# kokua-compile diff --base follows them (git cat-file --follow-symlinks: within the repository,
+# each relative to its own folder). A config that is a link at the base, or lies under a linked
+# folder, is there; a link there that leaves the repository, names no file or loops is there too,
+# and kokua-compile diff refuses it (exit 2), which fails the step: it is never "new".
+missing_at_base() {
+    local answer
+    answer="$(printf '%s:./%s\n' "$base" "$1" | git cat-file --batch-check --follow-symlinks 2>/dev/null)" || return 1
+    [[ "$answer" == "$base:./$1 missing" ]]
+}
+
 status=0  # 1: a change reaches KOKUA_DIFF_FAIL_ON (a label may accept it)
 broken=0  # 1: a config has errors at this revision (no label accepts that)
 failed=0  # a run of kokua-compile that failed: the step fails with this code
 widened=false
 for config in "${configs[@]}"; do
-    if ! git cat-file -e "$base:./$config" 2>/dev/null; then
+    if missing_at_base "$config"; then
         note '### Policy diff: `%s`\n\nNew file: nothing at the base to compare with.\n\n' "$config"
         echo "action-diff: $config is new at this revision; nothing to compare"
         continue
@@ -137,8 +148,8 @@ for config in "${configs[@]}"; do
         case "$sides" in
             old)
                 # Only the base has errors: Kokua refused it, so there is nothing to compare with.
-                note '### Policy diff: `%s`\n\nThe base version has errors (Kokua refuses it), so there is nothing to compare with.\n\n' "$config"
-                echo "action-diff: $config has errors at the base; nothing to compare"
+                note '### Policy diff: `%s`\n\nThe base version has errors (Kokua refuses it), so there is nothing to compare with: read this version as a whole.\n\n' "$config"
+                echo "::warning title=kokua-compile diff::${config//%/%25}: the base version has errors (Kokua refuses it), so nothing was compared; read this version as a whole"
                 ;;
             new | "old new")
                 note '### Policy diff: `%s`\n\nNot compared: this version has errors; the log lists them.\n\n' "$config"

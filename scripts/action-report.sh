@@ -39,7 +39,13 @@ count=0
 for config in "${configs[@]}"; do
     page="$dir/${config//\//__}.html"
     code=1
-    if [[ -n "$base" ]] && git cat-file -e "$base:./$config" 2>/dev/null; then
+    # At the base, the config's symbolic links are followed as kokua-compile report --base follows
+    # them (git cat-file --follow-symlinks); one that leads nowhere is not "no base" but an error.
+    at_base=''
+    if [[ -n "$base" ]]; then
+        at_base="$(printf '%s:./%s\n' "$base" "$config" | git cat-file --batch-check --follow-symlinks 2>/dev/null)" || at_base=''
+    fi
+    if [[ -n "$at_base" && "$at_base" != "$base:./$config missing" ]]; then
         code=0
         "$compile" report --base "$base" "${manifest[@]}" -o "$page" -- "$config" || code=$?
     fi

@@ -74,6 +74,35 @@ g -C "$tmp/origin" checkout -q -b pr-broken pr
 sed -i 's/^available = \["memory"/available = ["nosuch", "memory"/' "$tmp/origin/other.toml"
 g -C "$tmp/origin" commit -q -am "the pr's widening, and another config broken"
 
+# A config that is a symbolic link at the base (the attack of issue 35's finding 6): a first pull
+# request moves config.toml to configs/kokua.toml and links it back, and links the folder as
+# deploy; a second widens configs/kokua.toml. Kokua follows the links, so the base has no errors:
+# both paths are compared and the widening fails. A link at the base that names no file fails
+# the step (exit 2), never "the base has errors" or "new file".
+g -C "$tmp/origin" checkout -q -b linked "$base"
+mkdir -p "$tmp/origin/configs"
+g -C "$tmp/origin" mv config.toml configs/kokua.toml
+ln -s configs/kokua.toml "$tmp/origin/config.toml"
+ln -s configs "$tmp/origin/deploy"
+g -C "$tmp/origin" add config.toml deploy
+g -C "$tmp/origin" commit -q -m "config.toml is a link"
+linked="$(git -C "$tmp/origin" rev-parse HEAD)"
+g -C "$tmp/origin" checkout -q -b linked-wider linked
+sed -i 's/review = \["compute.run_command", "compute.execute_python", "fs_write"\]/review = ["compute.run_command", "compute.execute_python"]/' "$tmp/origin/configs/kokua.toml"
+grep -q 'review = \["compute.run_command", "compute.execute_python"\]' "$tmp/origin/configs/kokua.toml" || fail "the linked edit did not apply"
+g -C "$tmp/origin" commit -q -am "drop fs_write from review, through the link"
+g -C "$tmp/origin" checkout -q -b dangling "$base"
+g -C "$tmp/origin" rm -q config.toml
+ln -s nowhere.toml "$tmp/origin/config.toml"
+g -C "$tmp/origin" add config.toml
+g -C "$tmp/origin" commit -q -m "config.toml names no file"
+dangling="$(git -C "$tmp/origin" rev-parse HEAD)"
+g -C "$tmp/origin" checkout -q -b dangling-fixed dangling
+rm "$tmp/origin/config.toml"
+git -C "$tmp/origin" show linked-wider:configs/kokua.toml >"$tmp/origin/config.toml"
+g -C "$tmp/origin" add config.toml
+g -C "$tmp/origin" commit -q -m "config.toml is a file again, wider"
+
 # kokua-compile as it is, but for the run whose --format is FAKE_FORMAT, which ends as FAKE_END
 # says: kill (SIGKILL), exit:N, or print:N:TEXT (TEXT on stdout, then exit N).
 cat >"$tmp/bin/fake-compile" <<'FAKE'
@@ -235,6 +264,18 @@ grep -qF "Accepted** by the label \`kokua-accept-$digest\`" "$tmp/summary.md" ||
 run_case "the same widenings without the broken config pass under the label" pr 0 'Accepted** by the label' \
     KOKUA_DIFF_CONFIGS="config.toml other.toml" KOKUA_DIFF_LABELS="[\"kokua-accept-$digest\"]"
 
+run_case "a config that is a link at the base is read through it" linked-wider 1 '| ⚠️ widened | ⚠️ high | `edit_file`, `write_file` | review: asks the user | runs unasked |' \
+    KOKUA_DIFF_CONFIGS="config.toml deploy/kokua.toml" KOKUA_DIFF_BASE="$linked"
+grep -qF 'nothing to compare' "$tmp/summary.md" && fail "a linked base was not compared"
+grep -qF 'New file' "$tmp/summary.md" && fail "a config under a linked folder was taken for new"
+[[ "$(grep -c '4 widened, 0 narrowed' "$tmp/summary.md")" == 2 ]] ||
+    fail "both paths to the linked config should report the widening"
+run_case "a config turned into a link changes nothing" linked 0 'No change to what any agent can do.' KOKUA_DIFF_CONFIGS="config.toml"
+run_case "a link at the base that names no file fails the step" dangling-fixed 2 'Not compared: kokua-compile diff failed' \
+    KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_BASE="$dangling"
+grep -qF 'names no file' "$tmp/log" || fail "the log does not say the link names no file"
+grep -qF 'The base version has errors' "$tmp/summary.md" && fail "a dangling link was taken for a base with errors"
+
 run_case "fail-on critical fails on a critical risk path" pr 1 '2 critical, 4 high' KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_FAIL_ON=critical
 run_case "fail-on high lets a medium change through" medium 0 '1 medium, 1 info; 1 widened' KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_FAIL_ON=high
 run_case "the default fails on the same medium change" medium 1 '1 medium, 1 info; 1 widened' KOKUA_DIFF_CONFIGS="config.toml"
@@ -253,6 +294,8 @@ grep -qF "unknown toolset 'nosuch'" "$tmp/log" || fail "the log does not show th
 
 run_case "a base with errors has nothing to compare with, and passes" fix 0 'The base version has errors' \
     KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_BASE="$broken"
+grep -q '^::warning title=kokua-compile diff::config.toml: the base version has errors' "$tmp/log" ||
+    fail "a base with errors passes without a warning annotation"
 
 run_case "a commit origin does not have is a bad input" pr 2 '' KOKUA_DIFF_BASE=0123456789abcdef0123456789abcdef01234567
 grep -qF 'cannot fetch the base commit' "$tmp/log" || fail "no message for an unknown base"
