@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
@@ -20,7 +21,7 @@ func Write(w io.Writer, format string, r *Report) error {
 	var out string
 	switch format {
 	case "human":
-		out = human(r)
+		out = escape.LogText(human(r))
 	case "markdown":
 		out = markdown(r)
 	case "github":

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/diag"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
@@ -198,7 +199,7 @@ func WriteRisks(w io.Writer, format string, r *RiskReport) error {
 	var out string
 	switch format {
 	case "human":
-		out = risksHuman(r)
+		out = escape.LogText(risksHuman(r))
 	case "markdown":
 		out = risksMarkdown(r)
 	case "json":
