@@ -114,7 +114,12 @@ closed() {
 }
 errs="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/kokua-diff-stderr.XXXXXX")"
 json="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/kokua-diff-json.XXXXXX")"
-trap 'rm -f "$body" "$digests" "$errs" "$json"' EXIT
+human="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/kokua-diff-human.XXXXXX")"
+trap 'rm -f "$body" "$digests" "$errs" "$json" "$human"' EXIT
+# Everything kokua-compile writes but the annotations carries text from the config: it reaches the
+# log through log_inert, which stops the runner's workflow commands around it.
+# shellcheck source=scripts/action-log.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/action-log.sh"
 
 # missing_at_base CONFIG: whether the base has no file at CONFIG, its symbolic links followed as
 # kokua-compile diff --base follows them (git cat-file --follow-symlinks: within the repository,
@@ -142,7 +147,7 @@ for config in "${configs[@]}"; do
     code=0
     "$compile" diff "${flags[@]}" --allow-widen --format json -- "$config" >"$json" 2>"$errs" || code=$?
     if [[ $code -eq 1 ]]; then
-        cat "$errs" >&2
+        log_inert "$errs"
         sides="$(jq -r 'if type == "object" and .compared == false and (.sides_with_errors | type) == "array"
             then .sides_with_errors | map(select(. == "old" or . == "new")) | join(" ") else "" end' "$json" 2>/dev/null)" || sides=''
         case "$sides" in
@@ -159,7 +164,7 @@ for config in "${configs[@]}"; do
         esac
         continue
     elif [[ $code -ne 0 ]]; then
-        cat "$errs" >&2
+        log_inert "$errs"
         closed "$config" "$code" "kokua-compile diff --format json exited $code"
         continue
     fi
@@ -171,20 +176,23 @@ for config in "${configs[@]}"; do
     # The human report to the log, without --allow-widen: exit 1 is now a change that reaches
     # KOKUA_DIFF_FAIL_ON.
     code=0
-    "$compile" diff "${flags[@]}" --fail-on "$fail_on" --format human -- "$config" || code=$?
+    "$compile" diff "${flags[@]}" --fail-on "$fail_on" --format human -- "$config" >"$human" 2>&1 || code=$?
+    log_inert "$human"
     if [[ $code -gt 1 ]]; then
         closed "$config" "$code" "kokua-compile diff --format human exited $code"
         continue
     fi
     report=0
-    md="$("$compile" diff "${flags[@]}" --allow-widen --format markdown -- "$config")" || report=$?
+    md="$("$compile" diff "${flags[@]}" --allow-widen --format markdown -- "$config" 2>"$errs")" || report=$?
+    log_inert "$errs"
     if [[ $report -ne 0 || -z "$md" ]]; then
         closed "$config" "$((report > 1 ? report : 3))" "kokua-compile diff --format markdown exited $report"
         continue
     fi
     # The annotations, on the new config's lines.
     report=0
-    "$compile" diff "${flags[@]}" --allow-widen --format github -- "$config" || report=$?
+    "$compile" diff "${flags[@]}" --allow-widen --format github -- "$config" 2>"$errs" || report=$?
+    log_inert "$errs"
     if [[ $report -ne 0 ]]; then
         closed "$config" "$((report > 1 ? report : 3))" "kokua-compile diff --format github exited $report"
         continue
