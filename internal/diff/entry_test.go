@@ -198,3 +198,62 @@ func TestEntryAgentSwitchProperty(t *testing.T) {
 	}
 	t.Logf("%d pairs whose entry agent changes, %d widening", pairs, widening)
 }
+
+// TestReachabilityChanges states the other ways an agent comes to run, or
+// stops, and what each reports: a delegates_to item that reaches rogue
+// widens by its tools, placed at that item; the agent that stops being
+// the entry agent narrows, placed at the entry agent's line; and an edge
+// gained between two agents nothing reaches carries nothing anyone can
+// cause, so it widens nothing and fails no --fail-on, until a change
+// reaches them, which then widens by both agents' tools.
+func TestReachabilityChanges(t *testing.T) {
+	helper := "\n[agents.helper.tools]\navailable = [\"compute\"]\nconfirm = []\nreview = []\n"
+	base := f4Old + helper
+	delegating := strings.Replace(base, "[agents.main.tools]", "[agents.main]\ndelegates_to = [\"rogue\"]\n\n[agents.main.tools]", 1)
+	rogueEdge := strings.Replace(base, "[agents.rogue.tools]", "[agents.rogue]\ndelegates_to = [\"helper\"]\n\n[agents.rogue.tools]", 1)
+	rogueEntry := strings.Replace(rogueEdge, `agent = "main"`, `agent = "rogue"`, 1)
+	sides := map[string]*diff.Side{}
+	for name, data := range map[string]string{"base": base, "delegating": delegating, "rogueEdge": rogueEdge, "rogueEntry": rogueEntry} {
+		sides[name] = loadDefault(t, name+".toml", []byte(data))
+	}
+	because := func(r *diff.Report, agent string, widened bool) map[string]string {
+		out := map[string]string{}
+		for _, a := range r.Agents {
+			list := a.Narrowed
+			if widened {
+				list = a.Widened
+			}
+			if a.Agent == agent {
+				for _, c := range list {
+					out[c.Toolset+"."+c.Tool] = c.Because + " @ " + c.At.Key
+				}
+			}
+		}
+		return out
+	}
+
+	r := diff.Compare(sides["base"], sides["delegating"])
+	got := because(r, "rogue", true)
+	if want := `the agent is now reachable: "main" delegates to it @ [agents.main].delegates_to`; got["compute.run_command"] != want || got["fs_write.write_file"] != want {
+		t.Errorf("a delegates_to item that reaches rogue: %v, want %q on its tools:\n%s", got, want, reportText(t, r))
+	}
+	if fails := failsUnder(r); !slices.Equal(fails, diff.FailOn) {
+		t.Errorf("a delegates_to item that reaches rogue fails under %v, want all", fails)
+	}
+
+	r = diff.Compare(sides["base"], sides["rogueEntry"])
+	got = because(r, "main", false)
+	if want := "the agent is no longer reachable; on the old side, it is the entry agent @ [assistant].agent"; got["time.convert_time"] != want {
+		t.Errorf("main, no longer the entry agent: %v, want %q:\n%s", got, want, reportText(t, r))
+	}
+	got = because(r, "helper", true)
+	if want := `the agent is now reachable: "rogue" delegates to it @ [agents.rogue].delegates_to`; got["compute.run_command"] != want {
+		t.Errorf("helper, reached from the new entry agent: %v, want %q:\n%s", got, want, reportText(t, r))
+	}
+
+	r = diff.Compare(sides["base"], sides["rogueEdge"])
+	if len(r.Delegation) != 1 || r.Delegation[0].Widened || len(r.Delegation[0].New) != 0 || r.Widened || len(failsUnder(r)) != 0 {
+		t.Errorf("an edge between two agents nothing reaches: widened %v, edges %+v, fails under %v; want a gained edge that widens nothing:\n%s",
+			r.Widened, r.Delegation, failsUnder(r), reportText(t, r))
+	}
+}
