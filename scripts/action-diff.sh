@@ -114,14 +114,30 @@ closed() {
 }
 errs="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/kokua-diff-stderr.XXXXXX")"
 json="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/kokua-diff-json.XXXXXX")"
-trap 'rm -f "$body" "$digests" "$errs" "$json"' EXIT
+human="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/kokua-diff-human.XXXXXX")"
+trap 'rm -f "$body" "$digests" "$errs" "$json" "$human"' EXIT
+# Everything kokua-compile writes but the annotations carries text from the config: it reaches the
+# log through log_inert, which stops the runner's workflow commands around it.
+# shellcheck source=scripts/action-log.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/action-log.sh"
+
+# missing_at_base CONFIG: whether the base has no file at CONFIG, its symbolic links followed as
+# kokua-compile diff --base follows them (git cat-file --follow-symlinks: within the repository,
+# each relative to its own folder). A config that is a link at the base, or lies under a linked
+# folder, is there; a link there that leaves the repository, names no file or loops is there too,
+# and kokua-compile diff refuses it (exit 2), which fails the step: it is never "new".
+missing_at_base() {
+    local answer
+    answer="$(printf '%s:./%s\n' "$base" "$1" | git cat-file --batch-check --follow-symlinks 2>/dev/null)" || return 1
+    [[ "$answer" == "$base:./$1 missing" ]]
+}
 
 status=0  # 1: a change reaches KOKUA_DIFF_FAIL_ON (a label may accept it)
 broken=0  # 1: a config has errors at this revision (no label accepts that)
 failed=0  # a run of kokua-compile that failed: the step fails with this code
 widened=false
 for config in "${configs[@]}"; do
-    if ! git cat-file -e "$base:./$config" 2>/dev/null; then
+    if missing_at_base "$config"; then
         note '### Policy diff: `%s`\n\nNew file: nothing at the base to compare with.\n\n' "$config"
         echo "action-diff: $config is new at this revision; nothing to compare"
         continue
@@ -131,14 +147,14 @@ for config in "${configs[@]}"; do
     code=0
     "$compile" diff "${flags[@]}" --allow-widen --format json -- "$config" >"$json" 2>"$errs" || code=$?
     if [[ $code -eq 1 ]]; then
-        cat "$errs" >&2
+        log_inert "$errs"
         sides="$(jq -r 'if type == "object" and .compared == false and (.sides_with_errors | type) == "array"
             then .sides_with_errors | map(select(. == "old" or . == "new")) | join(" ") else "" end' "$json" 2>/dev/null)" || sides=''
         case "$sides" in
             old)
                 # Only the base has errors: Kokua refused it, so there is nothing to compare with.
-                note '### Policy diff: `%s`\n\nThe base version has errors (Kokua refuses it), so there is nothing to compare with.\n\n' "$config"
-                echo "action-diff: $config has errors at the base; nothing to compare"
+                note '### Policy diff: `%s`\n\nThe base version has errors (Kokua refuses it), so there is nothing to compare with: read this version as a whole.\n\n' "$config"
+                echo "::warning title=kokua-compile diff::${config//%/%25}: the base version has errors (Kokua refuses it), so nothing was compared; read this version as a whole"
                 ;;
             new | "old new")
                 note '### Policy diff: `%s`\n\nNot compared: this version has errors; the log lists them.\n\n' "$config"
@@ -148,7 +164,7 @@ for config in "${configs[@]}"; do
         esac
         continue
     elif [[ $code -ne 0 ]]; then
-        cat "$errs" >&2
+        log_inert "$errs"
         closed "$config" "$code" "kokua-compile diff --format json exited $code"
         continue
     fi
@@ -160,20 +176,23 @@ for config in "${configs[@]}"; do
     # The human report to the log, without --allow-widen: exit 1 is now a change that reaches
     # KOKUA_DIFF_FAIL_ON.
     code=0
-    "$compile" diff "${flags[@]}" --fail-on "$fail_on" --format human -- "$config" || code=$?
+    "$compile" diff "${flags[@]}" --fail-on "$fail_on" --format human -- "$config" >"$human" 2>&1 || code=$?
+    log_inert "$human"
     if [[ $code -gt 1 ]]; then
         closed "$config" "$code" "kokua-compile diff --format human exited $code"
         continue
     fi
     report=0
-    md="$("$compile" diff "${flags[@]}" --allow-widen --format markdown -- "$config")" || report=$?
+    md="$("$compile" diff "${flags[@]}" --allow-widen --format markdown -- "$config" 2>"$errs")" || report=$?
+    log_inert "$errs"
     if [[ $report -ne 0 || -z "$md" ]]; then
         closed "$config" "$((report > 1 ? report : 3))" "kokua-compile diff --format markdown exited $report"
         continue
     fi
     # The annotations, on the new config's lines.
     report=0
-    "$compile" diff "${flags[@]}" --allow-widen --format github -- "$config" || report=$?
+    "$compile" diff "${flags[@]}" --allow-widen --format github -- "$config" 2>"$errs" || report=$?
+    log_inert "$errs"
     if [[ $report -ne 0 ]]; then
         closed "$config" "$((report > 1 ? report : 3))" "kokua-compile diff --format github exited $report"
         continue

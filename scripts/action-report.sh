@@ -35,18 +35,32 @@ if [[ -n "${KOKUA_REPORT_MANIFEST:-}" ]]; then
     manifest=(--manifest "$KOKUA_REPORT_MANIFEST")
 fi
 mkdir -p "$dir"
+# kokua-compile report's findings (a config with errors) quote the config: they reach the log
+# through log_inert, which stops the runner's workflow commands around them.
+# shellcheck source=scripts/action-log.sh
+source "$(dirname -- "${BASH_SOURCE[0]}")/action-log.sh"
+errs="$(mktemp "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/kokua-report-stderr.XXXXXX")"
+trap 'rm -f "$errs"' EXIT
 count=0
 for config in "${configs[@]}"; do
     page="$dir/${config//\//__}.html"
     code=1
-    if [[ -n "$base" ]] && git cat-file -e "$base:./$config" 2>/dev/null; then
+    # At the base, the config's symbolic links are followed as kokua-compile report --base follows
+    # them (git cat-file --follow-symlinks); one that leads nowhere is not "no base" but an error.
+    at_base=''
+    if [[ -n "$base" ]]; then
+        at_base="$(printf '%s:./%s\n' "$base" "$config" | git cat-file --batch-check --follow-symlinks 2>/dev/null)" || at_base=''
+    fi
+    if [[ -n "$at_base" && "$at_base" != "$base:./$config missing" ]]; then
         code=0
-        "$compile" report --base "$base" "${manifest[@]}" -o "$page" -- "$config" || code=$?
+        "$compile" report --base "$base" "${manifest[@]}" -o "$page" -- "$config" >"$errs" 2>&1 || code=$?
+        log_inert "$errs"
     fi
     if [[ $code -eq 1 ]]; then
         # No base to compare with, or a base with errors: the page of the config alone.
         code=0
-        "$compile" report "${manifest[@]}" -o "$page" -- "$config" || code=$?
+        "$compile" report "${manifest[@]}" -o "$page" -- "$config" >"$errs" 2>&1 || code=$?
+        log_inert "$errs"
     fi
     case $code in
         0) echo "action-report: wrote $page"; count=$((count + 1)) ;;

@@ -74,6 +74,76 @@ g -C "$tmp/origin" checkout -q -b pr-broken pr
 sed -i 's/^available = \["memory"/available = ["nosuch", "memory"/' "$tmp/origin/other.toml"
 g -C "$tmp/origin" commit -q -am "the pr's widening, and another config broken"
 
+# A config that is a symbolic link at the base (the attack of issue 35's finding 6): a first pull
+# request moves config.toml to configs/kokua.toml and links it back, and links the folder as
+# deploy; a second widens configs/kokua.toml. Kokua follows the links, so the base has no errors:
+# both paths are compared and the widening fails. A link at the base that names no file fails
+# the step (exit 2), never "the base has errors" or "new file".
+g -C "$tmp/origin" checkout -q -b linked "$base"
+mkdir -p "$tmp/origin/configs"
+g -C "$tmp/origin" mv config.toml configs/kokua.toml
+ln -s configs/kokua.toml "$tmp/origin/config.toml"
+ln -s configs "$tmp/origin/deploy"
+g -C "$tmp/origin" add config.toml deploy
+g -C "$tmp/origin" commit -q -m "config.toml is a link"
+linked="$(git -C "$tmp/origin" rev-parse HEAD)"
+g -C "$tmp/origin" checkout -q -b linked-wider linked
+sed -i 's/review = \["compute.run_command", "compute.execute_python", "fs_write"\]/review = ["compute.run_command", "compute.execute_python"]/' "$tmp/origin/configs/kokua.toml"
+grep -q 'review = \["compute.run_command", "compute.execute_python"\]' "$tmp/origin/configs/kokua.toml" || fail "the linked edit did not apply"
+g -C "$tmp/origin" commit -q -am "drop fs_write from review, through the link"
+g -C "$tmp/origin" checkout -q -b dangling "$base"
+g -C "$tmp/origin" rm -q config.toml
+ln -s nowhere.toml "$tmp/origin/config.toml"
+g -C "$tmp/origin" add config.toml
+g -C "$tmp/origin" commit -q -m "config.toml names no file"
+dangling="$(git -C "$tmp/origin" rev-parse HEAD)"
+g -C "$tmp/origin" checkout -q -b dangling-fixed dangling
+rm "$tmp/origin/config.toml"
+git -C "$tmp/origin" show linked-wider:configs/kokua.toml >"$tmp/origin/config.toml"
+g -C "$tmp/origin" add config.toml
+g -C "$tmp/origin" commit -q -m "config.toml is a file again, wider"
+
+# Workflow commands in a reviewer's instructions (issue 35's finding 7): the base's system_message
+# holds lines the runner would act on, and the pull request rewrites the line before them, so that
+# they are the context lines of the human report's diff in the log.
+g -C "$tmp/origin" checkout -q -b f7base "$base"
+awk '{ print } /^Refuse anything that reads secrets/ {
+    print "::stop-commands::pwned"; print "::add-mask::high"; print "\t::error title=kokua-compile diff::forged"
+    print "\302\240::warning::forged"; print "see ##[add-mask]critical"; print "   ::endgroup::" }' \
+    "$repo_root/testdata/diff/pr-reviewer-rewrite/old.toml" >"$tmp/origin/config.toml"
+grep -q '^::add-mask::high$' "$tmp/origin/config.toml" || fail "the payload edit did not apply"
+g -C "$tmp/origin" commit -q -am "a reviewer whose instructions hold workflow commands"
+f7base="$(git -C "$tmp/origin" rev-parse HEAD)"
+g -C "$tmp/origin" checkout -q -b f7 f7base
+sed -i 's/^Approve a call only when it does what the user asked and nothing more\.$/Approve every call./' "$tmp/origin/config.toml"
+grep -q '^Approve every call\.$' "$tmp/origin/config.toml" || fail "the f7 edit did not apply"
+g -C "$tmp/origin" commit -q -am "approve every call"
+g -C "$tmp/origin" checkout -q -b f7broken f7base
+sed -i 's/^available = \["memory"/available = ["##[add-mask]critical", "memory"/' "$tmp/origin/config.toml"
+grep -qF '"##[add-mask]critical", "memory"' "$tmp/origin/config.toml" || fail "the f7broken edit did not apply"
+g -C "$tmp/origin" commit -q -am "an unknown toolset whose name is a workflow command"
+
+# runner_commands LOG: the lines of LOG that GitHub's runner would act on as workflow commands,
+# read as the runner reads a step's output (internal/testing/ghrunner does the same in Go): lines
+# split at "\r\n", "\n" and "\r"; while commands are stopped by "::stop-commands::TOKEN", only the
+# line "::TOKEN::" (white space trimmed) is read, and resumes them; otherwise a line is a command
+# when, its leading white space trimmed (Unicode's too), it starts with "::", or when it holds
+# "##[" anywhere. One JSON object a command, the stop-commands lines too: {"line": N, "text": T}.
+runner_commands() {
+    jq -R -s -c '
+        def trim_start: sub("^[\\s\\p{Z}\\x{85}]+"; "");
+        def trim: trim_start | sub("[\\s\\p{Z}\\x{85}]+$"; "");
+        gsub("\r\n?"; "\n") | split("\n")
+        | reduce range(0; length) as $i ({lines: ., stop: null, found: []};
+            .lines[$i] as $l | ($l | trim_start) as $t
+            | if .stop != null then (if ($l | trim) == "::" + .stop + "::" then .stop = null else . end)
+              elif ($t | startswith("::stop-commands::")) then
+                .stop = ($t | ltrimstr("::stop-commands::") | trim) | .found += [{line: ($i + 1), text: $l}]
+              elif ($t | startswith("::")) or ($l | contains("##[")) then .found += [{line: ($i + 1), text: $l}]
+              else . end)
+        | .found[]' "$1"
+}
+
 # kokua-compile as it is, but for the run whose --format is FAKE_FORMAT, which ends as FAKE_END
 # says: kill (SIGKILL), exit:N, or print:N:TEXT (TEXT on stdout, then exit N).
 cat >"$tmp/bin/fake-compile" <<'FAKE'
@@ -235,6 +305,51 @@ grep -qF "Accepted** by the label \`kokua-accept-$digest\`" "$tmp/summary.md" ||
 run_case "the same widenings without the broken config pass under the label" pr 0 'Accepted** by the label' \
     KOKUA_DIFF_CONFIGS="config.toml other.toml" KOKUA_DIFF_LABELS="[\"kokua-accept-$digest\"]"
 
+run_case "a config that is a link at the base is read through it" linked-wider 1 '| ⚠️ widened | ⚠️ high | `edit_file`, `write_file` | review: asks the user | runs unasked |' \
+    KOKUA_DIFF_CONFIGS="config.toml deploy/kokua.toml" KOKUA_DIFF_BASE="$linked"
+grep -qF 'nothing to compare' "$tmp/summary.md" && fail "a linked base was not compared"
+grep -qF 'New file' "$tmp/summary.md" && fail "a config under a linked folder was taken for new"
+[[ "$(grep -c '4 widened, 0 narrowed' "$tmp/summary.md")" == 2 ]] ||
+    fail "both paths to the linked config should report the widening"
+run_case "a config turned into a link changes nothing" linked 0 'No change to what any agent can do.' KOKUA_DIFF_CONFIGS="config.toml"
+run_case "a link at the base that names no file fails the step" dangling-fixed 2 'Not compared: kokua-compile diff failed' \
+    KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_BASE="$dangling"
+grep -qF 'names no file' "$tmp/log" || fail "the log does not say the link names no file"
+grep -qF 'The base version has errors' "$tmp/summary.md" && fail "a dangling link was taken for a base with errors"
+
+# The f7 pair through the script: outside the regions where commands are stopped, the log holds
+# only the annotations the script and kokua-compile --format github write, and each region's
+# token is 32 random hex digits, new on each run.
+f7_commands() {
+    local c text
+    f7_tokens=()
+    while IFS= read -r c; do
+        text="$(jq -r .text <<<"$c")"
+        case "$text" in
+            "::stop-commands::"*)
+                [[ "${text#::stop-commands::}" =~ ^[0-9a-f]{32}$ ]] || fail "a stop-commands token that is not 32 random hex digits: $text"
+                f7_tokens+=("${text#::stop-commands::}")
+                ;;
+            "::error file=config.toml,"*"title=kokua-compile diff%3A "*"::"* | "::error title=kokua-compile diff"*"::"*) ;;
+            *) fail "line $(jq -r .line <<<"$c") of the log is a workflow command outside the stopped regions: $text" ;;
+        esac
+    done < <(runner_commands "$tmp/log")
+    [[ ${#f7_tokens[@]} -gt 0 ]] || fail "kokua-compile's output was not printed with commands stopped"
+}
+run_case "a reviewer's instructions cannot issue workflow commands through the log" f7 1 'system_message' \
+    KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_BASE="$f7base"
+grep -qF '::stop-commands::pwned' "$tmp/log" || fail "the payload did not reach the log: the case proves nothing"
+f7_commands
+first_token="${f7_tokens[0]}"
+run_case "the same, with its own token" f7 1 'system_message' KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_BASE="$f7base"
+f7_commands
+[[ "${f7_tokens[0]}" != "$first_token" ]] || fail "two runs stopped commands with the same token"
+# A config with errors: its findings, which quote it, are printed with commands stopped as well.
+run_case "findings that quote a config cannot issue workflow commands through the log" f7broken 1 'Not compared: this version has errors' \
+    KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_BASE="$f7base"
+grep -qF '##[add-mask]critical' "$tmp/log" || fail "the finding did not reach the log: the case proves nothing"
+f7_commands
+
 run_case "fail-on critical fails on a critical risk path" pr 1 '2 critical, 4 high' KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_FAIL_ON=critical
 run_case "fail-on high lets a medium change through" medium 0 '1 medium, 1 info; 1 widened' KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_FAIL_ON=high
 run_case "the default fails on the same medium change" medium 1 '1 medium, 1 info; 1 widened' KOKUA_DIFF_CONFIGS="config.toml"
@@ -253,6 +368,8 @@ grep -qF "unknown toolset 'nosuch'" "$tmp/log" || fail "the log does not show th
 
 run_case "a base with errors has nothing to compare with, and passes" fix 0 'The base version has errors' \
     KOKUA_DIFF_CONFIGS="config.toml" KOKUA_DIFF_BASE="$broken"
+grep -q '^::warning title=kokua-compile diff::config.toml: the base version has errors' "$tmp/log" ||
+    fail "a base with errors passes without a warning annotation"
 
 run_case "a commit origin does not have is a bad input" pr 2 '' KOKUA_DIFF_BASE=0123456789abcdef0123456789abcdef01234567
 grep -qF 'cannot fetch the base commit' "$tmp/log" || fail "no message for an unknown base"

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"slices"
 	"strings"
 
@@ -36,7 +34,7 @@ func diffCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			cli.FormatFlag("format of the report", diff.Formats.List),
 			failOnFlag("the least grade that makes the run fail: critical, high, medium, or any (any widening or graded change)"),
 			&urfave.BoolFlag{Name: "allow-widen", Local: true, Usage: "exit 0 whatever changed"},
-			&urfave.StringFlag{Name: "base", Local: true, Usage: "read the old side from git: `REF`:CONFIG (git show)"},
+			&urfave.StringFlag{Name: "base", Local: true, Usage: "read the old side from git: `REF`:CONFIG, its symbolic links followed within the repository"},
 			cli.VerifyKeyFlag(),
 		},
 		Action: func(_ context.Context, c *urfave.Command) error {
@@ -261,33 +259,6 @@ func oneSide(c *urfave.Command, stderr io.Writer, formats format.List, nothing s
 	}
 	side, err = loadSide(src, m, key, stderr, nothing)
 	return side, format, err
-}
-
-// gitShow reads a file as it is at a git revision, with git show REF:./PATH
-// (the path relative to the current folder). Its name in the report is
-// REF:PATH.
-func gitShow(ref, path string) (lint.Source, error) {
-	if strings.HasPrefix(ref, "-") {
-		return lint.Source{}, fmt.Errorf("--base %q is not a git revision", ref)
-	}
-	rel := path
-	if !strings.HasPrefix(rel, "/") && !strings.HasPrefix(rel, "./") {
-		rel = "./" + rel
-	}
-	var out, errs bytes.Buffer
-	cmd := exec.Command("git", "show", ref+":"+rel)
-	cmd.Stdout, cmd.Stderr = &out, &errs
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errs.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return lint.Source{}, fmt.Errorf("cannot read %s at %s: git show: %s", path, ref, msg)
-	}
-	if out.Len() > lint.MaxInputBytes {
-		return lint.Source{}, fmt.Errorf("%s at %s is larger than %d MiB", path, ref, lint.MaxInputBytes>>20)
-	}
-	return lint.Source{Name: shortRev(ref) + ":" + path, Data: out.Bytes()}, nil
 }
 
 // shortRev names a full commit hash by its first 12 hex digits, as a

@@ -268,7 +268,7 @@ func TestDiffBase(t *testing.T) {
 		t.Errorf("--fail-on critical: exit %d, want 1", code)
 	}
 	code, _, stderr = clitest.Run(Main, "kokua-compile", "", "diff", "--base", "no-such-ref", "config.toml").Split()
-	if code != cli.ExitUsage || !strings.Contains(stderr, "git show") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "no-such-ref is no revision") {
 		t.Errorf("a bad ref: exit %d: %s", code, stderr)
 	}
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
-	"strings"
 
 	urfave "github.com/urfave/cli/v3"
 
@@ -26,7 +24,7 @@ func baseManifestFlag() *urfave.StringFlag {
 //     without --base); it applies to a config, and a compiled policy
 //     refuses it, since a policy carries the classes it was compiled with;
 //   - otherwise, with --base REF and --manifest FILE, the old side's is
-//     FILE as it is at REF (git show), when git tracks it there; when it
+//     FILE as it is at REF (gitShow), when git tracks it there; when it
 //     does not, the old side is compiled against the new side's, and the
 //     note returned says so (the report's headline repeats it);
 //   - otherwise both sides use the same: --manifest, or the embedded
@@ -57,17 +55,4 @@ func sideManifests(manifest, baseManifest, base string, oldSrc lint.Source) (old
 		return lint.LoadManifest(src), newM, "", nil
 	}
 	return newM, newM, "", nil
-}
-
-// gitTracked reports whether git has a file at a revision (git cat-file
-// -e REF:./PATH, the path relative to the current folder).
-func gitTracked(ref, path string) bool {
-	if strings.HasPrefix(ref, "-") {
-		return false
-	}
-	rel := path
-	if !strings.HasPrefix(rel, "/") && !strings.HasPrefix(rel, "./") {
-		rel = "./" + rel
-	}
-	return exec.Command("git", "cat-file", "-e", ref+":"+rel).Run() == nil
 }

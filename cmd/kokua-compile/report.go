@@ -26,7 +26,7 @@ func reportCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			cli.ManifestFlag(),
 			cli.ColorFlag("colour of diagnostics: auto, always or never"),
 			cli.StdinFilenameFlag(),
-			&urfave.StringFlag{Name: "base", Local: true, Usage: "compare with `OLD`, a config or policy file, or, when no such file exists, the config at the git revision REF (git show REF:CONFIG)"},
+			&urfave.StringFlag{Name: "base", Local: true, Usage: "compare with `OLD`, a config or policy file, or, when no such file exists, the config at the git revision REF (REF:CONFIG, its links followed)"},
 			failOnFlag("with --base, the --fail-on of kokua-compile diff the page's verdict is for: critical, high, medium, or any (any widening or graded change)"),
 			&urfave.StringFlag{Name: "output", Aliases: []string{"o"}, Local: true, Usage: "write the page to `FILE` (a regular file or none; atomically, keeping its mode, owner and group) instead of stdout"},
 			cli.InPlaceFlag(),

@@ -120,7 +120,7 @@ func TestReportBaseRef(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 	code, _, stderr = clitest.Run(Main, "kokua-compile", "", "report", "--base", "no-such-ref", "config.toml").Split()
-	if code != cli.ExitUsage || !strings.Contains(stderr, "git show") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "no-such-ref is no revision") {
 		t.Errorf("a bad ref: exit %d: %s", code, stderr)
 	}
 }

@@ -247,7 +247,7 @@ func Compare(o, n *Side) *Report {
 	for _, name := range agentNames(o.Graph, n.Graph) {
 		if name == reach.ComposedNode && (o.Graph.Agent(name) == nil) != (n.Graph.Agent(name) == nil) {
 			r.Agents = append(r.Agents, composedChange(o, n))
-			r.composedWidened = n.Graph.Agent(name) != nil && len(n.Graph.Agent(name).Answers) > 0
+			r.composedWidened = len(answers(n.Graph, name)) > 0
 			continue
 		}
 		c, res := compareAgent(o, n, name)
@@ -326,12 +326,27 @@ func agentNames(o, n *reach.Graph) []string {
 	return names
 }
 
-// answers returns a node's answers, none for a node the graph lacks.
+// answers returns a node's answers as a comparison counts them: none for
+// a node the graph lacks, or one startup does not build (live).
 func answers(g *reach.Graph, name string) map[reach.Key]reach.Answer {
-	if a := g.Agent(name); a != nil {
-		return a.Answers
+	if live(g, name) {
+		return g.Agent(name).Answers
 	}
 	return nil
+}
+
+// live reports whether the graph holds the agent and it can run: it is
+// the entry agent or reached from it by delegates_to, or it is composed
+// workers that a reachable agent can compose (reach.Agent.Reachable).
+// "Startup builds only the entry agent and every worker reachable from it
+// by delegates_to" (tool-access.md), and nothing else builds a declared
+// agent: an agent that is not live never calls a tool, whatever its
+// answers would be, so a comparison counts its answers as unavailable,
+// and the change that makes it live widens by everything it can call
+// (docs/readings.md).
+func live(g *reach.Graph, name string) bool {
+	a := g.Agent(name)
+	return a != nil && a.Reachable
 }
 
 // compareAgent is what changed for one agent: its power (nil when
@@ -392,7 +407,7 @@ func compareAgent(o, n *Side, name string) (*AgentChange, *ResidencyChange) {
 			continue
 		}
 		tc := toolChange(o, n, name, a, b)
-		if ho, hn, ok := heldElsewhere(oa, na, k, oAns, nAns); ok {
+		if ho, hn, ok := heldElsewhere(oa, na, k, oAns, nAns); ok && live(o.Graph, name) == live(n.Graph, name) {
 			tc = holderChange(o, n, name, a, b, ho, hn)
 			if len(minus(oa.Resident, na.Resident))+len(minus(na.Resident, oa.Resident)) == 0 {
 				// The order of available decided which toolset's build
@@ -522,6 +537,15 @@ func toolChange(o, n *Side, agent string, a, b reach.Answer) ToolChange {
 	tc := ToolChange{Tool: a.Tool, Toolset: a.Toolset, Old: a, New: b}
 	od, nd := o.Policy.Document(), n.Policy.Document()
 	switch {
+	case a.Level == reach.Unavailable && o.Graph.Agent(agent) != nil && !live(o.Graph, agent):
+		why, at := reachability(n, agent)
+		tc.Because, tc.At = "the agent is now reachable: "+why, at
+	case b.Level == reach.Unavailable && n.Graph.Agent(agent) != nil && !live(n.Graph, agent):
+		why, at := reachability(o, agent)
+		tc.Because, tc.At = "the agent is no longer reachable; on the old side, "+why, at
+		if od.EntryAgent != nd.EntryAgent {
+			tc.At = n.entryAgentPlace()
+		}
 	case a.Level == reach.Unavailable:
 		tc.Because, tc.At = reachedBy(n, agent, b, "now")
 	case b.Level == reach.Unavailable:
@@ -565,6 +589,24 @@ func oaSource(d *policy.Document, agent string) kokua.Origin {
 	return ""
 }
 
+// reachability says why an agent is live on a side, and where: it is the
+// entry agent, or the first live agent that delegates to it (or composes,
+// for composed workers) does.
+func reachability(s *Side, agent string) (string, Place) {
+	if agent == s.Graph.Entry {
+		return "it is the entry agent", s.entryAgentPlace()
+	}
+	for _, e := range s.Graph.Edges {
+		if e.To == agent && live(s.Graph, e.From) {
+			if e.Via == kokua.ComposeSubagent {
+				return fmt.Sprintf("%q composes workers", e.From), edgePlace(s, e)
+			}
+			return fmt.Sprintf("%q delegates to it", e.From), edgePlace(s, e)
+		}
+	}
+	return "no agent reaches it", Place{File: s.Name}
+}
+
 // reachedBy says what makes an agent reach a tool (or, with "no longer",
 // what made it): the toolset in available, delegates_to for
 // spawn_subagent.
@@ -589,9 +631,13 @@ type planRow struct {
 }
 
 // levelCounts counts the tools an agent can cause to run at each level,
-// the loaders left out (they come with residency).
+// the loaders left out (they come with residency); none for an agent
+// that is not live.
 func levelCounts(g *reach.Graph, agent string) [4]int {
 	var out [4]int
+	if !live(g, agent) {
+		return out
+	}
 	for _, x := range g.Reach(agent) {
 		if !isLoader(x.Answer) {
 			out[x.Level]++

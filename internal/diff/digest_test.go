@@ -73,7 +73,7 @@ func TestDigestNamesEverythingGraded(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 5))
 	byDigest := map[string]string{}
 	reports := 0
-	for i := 0; reports < reps(300) && i < 5000; i++ {
+	for i := 0; reports < reps(300) && i < 10000; i++ {
 		data, toolsOf := pairManifest(r)
 		m := lint.LoadManifest(lint.Source{Name: "manifest.json", Data: data})
 		a, okA := load(t, "a.toml", pairConfig(r, toolsOf), m)

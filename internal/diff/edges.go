@@ -39,9 +39,15 @@ func compareEdges(o, n *Side) []EdgeChange {
 		}
 		c := EdgeChange{From: e.From, To: e.To, Via: e.Via, Change: "gained", At: edgePlace(n, e),
 			Carries: carried(n.Graph, e.To), New: []Reached{}}
-		before := o.Graph.Reach(e.From)
+		// What the agent could cause before: nothing when it was not
+		// live; and an edge from an agent that is not live carries
+		// nothing it can cause.
+		before := map[reach.Key]reach.Reached{}
+		if live(o.Graph, e.From) {
+			before = o.Graph.Reach(e.From)
+		}
 		for _, x := range c.Carries {
-			if x.Answer.Level > before[reach.Key{Toolset: x.Toolset, Tool: x.Tool}].Level {
+			if live(n.Graph, e.From) && x.Answer.Level > before[reach.Key{Toolset: x.Toolset, Tool: x.Tool}].Level {
 				c.New = append(c.New, x)
 			}
 		}
@@ -80,13 +86,13 @@ func carried(g *reach.Graph, agent string) []Reached {
 	return out
 }
 
-// unprotectedTools are the tools some agent can reach on the new side that
-// no reviewer could answer on the old side and one could on the new; the
-// loaders are not counted (see isLoader).
+// unprotectedTools are the tools some live agent can reach on the new
+// side that no reviewer could answer on the old side and one could on the
+// new; the loaders are not counted (see isLoader).
 func unprotectedTools(o, n *reach.Graph) []string {
 	seen := map[reach.Key]bool{}
 	for _, a := range n.Agents {
-		for k, ans := range a.Answers {
+		for k, ans := range answers(n, a.Name) {
 			if !isLoader(ans) && o.Protected(k) && !n.Protected(k) {
 				seen[k] = true
 			}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
@@ -15,7 +16,7 @@ import (
 // terminal), markdown (for a pull-request comment or a job summary), json
 // (one object, the Report's fields) and github (annotations).
 var Formats = format.New("diff",
-	format.Format[*Report]{Info: format.Info{Name: "human"}, Write: text(human)},
+	format.Format[*Report]{Info: format.Info{Name: "human"}, Write: text(func(r *Report) string { return escape.LogText(human(r)) })},
 	format.Format[*Report]{Info: format.Info{Name: "markdown"}, Write: text(markdown)},
 	format.Format[*Report]{Info: format.Info{Name: "json"}, Write: writeJSON[*Report]},
 	format.Format[*Report]{Info: format.Info{Name: "github", Summary: "annotations"}, Write: text(github)},

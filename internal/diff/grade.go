@@ -136,7 +136,7 @@ func (r *Report) grade(o, n *Side) {
 	if a := r.AutoApproval; a != nil && a.Widened {
 		a.Grade = reach.Medium
 		for _, ag := range n.Graph.Agents {
-			for _, ans := range ag.Answers {
+			for _, ans := range answers(n.Graph, ag.Name) {
 				if ans.Level == reach.Reviewer && toolGrade(n.Graph, ans) == reach.High {
 					a.Grade = reach.High
 				}
@@ -210,6 +210,9 @@ func compareRisks(o, n *Side) []RiskChange {
 	oldRisks := o.Graph.Risks()
 	old := map[string]reach.Level{}
 	for _, a := range oldRisks {
+		if !a.Reachable {
+			continue
+		}
 		for _, p := range a.Paths {
 			old[p.Key()] = max(old[p.Key()], p.Level)
 		}
@@ -222,11 +225,12 @@ func compareRisks(o, n *Side) []RiskChange {
 	return out
 }
 
-// reviewerTools are the tools a reviewer may approve on a side, sorted.
+// reviewerTools are the tools a reviewer may approve on a side, for a
+// live agent, sorted.
 func reviewerTools(g *reach.Graph) []string {
 	seen := map[reach.Key]bool{}
 	for _, a := range g.Agents {
-		for k, ans := range a.Answers {
+		for k, ans := range answers(g, a.Name) {
 			if ans.Level == reach.Reviewer {
 				seen[k] = true
 			}

@@ -58,10 +58,11 @@ func pairManifest(r *rand.Rand) ([]byte, map[string][]string) {
 	return data, toolsOf
 }
 
-// pairConfig is a config of two agents over s0 to s3: the entry agent,
+// pairConfig is a config of two agents over s0 to s3: the assistant,
 // which may delegate to the coder, each with a random available and
 // resident list, and a default pair of random whole-toolset entries and
-// entries on the plain names.
+// entries on the plain names. The entry agent is the assistant, or one
+// time in four the coder (the assistant then never runs).
 func pairConfig(r *rand.Rand, toolsOf map[string][]string) []byte {
 	toolsets := []string{"s0", "s1", "s2", "s3"}
 	quote := func(xs []string) string {
@@ -90,7 +91,11 @@ func pairConfig(r *rand.Rand, toolsOf map[string][]string) []byte {
 	gates := some(entries, 0)
 	split := r.IntN(len(gates) + 1)
 	var b strings.Builder
-	fmt.Fprintf(&b, "[assistant]\nagent = \"assistant\"\n\n[assistant.tools]\nconfirm = %s\nreview = %s\n\n", quote(gates[:split]), quote(gates[split:]))
+	entry := "assistant"
+	if r.IntN(4) == 0 {
+		entry = "coder"
+	}
+	fmt.Fprintf(&b, "[assistant]\nagent = %q\n\n[assistant.tools]\nconfirm = %s\nreview = %s\n\n", entry, quote(gates[:split]), quote(gates[split:]))
 	for _, agent := range []string{"assistant", "coder"} {
 		fmt.Fprintf(&b, "[agents.%s]\ndescription = \"x\"\n", agent)
 		if agent == "assistant" && r.IntN(2) == 0 {
@@ -113,8 +118,12 @@ func pairConfig(r *rand.Rand, toolsOf map[string][]string) []byte {
 // way kokua-run session reads it: a session of the agent that loaded the
 // toolset if the agent defers it, asked by the bare name the model calls.
 // The call reaches that toolset's tool only when the answer says the tool
-// comes from it; otherwise another toolset holds the name.
+// comes from it; otherwise another toolset holds the name. An agent
+// startup does not build never calls anything (startupBuilds).
 func sessionLevel(p *policy.Policy, agent, toolset, tool string) reach.Level {
+	if !startupBuilds(p.Document(), agent) {
+		return reach.Unavailable
+	}
 	s, err := p.NewSession(agent)
 	if err != nil {
 		return reach.Unavailable
@@ -136,6 +145,25 @@ func sessionLevel(p *policy.Policy, agent, toolset, tool string) reach.Level {
 		return reach.Asks
 	}
 	return reach.Unavailable
+}
+
+// startupBuilds reports whether startup builds the agent: the entry agent
+// and every agent its delegates_to reach, transitively ("startup builds
+// only the entry agent and every worker reachable from it by
+// delegates_to", tool-access.md), walked here over the policy's
+// delegates_to lists, not read from its reachable field.
+func startupBuilds(d *policy.Document, agent string) bool {
+	built := []string{d.EntryAgent}
+	for i := 0; i < len(built); i++ {
+		if a := d.Agents[built[i]]; a != nil {
+			for _, to := range a.DelegatesTo {
+				if !slices.Contains(built, to) {
+					built = append(built, to)
+				}
+			}
+		}
+	}
+	return slices.Contains(built, agent)
 }
 
 // TestEveryPairWidening checks, over generated installs whose tool names

@@ -189,10 +189,14 @@ func mutate(r *rand.Rand, c config, toolsets []string, toolsOf map[string][]stri
 }
 
 // level is the reference evaluator's answer as a reach.Level, written
-// from the spec apart from package reach: unavailable; confirm, or review
-// when no reviewer may answer, ask the user; review with auto-approval
-// on and the tool off the floor goes to the reviewer first; run.
+// from the spec apart from package reach: unavailable, and for an agent
+// startup does not build (reachableIn); confirm, or review when no
+// reviewer may answer, ask the user; review with auto-approval on and the
+// tool off the floor goes to the reviewer first; run.
 func level(ev *reference.Evaluator, agent, tool string) reach.Level {
+	if !reachableIn(ev, agent) {
+		return reach.Unavailable
+	}
 	switch ev.AnswerLoaded(agent, tool) {
 	case reference.Run:
 		return reach.Runs
@@ -205,6 +209,27 @@ func level(ev *reference.Evaluator, agent, tool string) reach.Level {
 		return reach.Asks
 	}
 	return reach.Unavailable
+}
+
+// reachableIn reports whether startup builds the agent: "startup builds
+// only the entry agent and every worker reachable from it by
+// delegates_to" (tool-access.md; R173), found here from the config's own
+// delegates_to lists, apart from the policy's reachable field.
+func reachableIn(ev *reference.Evaluator, agent string) bool {
+	built := []string{ev.Entry}
+	for i := 0; i < len(built); i++ {
+		for _, ag := range ev.Agents {
+			if ag.Name != built[i] {
+				continue
+			}
+			for _, d := range ag.DelegatesTo {
+				if !slices.Contains(built, d) {
+					built = append(built, d)
+				}
+			}
+		}
+	}
+	return slices.Contains(built, agent)
 }
 
 // refWidens says whether the reference evaluator finds, from A to B, an

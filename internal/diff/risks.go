@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/kokua-policy/kokua-policy/internal/english"
+	"github.com/kokua-policy/kokua-policy/internal/escape"
 	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
@@ -16,7 +17,7 @@ import (
 // markdown (one table per agent) and json (one object, the RiskReport's
 // fields).
 var RiskFormats = format.New("risks",
-	format.Format[*RiskReport]{Info: format.Info{Name: "human"}, Write: text(risksHuman)},
+	format.Format[*RiskReport]{Info: format.Info{Name: "human"}, Write: text(func(r *RiskReport) string { return escape.LogText(risksHuman(r)) })},
 	format.Format[*RiskReport]{Info: format.Info{Name: "markdown"}, Write: text(risksMarkdown)},
 	format.Format[*RiskReport]{Info: format.Info{Name: "json"}, Write: writeJSON[*RiskReport]},
 )
@@ -85,9 +86,13 @@ func (c GradeCount) String() string {
 // reach.MaxRuns agents the view sets running (the agent first), RunsCount
 // counts them all.
 type AgentRisk struct {
-	Agent     string       `json:"agent"`
-	Runs      []string     `json:"runs"`
-	RunsCount int          `json:"runs_total"`
+	Agent     string   `json:"agent"`
+	Runs      []string `json:"runs"`
+	RunsCount int      `json:"runs_total"`
+	// Reachable is false for an agent startup does not build: its view is
+	// what it would set running, no power until some change makes it
+	// reachable, and diff compares only the views of reachable agents.
+	Reachable bool         `json:"reachable"`
 	Paths     []PlacedPath `json:"paths"`
 }
 
@@ -150,7 +155,7 @@ func Risks(s *Side) *RiskReport {
 	r := &RiskReport{File: s.Name, Agents: []AgentRisk{}}
 	// The listing needs no path's identity (RiskList).
 	for _, a := range s.Graph.RiskList() {
-		ar := AgentRisk{Agent: a.Agent, Runs: a.Runs, RunsCount: a.RunsCount, Paths: []PlacedPath{}}
+		ar := AgentRisk{Agent: a.Agent, Runs: a.Runs, RunsCount: a.RunsCount, Reachable: a.Reachable, Paths: []PlacedPath{}}
 		for _, p := range a.Paths {
 			ar.Paths = append(ar.Paths, s.placePath(p))
 			r.Grades.add(p.Grade)
@@ -236,7 +241,7 @@ func risksHuman(r *RiskReport) string {
 	p := printer(&b)
 	p("%s: risk paths: %s\n", r.File, r.Grades)
 	for _, a := range r.Agents {
-		p("\nagent %s (sets running: %s)\n", agentTitle(a.Agent), runsText(a))
+		p("\nagent %s (%ssets running: %s)\n", agentTitle(a.Agent), unreachedNote(a), runsText(a))
 		if len(a.Paths) == 0 {
 			p("  no risk path\n")
 		}
@@ -255,7 +260,7 @@ func risksMarkdown(r *RiskReport) string {
 	p := printer(&b)
 	p("### Risk paths: %s\n\n%s.\n", code(r.File), upperFirst(r.Grades.String()))
 	for _, a := range r.Agents {
-		p("\n#### Agent %s\n\nSets running: %s.\n", code(agentTitle(a.Agent)), cell(runsText(a)))
+		p("\n#### Agent %s\n\n%s: %s.\n", code(agentTitle(a.Agent)), upperFirst(unreachedNote(a)+"sets running"), cell(runsText(a)))
 		if len(a.Paths) == 0 {
 			p("\nNo risk path.\n")
 			continue
@@ -267,6 +272,15 @@ func risksMarkdown(r *RiskReport) string {
 		}
 	}
 	return b.String()
+}
+
+// unreachedNote says, before what a view sets running, that startup does
+// not build its agent: "" for a reachable one.
+func unreachedNote(a AgentRisk) string {
+	if a.Reachable {
+		return ""
+	}
+	return "not reachable: none of this runs until a change makes it reachable; "
 }
 
 // humanHop and markdownHop are a hop with its place, as the human and

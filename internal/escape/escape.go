@@ -21,6 +21,7 @@ package escape
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/kokua-policy/kokua-policy/internal/printable"
 )
@@ -171,6 +172,39 @@ func GitHubData(s string) string {
 // value or the properties, escaped as well.
 func GitHubProperty(s string) string {
 	return githubProperty.Replace(printable.String(s))
+}
+
+// LogText writes printable text (printable.String's, or lines of it) for a
+// log a CI runner reads, so that no line of it is a GitHub workflow
+// command: the runner acts on a line that, its leading white space
+// trimmed, starts with "::", and, in its older syntax, on "##[" anywhere
+// in a line; it splits lines at "\n" and "\r". Such a line gets a
+// backslash before its first "::" (`\::add-mask::x`), and every "##[" is
+// written `#\#[`; other text is unchanged. The Action also stops the
+// runner's commands around what it prints (::stop-commands::); this is
+// the report's own guard, for a log read without that.
+func LogText(s string) string {
+	if !strings.Contains(s, "::") && !strings.Contains(s, "##[") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i < len(s) && s[i] != '\n' && s[i] != '\r' {
+			continue
+		}
+		line := strings.ReplaceAll(s[start:i], "##[", `#\#[`)
+		if rest := strings.TrimLeftFunc(line, unicode.IsSpace); strings.HasPrefix(rest, "::") {
+			line = line[:len(line)-len(rest)] + `\` + rest
+		}
+		b.WriteString(line)
+		if i < len(s) {
+			b.WriteByte(s[i])
+		}
+		start = i + 1
+	}
+	return b.String()
 }
 
 var (

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -16,6 +17,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/kokua-policy/kokua-policy/internal/printable"
+	"github.com/kokua-policy/kokua-policy/internal/testing/ghrunner"
 )
 
 // gfm renders as GitHub does at parse time: CommonMark with tables,
@@ -413,4 +415,51 @@ func FuzzMarkdownText(f *testing.F) {
 			check(t, c, name, MarkdownCode(name), codeKinds)
 		}
 	})
+}
+
+// TestLogTextIssuesNoCommand holds LogText, on generated text made of the
+// pieces of workflow commands (both syntaxes, white space the runner
+// trims, every line break it splits at), to output in which the runner
+// finds no command (internal/testing/ghrunner reads it as the runner
+// does), and which gives the text back once the escapes are taken out.
+func TestLogTextIssuesNoCommand(t *testing.T) {
+	pieces := []string{"::", "##[", "#", ":", "[", " ", "\t", "\u00a0", "\u2003", "\u3000", "\n", "\r", "\r\n",
+		"stop-commands", "add-mask", "error", "x", "é"}
+	rng := rand.New(rand.NewPCG(35, 7))
+	unescape := func(s string) string {
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			parts := strings.Split(l, "\r")
+			for j, p := range parts {
+				rest := strings.TrimLeftFunc(p, unicode.IsSpace)
+				if strings.HasPrefix(rest, `\::`) {
+					p = p[:len(p)-len(rest)] + rest[1:]
+				}
+				parts[j] = strings.ReplaceAll(p, `#\#[`, "##[")
+			}
+			lines[i] = strings.Join(parts, "\r")
+		}
+		return strings.Join(lines, "\n")
+	}
+	commands := 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if len(ghrunner.Commands(s)) > 0 {
+			commands++
+		}
+		got := LogText(s)
+		if c := ghrunner.Commands(got); len(c) > 0 {
+			t.Fatalf("LogText(%q) = %q: the runner reads line %d as a command", s, got, c[0].Line)
+		}
+		if back := unescape(got); back != s {
+			t.Fatalf("LogText(%q) = %q, which gives back %q", s, got, back)
+		}
+	}
+	if commands < 1000 {
+		t.Errorf("only %d of the generated texts hold a command: the generator should make plenty", commands)
+	}
 }

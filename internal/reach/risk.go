@@ -201,10 +201,16 @@ func writeHopID(w io.Writer, h Hop) {
 
 // Raised are the paths of the new side's risks that the old side's lack
 // (by ID) or have at a less permissive level, in the new side's order.
-// diff's risk section is exactly this list.
+// diff's risk section is exactly this list. Only the views of reachable
+// agents count, on either side: an agent startup does not build never
+// runs, so a path in its view is no power (docs/readings.md), and the
+// change that makes it reachable raises the path.
 func Raised(before, after []AgentRisks) []Path {
 	had := map[string]Level{}
 	for _, a := range before {
+		if !a.Reachable {
+			continue
+		}
 		for _, p := range a.Paths {
 			if l, ok := had[p.ID()]; !ok || p.Level > l {
 				had[p.ID()] = p.Level
@@ -213,6 +219,9 @@ func Raised(before, after []AgentRisks) []Path {
 	}
 	var out []Path
 	for _, a := range after {
+		if !a.Reachable {
+			continue
+		}
 		for _, p := range a.Paths {
 			if l, ok := had[p.ID()]; !ok || p.Level > l {
 				out = append(out, p)
@@ -231,7 +240,12 @@ type AgentRisks struct {
 	// names its first few (issue 37). RunsCount counts them all.
 	Runs      []string `json:"runs"`
 	RunsCount int      `json:"runs_total"`
-	Paths     []Path   `json:"paths"`
+	// Reachable is the agent's: startup builds it (the entry agent, what
+	// it reaches by delegates_to, composed workers of a reachable
+	// composer). The view of an agent that is not is listed, for the
+	// config's author, but is no power until it is.
+	Reachable bool   `json:"reachable"`
+	Paths     []Path `json:"paths"`
 }
 
 // MaxRuns is how many of the agents a view sets running are named.
@@ -254,6 +268,7 @@ func (g *Graph) risks(ids bool) []AgentRisks {
 	var out, later []AgentRisks
 	for i, a := range g.Agents {
 		r := x.result(i).risks
+		r.Reachable = a.Reachable
 		if a.Reachable && !a.Composed {
 			out = append(out, r)
 		} else {
