@@ -91,7 +91,7 @@ func TestReviewerFields(t *testing.T) {
 		{"thinking", "[reviewers.guard]\n", "[reviewers.guard]\nthinking = false\n", "thinking",
 			diff.ReadIt, diff.ReadIt, reach.High, reach.High, `unset -> "false"`},
 		{"generation", "[reviewers.guard]\n", "[reviewers.guard]\ngeneration = { temperature = 1.5 }\n", "generation",
-			diff.ReadIt, diff.ReadIt, reach.High, reach.High, `unset -> "{ temperature = 1.5 }"`},
+			diff.ReadIt, diff.ReadIt, reach.High, reach.High, `unset -> "{temperature = 1.5}"`},
 		{"reviewers", "reviewers = [\"guard\"]\n", "reviewers = [\"guard\", \"second\"]\n", "reviewers",
 			diff.ReadIt, diff.ReadIt, reach.High, reach.High, `"guard" -> "guard, second"`},
 		{"max_per_turn", "max_per_turn = 5\n", "max_per_turn = 50\n", "max_per_turn",
