@@ -65,6 +65,13 @@ type ReviewerChange struct {
 	Field string `json:"field"`
 	Old   string `json:"old"`
 	New   string `json:"new"`
+	// OldSource and NewSource say where a model or thinking value comes
+	// from on each side (policy.Reviewer.ModelSource): declared by the
+	// reviewer, inherited from [assistant], or builtin (neither writes
+	// it); "" for the other fields, and on the old side for a reviewer
+	// auto-approval did not name there.
+	OldSource kokua.Origin `json:"old_source"`
+	NewSource kokua.Origin `json:"new_source"`
 	// Diff is the instructions' change as a unified text diff, for
 	// system_message.
 	Diff string `json:"diff"`
@@ -271,14 +278,23 @@ func compareReviewers(o, n *Side) []ReviewerChange {
 		if rn == nil || ro == nil || !slices.Contains(oa.Reviewers, name) {
 			continue
 		}
-		for _, f := range []struct{ field, a, b string }{
-			{"model", ro.Model, rn.Model}, {"system_message", ro.SystemMessage, rn.SystemMessage},
-			{"thinking", ro.Thinking, rn.Thinking}, {"generation", ro.Generation, rn.Generation},
+		// Values are compared as the reviewer runs with them: a model or
+		// thinking it inherits from [assistant] is its own (R143, R144).
+		for _, f := range []struct {
+			field, a, b string
+			from, to    kokua.Origin
+		}{
+			{"model", ro.Model, rn.Model, ro.ModelSource, rn.ModelSource}, {"system_message", ro.SystemMessage, rn.SystemMessage, "", ""},
+			{"thinking", ro.Thinking, rn.Thinking, ro.ThinkingSource, rn.ThinkingSource}, {"generation", ro.Generation, rn.Generation, "", ""},
 		} {
 			if f.a == f.b {
 				continue
 			}
-			c := ReviewerChange{Reviewer: name, Field: f.field, Old: f.a, New: f.b, Direction: ReadIt, At: n.reviewerPlace(name, f.field)}
+			c := ReviewerChange{Reviewer: name, Field: f.field, Old: f.a, New: f.b, OldSource: f.from, NewSource: f.to,
+				Direction: ReadIt, At: n.reviewerPlace(name, f.field)}
+			if f.to == kokua.Inherited {
+				c.At = n.assistantPlace(f.field)
+			}
 			if f.field == "system_message" {
 				c.Diff = textDiff(f.a, f.b)
 			}
@@ -464,7 +480,7 @@ func (r *Report) widenings() []string {
 		add(c.Grade, "risk", c.pathID, c.Old.String(), c.Path.Level.String())
 	}
 	for _, c := range r.Reviewers {
-		add(c.Grade, "reviewer", c.Reviewer, c.Field, c.Old, c.New, c.Direction, c.Tools)
+		add(c.Grade, "reviewer", c.Reviewer, c.Field, c.Old, c.New, c.OldSource, c.NewSource, c.Direction, c.Tools)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
