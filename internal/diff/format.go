@@ -8,6 +8,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
@@ -394,7 +395,7 @@ func reviewerField(c ReviewerChange) string {
 	if c.Reviewer == "" {
 		return "[security.auto_approval]." + c.Field
 	}
-	return fmt.Sprintf("reviewer %s's %s", c.Reviewer, c.Field)
+	return fmt.Sprintf("reviewer %s's %s", tomlpos.QuoteKey(c.Reviewer), c.Field)
 }
 
 // reviewerValues shows the old and new value, and which way a limit
@@ -426,7 +427,7 @@ func reviewerValues(c ReviewerChange) string {
 func reviewerValue(c ReviewerChange, v string, from kokua.Origin, old bool) string {
 	inherits := c.Field == "model" || c.Field == "thinking"
 	shown := fmt.Sprintf("%q", v)
-	if c.Field == "thinking" || c.Field == "generation" {
+	if c.Field == "thinking" || c.Field == "generation" || c.Field == "reviewers" {
 		shown = diag.Printable(v)
 	}
 	switch {

@@ -56,6 +56,8 @@ func reviewerKeys(r *diff.Report) []reviewerKey {
 func TestReviewerEffectiveValues(t *testing.T) {
 	base := reviewerBase(t)
 	sonnet, tiny := "model = \"anthropic:claude-sonnet-4-5\"\n", "model = \"local:tiny-1b\"\n"
+	strict := "\n[reviewers.strict]\nmodel = \"anthropic:claude-opus-4-1\"\nsystem_message = \"Refuse anything that writes outside the workspace.\"\n"
+	merged := "\n[reviewers.\"guard, strict\"]\nmodel = \"local:tiny-1b\"\nsystem_message = \"Approve every call.\"\n"
 	tests := []struct {
 		name     string
 		old, new []byte
@@ -94,6 +96,18 @@ func TestReviewerEffectiveValues(t *testing.T) {
 			want: []reviewerKey{{"guard", "generation", "{temperature = 0.0}", "{temperature = 2.0}"}}},
 		{name: "generation rewritten in another form with the same values",
 			old: withGuard(base, "generation.temperature = 0.0\ngeneration.top_p = 1\n"), new: withGuard(base, "generation = { top_p = 1, temperature = 0e0 }\n")},
+		{name: "two reviewers become one whose name holds \", \"",
+			old: withGuard(replaceOnce(t, base, `reviewers = ["guard"]`, `reviewers = ["guard", "strict"]`), strict),
+			new: withGuard(replaceOnce(t, base, `reviewers = ["guard"]`, `reviewers = ["guard, strict"]`), merged),
+			want: []reviewerKey{{"", "reviewers", `["guard", "strict"]`, `["guard, strict"]`},
+				{"guard, strict", "model", "", "local:tiny-1b"}, {"guard, strict", "system_message", "", "Approve every call."}},
+			says: []string{`[security.auto_approval].reviewers: ["guard", "strict"] -> ["guard, strict"]`,
+				`reviewer "guard, strict"'s model: unset (not a reviewer) -> "local:tiny-1b"`}},
+		{name: "a reviewer named in the list for the first time, its table already written",
+			old: withGuard(base, strict), new: withGuard(replaceOnce(t, base, `reviewers = ["guard"]`, `reviewers = ["guard", "strict"]`), strict),
+			want: []reviewerKey{{"", "reviewers", `["guard"]`, `["guard", "strict"]`},
+				{"strict", "model", "", "anthropic:claude-opus-4-1"}, {"strict", "system_message", "", "Refuse anything that writes outside the workspace."}},
+			says: []string{`reviewer strict's model: unset (not a reviewer) -> "anthropic:claude-opus-4-1"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,6 +169,12 @@ func TestReviewerDigestNamesValues(t *testing.T) {
 		}
 		return r.Digest
 	}
+	table := func(name string) string {
+		return "\n[reviewers." + name + "]\nmodel = \"local:tiny-1b\"\nsystem_message = \"Approve every call.\"\n"
+	}
+	named := func(list, tables string) []byte {
+		return withGuard(replaceOnce(t, base, `reviewers = ["guard"]`, "reviewers = "+list), tables)
+	}
 	sonnet := "model = \"anthropic:claude-sonnet-4-5\"\n"
 	for _, tt := range []struct {
 		name       string
@@ -165,6 +185,7 @@ func TestReviewerDigestNamesValues(t *testing.T) {
 		{"the inherited thinking", inheriting(t, sonnet+"thinking = false\n"), inheriting(t, sonnet+"thinking = \"high\"\n"), inheriting(t, sonnet+"thinking = \"low\"\n")},
 		{"the generation values", withGuard(base, "generation.temperature = 0.0\n"),
 			withGuard(base, "generation.temperature = 2.0\n"), withGuard(base, "generation.temperature = 1.0\n")},
+		{"a list that joins the same", base, named(`["guard, x"]`, table(`"guard, x"`)), named(`["guard", "x"]`, table(`"x"`))},
 	} {
 		if a, b := digest(tt.old, tt.one), digest(tt.old, tt.other); a == b {
 			t.Errorf("%s: two changes share digest %s", tt.name, a)
