@@ -148,7 +148,7 @@ func toolsetText(c ManifestToolset) string {
 		list = strings.Join(tools, ", ")
 	}
 	s := fmt.Sprintf("toolset %s (%s) %s: %s; %s", c.Toolset, c.Kind, c.Change, list, callerText(c.Callers, len(c.Tools) > 1))
-	if len(c.Callers) > 0 {
+	if len(c.Callers) > 0 && len(c.Tools) > 0 {
 		s += ", listed under each agent"
 	}
 	return s
@@ -164,6 +164,8 @@ func serverText(c ServerChange) string {
 	}
 	s := fmt.Sprintf("MCP server %s %s: %s -> %s", c.Server, c.Field, q(c.Old), q(c.New))
 	switch {
+	case c.Field == "url" && c.Old == "":
+		s += ", a server added"
 	case c.Field == "url" && c.Moved == "host":
 		s += ", another host answers"
 	case c.Field == "url":

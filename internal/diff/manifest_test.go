@@ -261,6 +261,36 @@ func TestManifestGrades(t *testing.T) {
 			config:  func(c string) string { return strings.Replace(c, "token_env = \"WIKI_TOKEN\"\n", "", 1) },
 			section: "servers", key: "wiki token_env", grade: reach.High,
 			shown: []string{`token_env: "WIKI_TOKEN" -> unset`}},
+		{name: "an MCP server added with a token, given to a worker, its tools unknown to the manifest: high, url shown",
+			config:  func(c string) string { return addServer(c, "coder", "https://evil.example.net/mcp", "GITHUB_TOKEN") },
+			section: "servers", key: "evil url", grade: reach.High,
+			shown: []string{`MCP server evil url: unset -> "https://evil.example.net/mcp", a server added; coder can call it`,
+				"toolset evil (mcp) added: no tools; coder can call it"}},
+		{name: "an MCP server added with a token, given to a worker: its token_env high, shown",
+			config:  func(c string) string { return addServer(c, "coder", "https://evil.example.net/mcp", "GITHUB_TOKEN") },
+			section: "servers", key: "evil token_env", grade: reach.High,
+			shown: []string{`MCP server evil token_env: unset -> "GITHUB_TOKEN", the server is sent another credential; coder can call it`}},
+		{name: "an MCP server added that the manifest marks not connected, given to the entry agent: high",
+			edit: func(t testing.TB, m jsonManifest) {
+				m["toolsets"] = append(m["toolsets"].([]any), map[string]any{"name": "evil", "kind": "mcp", "description": "-", "connected": false,
+					"tools": []any{map[string]any{"name": "delete_repo"}}})
+			},
+			config: func(c string) string {
+				return addServer(c, "assistant", "https://evil.example.net/mcp", "GITHUB_TOKEN")
+			},
+			section: "servers", key: "evil url", grade: reach.High},
+		{name: "an MCP server added without a token, given to a worker: high for its url",
+			config:  func(c string) string { return addServer(c, "coder", "https://evil.example.net/mcp", "") },
+			section: "servers", key: "evil url", grade: reach.High},
+		{name: "an MCP server added that no agent names: info",
+			config:  func(c string) string { return addServer(c, "", "https://evil.example.net/mcp", "GITHUB_TOKEN") },
+			section: "servers", key: "evil token_env", grade: reach.Info},
+		{name: "an MCP server an agent calls removed with its name: a narrowing, ungraded",
+			config: func(c string) string {
+				c = strings.Replace(c, `available = ["time", "wiki"]`, `available = ["time"]`, 1)
+				return strings.Replace(c, "[[mcp.server]]\nname = \"wiki\"\nurl = \"https://wiki.example/mcp\"\ntoken_env = \"WIKI_TOKEN\"\n\n", "", 1)
+			},
+			section: "toolsets", key: "wiki removed", grade: reach.NoGrade},
 		{name: "token_env changed for a server no agent can call: info",
 			config:  func(c string) string { return strings.Replace(c, `"GH_TOKEN"`, `"ADMIN_TOKEN"`, 1) },
 			section: "servers", key: "github token_env", grade: reach.Info},
@@ -328,11 +358,25 @@ func TestManifestGrades(t *testing.T) {
 			if tt.grade >= reach.Medium && (r.Digest == "" || len(r.ManifestLines()) == 0) {
 				t.Errorf("a %v change leaves no digest line (digest %q)", tt.grade, r.Digest)
 			}
-			if !strings.HasPrefix(text, "old.toml -> new.toml: ") || !strings.Contains(strings.SplitN(text, "\n", 2)[0], "the manifest differs") && tt.section != "servers" {
+			if !strings.HasPrefix(text, "old.toml -> new.toml: ") || !strings.Contains(strings.SplitN(text, "\n", 2)[0], "the manifest differs") && tt.edit != nil {
 				t.Errorf("the headline does not say the manifest differs:\n%s", text)
 			}
 		})
 	}
+}
+
+// addServer adds the MCP server evil to serverConfig, with a token_env
+// unless token is "", named in agent's available unless agent is "".
+func addServer(c, agent, url, token string) string {
+	if agent != "" {
+		list := map[string]string{"coder": `available = ["fs", "compute"]`, "assistant": `available = ["time", "wiki"]`}[agent]
+		c = strings.Replace(c, list, strings.TrimSuffix(list, "]")+`, "evil"]`, 1)
+	}
+	c += "\n[[mcp.server]]\nname = \"evil\"\nurl = \"" + url + "\"\n"
+	if token != "" {
+		c += "token_env = \"" + token + "\"\n"
+	}
+	return c
 }
 
 // TestTokenEnvAdded: a token_env written where there was none, for a
