@@ -406,14 +406,18 @@ func compareServers(o, n *Side) []ServerChange {
 		return out
 	}
 	for _, ns := range n.Config.MCPServers {
-		os := &config.MCPServer{}
+		os, declared := &config.MCPServer{}, false
 		for _, s := range o.Config.MCPServers {
 			if s.Name.Value == ns.Name.Value {
-				os = s
+				os, declared = s, true
 				break
 			}
 		}
 		who := serverCallers(n, ns.Name.Value)
+		if declared && os.URL.Value == ns.URL.Value && envName(os.TokenEnv) == envName(ns.TokenEnv) {
+			out = append(out, newlyCalled(o, n, ns, who)...)
+			continue
+		}
 		if a, b := os.URL.Value, ns.URL.Value; a != b {
 			c := ServerChange{Server: ns.Name.Value, Field: "url", Old: shownURL(a), New: shownURL(b), Moved: urlMoved(a, b), Callers: who,
 				At: n.serverPlace(ns, "url")}
@@ -434,6 +438,38 @@ func compareServers(o, n *Side) []ServerChange {
 			}
 			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// newlyCalled grades a server whose url and token_env did not change but
+// that agents now reach which could not before, when the manifest lists
+// none of its tools they can call: nothing else in the report shows that
+// they now connect to the url with the credential, so both are shown,
+// unchanged, and graded by who can call it (high). A server whose tools
+// the agents gain is graded by those tools, under each agent.
+func newlyCalled(o, n *Side, ns *config.MCPServer, who []string) []ServerChange {
+	name := ns.Name.Value
+	before := serverCallers(o, name)
+	t := n.Policy.Document().Toolsets[name]
+	unseen := false
+	for _, a := range who {
+		if slices.Contains(before, a) {
+			continue
+		}
+		seen := false
+		for _, tool := range t.Tools {
+			seen = seen || slices.Contains(callers(n.Graph, name, tool.Name), a)
+		}
+		unseen = unseen || !seen
+	}
+	if !unseen {
+		return nil
+	}
+	url := shownURL(ns.URL.Value)
+	out := []ServerChange{{Server: name, Field: "url", Old: url, New: url, Callers: who, At: n.serverPlace(ns, "url"), Grade: reach.High}}
+	if env := envName(ns.TokenEnv); env != "" {
+		out = append(out, ServerChange{Server: name, Field: "token_env", Old: env, New: env, Callers: who, At: n.serverPlace(ns, "token_env"), Grade: reach.High})
 	}
 	return out
 }

@@ -162,6 +162,10 @@ func serverText(c ServerChange) string {
 		}
 		return fmt.Sprintf("%q", s)
 	}
+	if c.Old == c.New {
+		return fmt.Sprintf("MCP server %s %s: %s, unchanged, newly called (the manifest lists none of its tools); %s",
+			c.Server, c.Field, q(c.New), callerText(c.Callers, false))
+	}
 	s := fmt.Sprintf("MCP server %s %s: %s -> %s", c.Server, c.Field, q(c.Old), q(c.New))
 	switch {
 	case c.Field == "url" && c.Old == "":

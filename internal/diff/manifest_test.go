@@ -613,3 +613,32 @@ func TestServerConnected(t *testing.T) {
 		t.Errorf("the agent's tool changes do not name the manifest as the cause:\n%s", text)
 	}
 }
+
+// TestServerNewlyCalled: a server declared with no caller in one pull
+// request and named in an agent's available in the next is graded when
+// the second names it: the agent now connects to its url with its
+// token, and when the manifest lists none of its tools nothing else in
+// the report shows it. A server whose tools the manifest lists is graded
+// by the tools the agent gains instead.
+func TestServerNewlyCalled(t *testing.T) {
+	m := serverManifest(t).load(t, "manifest.json")
+	url := "https://evil.example.net/mcp"
+	r := diff.Compare(configSide(t, "old.toml", addServer(serverConfig, "", url, "GITHUB_TOKEN"), m),
+		configSide(t, "new.toml", addServer(serverConfig, "coder", url, "GITHUB_TOKEN"), m))
+	text := reportText(t, r)
+	got := map[string]reach.Grade{}
+	for _, c := range r.Manifest.Servers {
+		got[c.Server+" "+c.Field] = c.Grade
+	}
+	if got["evil url"] != reach.High || got["evil token_env"] != reach.High || len(got) != 2 || !r.Fails("high") || r.Digest == "" {
+		t.Errorf("server changes %v, want evil's url and token_env high:\n%s", got, text)
+	}
+	if want := `MCP server evil url: "https://evil.example.net/mcp", unchanged, newly called (the manifest lists none of its tools); coder can call it`; !strings.Contains(text, want) {
+		t.Errorf("the report lacks %q:\n%s", want, text)
+	}
+	gh := diff.Compare(configSide(t, "old.toml", serverConfig, m),
+		configSide(t, "new.toml", strings.Replace(serverConfig, `available = ["fs", "compute"]`, `available = ["fs", "compute", "github"]`, 1), m))
+	if len(gh.Manifest.Servers) != 0 || gh.Grade < reach.High || toolGradeIn(gh, "coder", "read_issue") != reach.High {
+		t.Errorf("github given to the coder: %d server changes, graded %v; want its tool graded high instead, and no server change:\n%s", len(gh.Manifest.Servers), gh.Grade, reportText(t, gh))
+	}
+}
