@@ -262,28 +262,28 @@ func TestManifestGrades(t *testing.T) {
 			section: "servers", key: "wiki token_env", grade: reach.High,
 			shown: []string{`token_env: "WIKI_TOKEN" -> unset`}},
 		{name: "an MCP server added with a token, given to a worker, its tools unknown to the manifest: high, url shown",
-			config:  func(c string) string { return addServer(c, "coder", "https://evil.example.net/mcp", "GITHUB_TOKEN") },
+			config:  func(c string) string { return addServer(c, "coder", "GITHUB_TOKEN") },
 			section: "servers", key: "evil url", grade: reach.High,
 			shown: []string{`MCP server evil url: unset -> "https://evil.example.net/mcp", a server added; coder can call it`,
 				"toolset evil (mcp) added: no tools; coder can call it"}},
 		{name: "an MCP server added with a token, given to a worker: its token_env high, shown",
-			config:  func(c string) string { return addServer(c, "coder", "https://evil.example.net/mcp", "GITHUB_TOKEN") },
+			config:  func(c string) string { return addServer(c, "coder", "GITHUB_TOKEN") },
 			section: "servers", key: "evil token_env", grade: reach.High,
 			shown: []string{`MCP server evil token_env: unset -> "GITHUB_TOKEN", the server is sent another credential; coder can call it`}},
 		{name: "an MCP server added that the manifest marks not connected, given to the entry agent: high",
-			edit: func(t testing.TB, m jsonManifest) {
+			edit: func(_ testing.TB, m jsonManifest) {
 				m["toolsets"] = append(m["toolsets"].([]any), map[string]any{"name": "evil", "kind": "mcp", "description": "-", "connected": false,
 					"tools": []any{map[string]any{"name": "delete_repo"}}})
 			},
 			config: func(c string) string {
-				return addServer(c, "assistant", "https://evil.example.net/mcp", "GITHUB_TOKEN")
+				return addServer(c, "assistant", "GITHUB_TOKEN")
 			},
 			section: "servers", key: "evil url", grade: reach.High},
 		{name: "an MCP server added without a token, given to a worker: high for its url",
-			config:  func(c string) string { return addServer(c, "coder", "https://evil.example.net/mcp", "") },
+			config:  func(c string) string { return addServer(c, "coder", "") },
 			section: "servers", key: "evil url", grade: reach.High},
 		{name: "an MCP server added that no agent names: info",
-			config:  func(c string) string { return addServer(c, "", "https://evil.example.net/mcp", "GITHUB_TOKEN") },
+			config:  func(c string) string { return addServer(c, "", "GITHUB_TOKEN") },
 			section: "servers", key: "evil token_env", grade: reach.Info},
 		{name: "an MCP server an agent calls removed with its name: a narrowing, ungraded",
 			config: func(c string) string {
@@ -365,14 +365,15 @@ func TestManifestGrades(t *testing.T) {
 	}
 }
 
-// addServer adds the MCP server evil to serverConfig, with a token_env
-// unless token is "", named in agent's available unless agent is "".
-func addServer(c, agent, url, token string) string {
+// addServer adds the MCP server evil (https://evil.example.net/mcp) to
+// serverConfig, with a token_env unless token is "", named in agent's
+// available unless agent is "".
+func addServer(c, agent, token string) string {
 	if agent != "" {
 		list := map[string]string{"coder": `available = ["fs", "compute"]`, "assistant": `available = ["time", "wiki"]`}[agent]
 		c = strings.Replace(c, list, strings.TrimSuffix(list, "]")+`, "evil"]`, 1)
 	}
-	c += "\n[[mcp.server]]\nname = \"evil\"\nurl = \"" + url + "\"\n"
+	c += "\n[[mcp.server]]\nname = \"evil\"\nurl = \"https://evil.example.net/mcp\"\n"
 	if token != "" {
 		c += "token_env = \"" + token + "\"\n"
 	}
@@ -622,9 +623,8 @@ func TestServerConnected(t *testing.T) {
 // by the tools the agent gains instead.
 func TestServerNewlyCalled(t *testing.T) {
 	m := serverManifest(t).load(t, "manifest.json")
-	url := "https://evil.example.net/mcp"
-	r := diff.Compare(configSide(t, "old.toml", addServer(serverConfig, "", url, "GITHUB_TOKEN"), m),
-		configSide(t, "new.toml", addServer(serverConfig, "coder", url, "GITHUB_TOKEN"), m))
+	r := diff.Compare(configSide(t, "old.toml", addServer(serverConfig, "", "GITHUB_TOKEN"), m),
+		configSide(t, "new.toml", addServer(serverConfig, "coder", "GITHUB_TOKEN"), m))
 	text := reportText(t, r)
 	got := map[string]reach.Grade{}
 	for _, c := range r.Manifest.Servers {

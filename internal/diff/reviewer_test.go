@@ -161,9 +161,9 @@ func TestReviewerEffectiveValues(t *testing.T) {
 // with ", ".
 func TestReviewerDigestNamesValues(t *testing.T) {
 	base := reviewerBase(t)
-	digest := func(old, new []byte) string {
+	digest := func(from, to []byte) string {
 		t.Helper()
-		r := diff.Compare(loadDefault(t, "old.toml", old), loadDefault(t, "new.toml", new))
+		r := diff.Compare(loadDefault(t, "old.toml", from), loadDefault(t, "new.toml", to))
 		if r.Digest == "" {
 			t.Fatalf("no digest:\n%s", reportText(t, r))
 		}
