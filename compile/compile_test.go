@@ -3,11 +3,13 @@ package compile_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -91,5 +93,47 @@ func TestCompileInputs(t *testing.T) {
 				t.Errorf("the error %q does not name the first finding", err)
 			}
 		})
+	}
+}
+
+// TestReviewerRecordsWhatRuns: the policy records what each reviewer runs
+// with, not what its table writes. A reviewer that sets no model runs on
+// [assistant].model (R144) and one that sets no thinking inherits
+// [assistant].thinking (R143): the value is recorded with its source,
+// "inherited"; "declared" for the reviewer's own value, and "builtin",
+// with "", when neither writes it. thinking and generation are recorded
+// in one TOML form, whatever form the config writes them in.
+func TestReviewerRecordsWhatRuns(t *testing.T) {
+	head := "[assistant]\nagent = \"assistant\"\n%s\n[assistant.tools]\nconfirm = []\nreview = [\"compute\"]\n\n" +
+		"[agents.assistant.tools]\navailable = [\"compute\"]\n\n[security]\nnever_auto_approve = []\n\n[security.auto_approval]\nenabled = true\nreviewers = [\"guard\"]\n\n" +
+		"[reviewers.guard]\nsystem_message = \"Approve reads only.\"\n%s"
+	for _, tt := range []struct {
+		name, assistant, guard string
+		want                   policy.Reviewer
+	}{
+		{"inherited", "model = \"anthropic:claude-sonnet-4-5\"\nthinking = 'high'\n", "generation.temperature = 0.0\n",
+			policy.Reviewer{Model: "anthropic:claude-sonnet-4-5", ModelSource: kokua.Inherited, Thinking: `"high"`, ThinkingSource: kokua.Inherited,
+				Generation: "{temperature = 0.0}"}},
+		{"declared", "model = \"anthropic:claude-sonnet-4-5\"\nthinking = \"high\"\n", "model = \"local:tiny-1b\"\nthinking = false\n[reviewers.guard.generation]\ntemperature = 0.0\n",
+			policy.Reviewer{Model: "local:tiny-1b", ModelSource: kokua.Declared, Thinking: "false", ThinkingSource: kokua.Declared,
+				Generation: "{temperature = 0.0}"}},
+		{"builtin", "", "",
+			policy.Reviewer{ModelSource: kokua.Builtin, ThinkingSource: kokua.Builtin}},
+	} {
+		doc, diags, err := compile.Compile([]byte(fmt.Sprintf(head, tt.assistant, tt.guard)), nil, compile.Options{})
+		if err != nil {
+			t.Fatalf("%s: %v %v", tt.name, err, diags)
+		}
+		got := doc.Reviewers["guard"]
+		if got == nil {
+			t.Fatalf("%s: no reviewer guard", tt.name)
+		}
+		tt.want.SystemMessage, tt.want.Position = "Approve reads only.", got.Position
+		if *got != tt.want {
+			t.Errorf("%s: recorded %+v, want %+v", tt.name, *got, tt.want)
+		}
+		if err := doc.Validate(); err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+		}
 	}
 }

@@ -70,16 +70,27 @@ type AutoApproval struct {
 }
 
 // Reviewer is one [reviewers.<name>] table: the model that answers review
-// calls and what it is told.
+// calls, what it is told, and the settings it runs with.
 type Reviewer struct {
+	// Model is the model the reviewer runs on: its own, else
+	// [assistant].model, which a reviewer that sets none inherits (R144);
+	// "" when neither writes one (the runtime's default model).
 	Model string `json:"model"`
+	// ModelSource says where Model comes from: kokua.Declared (the
+	// reviewer's table), kokua.Inherited ([assistant].model) or
+	// kokua.Builtin (neither; Model is "").
+	ModelSource kokua.Origin `json:"model_source"`
 	// SystemMessage is the reviewer's instructions, "" when unset.
 	SystemMessage string `json:"system_message"`
-	// Thinking is the thinking value as the config writes it, "" when
-	// unset.
+	// Thinking is the thinking value the reviewer runs with, its own or
+	// [assistant].thinking's (R143), as a TOML value in one form
+	// ("high" with its quotes, false); "" when neither writes one.
 	Thinking string `json:"thinking"`
-	// Generation is the generation table as the config writes it, "" when
-	// unset.
+	// ThinkingSource says where Thinking comes from, as ModelSource does.
+	ThinkingSource kokua.Origin `json:"thinking_source"`
+	// Generation is the generation table's values as one TOML inline
+	// table, keys sorted ({temperature = 0.0}), whatever form the config
+	// writes it in; "" when unset.
 	Generation string `json:"generation"`
 	// Position is where the table's name is written.
 	Position Position `json:"position"`

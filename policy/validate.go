@@ -101,8 +101,24 @@ func (v *validator) document() {
 		v.fail("auto_approval.reviewers", "is null; want an array")
 	}
 	for _, name := range slices.Sorted(maps.Keys(d.Reviewers)) {
-		if d.Reviewers[name] == nil {
+		r := d.Reviewers[name]
+		if r == nil {
 			v.fail(key("reviewers", name), "is null; want an object")
+			continue
+		}
+		for _, f := range []struct {
+			member, value string
+			from          kokua.Origin
+		}{{"model", r.Model, r.ModelSource}, {"thinking", r.Thinking, r.ThinkingSource}} {
+			switch f.from {
+			case kokua.Declared, kokua.Inherited:
+			case kokua.Builtin:
+				if f.value != "" {
+					v.fail(key("reviewers", name)+"."+f.member, "is %q, but %s_source is \"builtin\": neither the reviewer nor [assistant] writes it", f.value, f.member)
+				}
+			default:
+				v.fail(key("reviewers", name)+"."+f.member+"_source", "is %q; want \"declared\", \"inherited\" or \"builtin\"", f.from)
+			}
 		}
 	}
 	if d.Floor.Active != d.AutoApproval.Enabled {

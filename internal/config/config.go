@@ -11,6 +11,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/lineindex"
 	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // State says whether the file writes a key, and whether its value has the
@@ -145,6 +146,35 @@ type Reviewer struct {
 	Generation *tomlpos.Node
 }
 
+// ReviewerModel is the model a reviewer runs on: its own, else
+// [assistant].model, which a reviewer that sets none inherits (R144),
+// with where it comes from. When neither writes one, both run on the
+// runtime's default model, which is not in the file: "", kokua.Builtin.
+func (c *Config) ReviewerModel(r *Reviewer) (string, kokua.Origin) {
+	switch {
+	case r.Model.State == Present:
+		return r.Model.Value, kokua.Declared
+	case c.AssistantModel.State == Present:
+		return c.AssistantModel.Value, kokua.Inherited
+	}
+	return "", kokua.Builtin
+}
+
+// ReviewerThinking is the thinking value a reviewer runs with: its own,
+// else [assistant].thinking, which a reviewer that sets none inherits
+// (R143: "An effort inherited from [assistant].thinking is not an
+// error"), with where it comes from; nil and kokua.Builtin when neither
+// writes one.
+func (c *Config) ReviewerThinking(r *Reviewer) (*tomlpos.Node, kokua.Origin) {
+	switch {
+	case r.Thinking != nil:
+		return r.Thinking, kokua.Declared
+	case c.AssistantThinking != nil:
+		return c.AssistantThinking, kokua.Inherited
+	}
+	return nil, kokua.Builtin
+}
+
 // MCPServer is one [[mcp.server]] table.
 type MCPServer struct {
 	Span        diag.Span
@@ -165,7 +195,9 @@ type Config struct {
 	// EntryAgent is [assistant].agent, "assistant" when unset.
 	EntryAgent     Str
 	AssistantModel Str
-	DefaultPair    Pair
+	// AssistantThinking is [assistant].thinking, nil when unset.
+	AssistantThinking *tomlpos.Node
+	DefaultPair       Pair
 	// Agents are in file order.
 	Agents []*Agent
 	// Unreadable names the keys of [agents] whose value is not a table
@@ -230,6 +262,7 @@ func (c *Config) decode() {
 		c.EntryAgent.Value = DefaultEntryAgent
 	}
 	c.AssistantModel = str(assistant.Get("model"))
+	c.AssistantThinking = assistant.Get("thinking")
 
 	builtinAt := c.fileStart()
 	if assistant != nil {

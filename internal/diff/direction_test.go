@@ -89,11 +89,11 @@ func TestReviewerFields(t *testing.T) {
 		{"system_message", "Refuse anything that reads secrets or sends data to an unknown host.\n", "", "system_message",
 			diff.ReadIt, diff.ReadIt, reach.High, reach.High, "the instructions changed; stricter or laxer: read the text"},
 		{"thinking", "[reviewers.guard]\n", "[reviewers.guard]\nthinking = false\n", "thinking",
-			diff.ReadIt, diff.ReadIt, reach.High, reach.High, `unset -> "false"`},
+			diff.ReadIt, diff.ReadIt, reach.High, reach.High, "unset -> false"},
 		{"generation", "[reviewers.guard]\n", "[reviewers.guard]\ngeneration = { temperature = 1.5 }\n", "generation",
-			diff.ReadIt, diff.ReadIt, reach.High, reach.High, `unset -> "{ temperature = 1.5 }"`},
+			diff.ReadIt, diff.ReadIt, reach.High, reach.High, "unset -> {temperature = 1.5}"},
 		{"reviewers", "reviewers = [\"guard\"]\n", "reviewers = [\"guard\", \"second\"]\n", "reviewers",
-			diff.ReadIt, diff.ReadIt, reach.High, reach.High, `"guard" -> "guard, second"`},
+			diff.ReadIt, diff.ReadIt, reach.High, reach.High, `["guard"] -> ["guard", "second"]`},
 		{"max_per_turn", "max_per_turn = 5\n", "max_per_turn = 50\n", "max_per_turn",
 			diff.Widens, diff.Narrows, reach.High, reach.Info, "widens: the reviewer may approve more calls in a turn"},
 		{"max_per_turn to zero", "max_per_turn = 5\n", "max_per_turn = 0\n", "max_per_turn",
@@ -115,8 +115,14 @@ func TestReviewerFields(t *testing.T) {
 			if i == 1 {
 				dir, grade = tt.backward, tt.backGrade
 			}
-			if len(r.Reviewers) != 1 {
-				t.Fatalf("%s (%d): %d reviewer changes, want 1:\n%s", tt.name, i, len(r.Reviewers), reportText(t, r))
+			// A reviewer named for the first time shows what it runs with:
+			// its model and system_message.
+			want := 1
+			if tt.field == "reviewers" && i == 0 {
+				want = 3
+			}
+			if len(r.Reviewers) != want {
+				t.Fatalf("%s (%d): %d reviewer changes, want %d:\n%s", tt.name, i, len(r.Reviewers), want, reportText(t, r))
 			}
 			c := r.Reviewers[0]
 			if tt.field == "max_per_turn" || tt.field == "timeout_seconds" {
@@ -133,12 +139,12 @@ func TestReviewerFields(t *testing.T) {
 				t.Errorf("%s (%d): %s %s graded %v (report %v), %d tools; want %s %s graded %v, 4 tools",
 					tt.name, i, c.Field, c.Direction, c.Grade, r.Grade, len(c.Tools), tt.field, dir, grade)
 			}
-			want := []string(nil)
+			fails := []string(nil)
 			if grade == reach.High {
-				want = high
+				fails = high
 			}
-			if got := failsUnder(r); !slices.Equal(got, want) {
-				t.Errorf("%s (%d): fails under %v, want %v", tt.name, i, got, want)
+			if got := failsUnder(r); !slices.Equal(got, fails) {
+				t.Errorf("%s (%d): fails under %v, want %v", tt.name, i, got, fails)
 			}
 			if (r.Digest != "") != (grade == reach.High) {
 				t.Errorf("%s (%d): digest %q for a change graded %v", tt.name, i, r.Digest, grade)

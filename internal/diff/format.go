@@ -10,6 +10,8 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/format"
 	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // Formats are the formats of kokua-compile diff's report: human (for a
@@ -392,7 +394,7 @@ func reviewerField(c ReviewerChange) string {
 	if c.Reviewer == "" {
 		return "[security.auto_approval]." + c.Field
 	}
-	return fmt.Sprintf("reviewer %s's %s", c.Reviewer, c.Field)
+	return fmt.Sprintf("reviewer %s's %s", tomlpos.QuoteKey(c.Reviewer), c.Field)
 }
 
 // reviewerValues shows the old and new value, and which way a limit
@@ -402,13 +404,7 @@ func reviewerValues(c ReviewerChange) string {
 	if c.Field == "system_message" {
 		return "the instructions changed; stricter or laxer: read the text"
 	}
-	q := func(s string) string {
-		if s == "" {
-			return "unset"
-		}
-		return fmt.Sprintf("%q", s)
-	}
-	s := q(c.Old) + " -> " + q(c.New)
+	s := reviewerValue(c, c.Old, c.OldSource, true) + " -> " + reviewerValue(c, c.New, c.NewSource, false)
 	switch {
 	case c.Direction == Widens && c.Field == "max_per_turn":
 		s += "; widens: the reviewer may approve more calls in a turn"
@@ -420,6 +416,30 @@ func reviewerValues(c ReviewerChange) string {
 		s += "; narrows: a call goes to the user sooner when the reviewer has not approved it"
 	}
 	return s
+}
+
+// reviewerValue shows one side's value of a reviewer change, and where a
+// model or thinking value comes from when the reviewer's table does not
+// write it. thinking and generation are TOML values in one form
+// (policy.Reviewer), shown as they are: false, "high", {temperature =
+// 0.0}; every other value is a string, shown quoted.
+func reviewerValue(c ReviewerChange, v string, from kokua.Origin, old bool) string {
+	inherits := c.Field == "model" || c.Field == "thinking"
+	shown := fmt.Sprintf("%q", v)
+	if c.Field == "thinking" || c.Field == "generation" || c.Field == "reviewers" {
+		shown = printable.String(v)
+	}
+	switch {
+	case inherits && from == kokua.Inherited:
+		return fmt.Sprintf("%s (from [assistant].%s)", shown, c.Field)
+	case inherits && from == kokua.Builtin && c.Field == "model":
+		return "unset (the default model)"
+	case inherits && from == "" && old && c.Reviewer != "":
+		return "unset (not a reviewer)"
+	case v == "":
+		return "unset"
+	}
+	return shown
 }
 
 func reviewerReach(c ReviewerChange) string {

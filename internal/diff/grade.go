@@ -14,6 +14,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/textdiff"
+	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -65,6 +66,13 @@ type ReviewerChange struct {
 	Field string `json:"field"`
 	Old   string `json:"old"`
 	New   string `json:"new"`
+	// OldSource and NewSource say where a model or thinking value comes
+	// from on each side (policy.Reviewer.ModelSource): declared by the
+	// reviewer, inherited from [assistant], or builtin (neither writes
+	// it); "" for the other fields, and on the old side for a reviewer
+	// auto-approval did not name there.
+	OldSource kokua.Origin `json:"old_source"`
+	NewSource kokua.Origin `json:"new_source"`
 	// Diff is the instructions' change as a unified text diff, for
 	// system_message.
 	Diff string `json:"diff"`
@@ -76,6 +84,21 @@ type ReviewerChange struct {
 	// Tools are the tools a reviewer may approve on the new side.
 	Tools []string    `json:"tools"`
 	Grade reach.Grade `json:"grade"`
+
+	// oldList and newList are the reviewers field's lists, for the
+	// digest.
+	oldList, newList []string
+}
+
+// nameList writes a list of names as a TOML array of strings, each quoted
+// and escaped, so that no name can read as two: ["guard", "strict"] is
+// not ["guard, strict"].
+func nameList(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = tomlpos.BasicString(n)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
 // The directions of a reviewer change.
@@ -258,8 +281,12 @@ func compareReviewers(o, n *Side) []ReviewerChange {
 		out = append(out, c)
 	}
 	oa, na := od.AutoApproval, nd.AutoApproval
-	if a, b := strings.Join(oa.Reviewers, ", "), strings.Join(na.Reviewers, ", "); a != b {
-		add(ReviewerChange{Field: "reviewers", Old: a, New: b, Direction: ReadIt, At: n.autoKeyPlace("reviewers")})
+	// The reviewers are a list of names, compared as one: a name may
+	// hold ", " or any other punctuation, so no joined text stands for
+	// the list, and each name is shown as a TOML string.
+	if a, b := oa.Reviewers, na.Reviewers; !slices.Equal(a, b) {
+		add(ReviewerChange{Field: "reviewers", Old: nameList(a), New: nameList(b), oldList: a, newList: b,
+			Direction: ReadIt, At: n.autoKeyPlace("reviewers")})
 	}
 	if a, b := oa.MaxPerTurn, na.MaxPerTurn; a != b {
 		add(ReviewerChange{Field: "max_per_turn", Old: strconv.Itoa(a), New: strconv.Itoa(b),
@@ -269,20 +296,36 @@ func compareReviewers(o, n *Side) []ReviewerChange {
 		add(ReviewerChange{Field: "timeout_seconds", Old: strconv.FormatFloat(a, 'g', -1, 64), New: strconv.FormatFloat(b, 'g', -1, 64),
 			Direction: limitDirection(oa.Enabled, na.Enabled, a, b), At: n.autoKeyPlace("timeout_seconds")})
 	}
+	seen := map[string]bool{}
 	for _, name := range na.Reviewers {
 		rn := nd.Reviewers[name]
-		ro := od.Reviewers[name]
-		if rn == nil || ro == nil || !slices.Contains(oa.Reviewers, name) {
+		if rn == nil || seen[name] {
 			continue
 		}
-		for _, f := range []struct{ field, a, b string }{
-			{"model", ro.Model, rn.Model}, {"system_message", ro.SystemMessage, rn.SystemMessage},
-			{"thinking", ro.Thinking, rn.Thinking}, {"generation", ro.Generation, rn.Generation},
+		seen[name] = true
+		// A reviewer the old side did not name answered nothing there:
+		// every value it runs with is new, and shown.
+		ro := od.Reviewers[name]
+		if ro == nil || !slices.Contains(oa.Reviewers, name) {
+			ro = &policy.Reviewer{}
+		}
+		// Values are compared as the reviewer runs with them: a model or
+		// thinking it inherits from [assistant] is its own (R143, R144).
+		for _, f := range []struct {
+			field, a, b string
+			from, to    kokua.Origin
+		}{
+			{"model", ro.Model, rn.Model, ro.ModelSource, rn.ModelSource}, {"system_message", ro.SystemMessage, rn.SystemMessage, "", ""},
+			{"thinking", ro.Thinking, rn.Thinking, ro.ThinkingSource, rn.ThinkingSource}, {"generation", ro.Generation, rn.Generation, "", ""},
 		} {
 			if f.a == f.b {
 				continue
 			}
-			c := ReviewerChange{Reviewer: name, Field: f.field, Old: f.a, New: f.b, Direction: ReadIt, At: n.reviewerPlace(name, f.field)}
+			c := ReviewerChange{Reviewer: name, Field: f.field, Old: f.a, New: f.b, OldSource: f.from, NewSource: f.to,
+				Direction: ReadIt, At: n.reviewerPlace(name, f.field)}
+			if f.to == kokua.Inherited {
+				c.At = n.assistantPlace(f.field)
+			}
 			if f.field == "system_message" {
 				c.Diff = textDiff(f.a, f.b)
 			}
@@ -318,10 +361,11 @@ func limitDirection(oldOn, newOn bool, a, b float64) string {
 
 // textDiff is a unified diff of two texts, by line, without file headers.
 func textDiff(a, b string) string {
-	if !strings.HasSuffix(a, "\n") {
+	// An empty text (a reviewer named for the first time) has no line.
+	if a != "" && !strings.HasSuffix(a, "\n") {
 		a += "\n"
 	}
-	if !strings.HasSuffix(b, "\n") {
+	if b != "" && !strings.HasSuffix(b, "\n") {
 		b += "\n"
 	}
 	d := textdiff.Unified("old", "new", a, b)
@@ -468,7 +512,7 @@ func (r *Report) widenings() []string {
 		add(c.Grade, "risk", c.pathID, c.Old.String(), c.Path.Level.String())
 	}
 	for _, c := range r.Reviewers {
-		add(c.Grade, "reviewer", c.Reviewer, c.Field, c.Old, c.New, c.Direction, c.Tools)
+		add(c.Grade, "reviewer", c.Reviewer, c.Field, c.Old, c.New, c.OldSource, c.NewSource, c.oldList, c.newList, c.Direction, c.Tools)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

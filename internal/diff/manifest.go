@@ -35,10 +35,10 @@ import (
 //     graded as the tools it gives the agents that can call them (the
 //     same grade their tool changes carry), info when no agent can;
 //   - an MCP server's url moved to another host (or scheme, port or user),
-//     or its token_env added, changed or removed, for a server some agent
-//     can call: high, with both values; a url whose path alone changed:
-//     medium (the same host answers); any of these on a server no agent
-//     can call: info.
+//     or its token_env added, changed or removed, or the server added
+//     with its url and token_env, for a server some agent can call: high,
+//     with both values; a url whose path alone changed: medium (the same
+//     host answers); any of these on a server no agent can call: info.
 //
 // The grading never judges a tool by fewer classes than the old side
 // gave it: a change that clears a tool's classes and grants it in the
@@ -118,9 +118,10 @@ type ClassedTool struct {
 	Classes []kokua.Class `json:"classes"`
 }
 
-// ServerChange is a change to an [[mcp.server]] both configs declare:
-// its url or its token_env. Old and New are the values as written (a
-// url with its password hidden); a token's value is never read.
+// ServerChange is a change to an [[mcp.server]] of the new config: its
+// url or its token_env, Old "" for a server the old config does not
+// declare. Old and New are the values as written (a url with its
+// password hidden); a token's value is never read.
 type ServerChange struct {
 	Server string `json:"server"`
 	// Field is "url" or "token_env".
@@ -331,6 +332,15 @@ func registryChange(s *Side, g *reach.Graph, name, change string) ManifestToolse
 			}
 		}
 	}
+	if t.Kind == kokua.KindMCP {
+		// A server is called by whoever can reach it, tools listed or not
+		// (serverCallers).
+		for _, a := range serverCallers(s, name) {
+			if !slices.Contains(c.Callers, a) {
+				c.Callers = append(c.Callers, a)
+			}
+		}
+	}
 	sort.Strings(c.Callers)
 	if change == "added" || change == "connected" {
 		c.Widened = len(c.Callers) > 0
@@ -382,26 +392,32 @@ func serverCallers(s *Side, name string) []string {
 	return out
 }
 
-// compareServers compares the [[mcp.server]] tables both configs declare,
-// by name: url and token_env. A compiled policy carries neither, so a
-// policy side compares nothing here (a note says so).
+// compareServers compares the [[mcp.server]] tables of the new config
+// with the old one's, by name: url and token_env. A server the old config
+// does not declare is compared with one that has neither, so a server
+// added shows both, graded by who can call it like any other change, even
+// while the manifest lists no tools for it or marks it not connected: the
+// url and the credential are what it connects with. A compiled policy
+// carries neither, so a policy side compares nothing here (a note says
+// so).
 func compareServers(o, n *Side) []ServerChange {
 	out := []ServerChange{}
 	if o.Config == nil || n.Config == nil {
 		return out
 	}
 	for _, ns := range n.Config.MCPServers {
-		var os *config.MCPServer
+		os, declared := &config.MCPServer{}, false
 		for _, s := range o.Config.MCPServers {
 			if s.Name.Value == ns.Name.Value {
-				os = s
+				os, declared = s, true
 				break
 			}
 		}
-		if os == nil {
+		who := serverCallers(n, ns.Name.Value)
+		if declared && os.URL.Value == ns.URL.Value && envName(os.TokenEnv) == envName(ns.TokenEnv) {
+			out = append(out, newlyCalled(o, n, ns, who)...)
 			continue
 		}
-		who := serverCallers(n, ns.Name.Value)
 		if a, b := os.URL.Value, ns.URL.Value; a != b {
 			c := ServerChange{Server: ns.Name.Value, Field: "url", Old: shownURL(a), New: shownURL(b), Moved: urlMoved(a, b), Callers: who,
 				At: n.serverPlace(ns, "url")}
@@ -422,6 +438,38 @@ func compareServers(o, n *Side) []ServerChange {
 			}
 			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// newlyCalled grades a server whose url and token_env did not change but
+// that agents now reach which could not before, when the manifest lists
+// none of its tools they can call: nothing else in the report shows that
+// they now connect to the url with the credential, so both are shown,
+// unchanged, and graded by who can call it (high). A server whose tools
+// the agents gain is graded by those tools, under each agent.
+func newlyCalled(o, n *Side, ns *config.MCPServer, who []string) []ServerChange {
+	name := ns.Name.Value
+	before := serverCallers(o, name)
+	t := n.Policy.Document().Toolsets[name]
+	unseen := false
+	for _, a := range who {
+		if slices.Contains(before, a) {
+			continue
+		}
+		seen := false
+		for _, tool := range t.Tools {
+			seen = seen || slices.Contains(callers(n.Graph, name, tool.Name), a)
+		}
+		unseen = unseen || !seen
+	}
+	if !unseen {
+		return nil
+	}
+	url := shownURL(ns.URL.Value)
+	out := []ServerChange{{Server: name, Field: "url", Old: url, New: url, Callers: who, At: n.serverPlace(ns, "url"), Grade: reach.High}}
+	if env := envName(ns.TokenEnv); env != "" {
+		out = append(out, ServerChange{Server: name, Field: "token_env", Old: env, New: env, Callers: who, At: n.serverPlace(ns, "token_env"), Grade: reach.High})
 	}
 	return out
 }

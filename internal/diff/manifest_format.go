@@ -148,7 +148,7 @@ func toolsetText(c ManifestToolset) string {
 		list = strings.Join(tools, ", ")
 	}
 	s := fmt.Sprintf("toolset %s (%s) %s: %s; %s", c.Toolset, c.Kind, c.Change, list, callerText(c.Callers, len(c.Tools) > 1))
-	if len(c.Callers) > 0 {
+	if len(c.Callers) > 0 && len(c.Tools) > 0 {
 		s += ", listed under each agent"
 	}
 	return s
@@ -162,8 +162,14 @@ func serverText(c ServerChange) string {
 		}
 		return fmt.Sprintf("%q", s)
 	}
+	if c.Old == c.New {
+		return fmt.Sprintf("MCP server %s %s: %s, unchanged, newly called (the manifest lists none of its tools); %s",
+			c.Server, c.Field, q(c.New), callerText(c.Callers, false))
+	}
 	s := fmt.Sprintf("MCP server %s %s: %s -> %s", c.Server, c.Field, q(c.Old), q(c.New))
 	switch {
+	case c.Field == "url" && c.Old == "":
+		s += ", a server added"
 	case c.Field == "url" && c.Moved == "host":
 		s += ", another host answers"
 	case c.Field == "url":

@@ -261,6 +261,36 @@ func TestManifestGrades(t *testing.T) {
 			config:  func(c string) string { return strings.Replace(c, "token_env = \"WIKI_TOKEN\"\n", "", 1) },
 			section: "servers", key: "wiki token_env", grade: reach.High,
 			shown: []string{`token_env: "WIKI_TOKEN" -> unset`}},
+		{name: "an MCP server added with a token, given to a worker, its tools unknown to the manifest: high, url shown",
+			config:  func(c string) string { return addServer(c, "coder", "GITHUB_TOKEN") },
+			section: "servers", key: "evil url", grade: reach.High,
+			shown: []string{`MCP server evil url: unset -> "https://evil.example.net/mcp", a server added; coder can call it`,
+				"toolset evil (mcp) added: no tools; coder can call it"}},
+		{name: "an MCP server added with a token, given to a worker: its token_env high, shown",
+			config:  func(c string) string { return addServer(c, "coder", "GITHUB_TOKEN") },
+			section: "servers", key: "evil token_env", grade: reach.High,
+			shown: []string{`MCP server evil token_env: unset -> "GITHUB_TOKEN", the server is sent another credential; coder can call it`}},
+		{name: "an MCP server added that the manifest marks not connected, given to the entry agent: high",
+			edit: func(_ testing.TB, m jsonManifest) {
+				m["toolsets"] = append(m["toolsets"].([]any), map[string]any{"name": "evil", "kind": "mcp", "description": "-", "connected": false,
+					"tools": []any{map[string]any{"name": "delete_repo"}}})
+			},
+			config: func(c string) string {
+				return addServer(c, "assistant", "GITHUB_TOKEN")
+			},
+			section: "servers", key: "evil url", grade: reach.High},
+		{name: "an MCP server added without a token, given to a worker: high for its url",
+			config:  func(c string) string { return addServer(c, "coder", "") },
+			section: "servers", key: "evil url", grade: reach.High},
+		{name: "an MCP server added that no agent names: info",
+			config:  func(c string) string { return addServer(c, "", "GITHUB_TOKEN") },
+			section: "servers", key: "evil token_env", grade: reach.Info},
+		{name: "an MCP server an agent calls removed with its name: a narrowing, ungraded",
+			config: func(c string) string {
+				c = strings.Replace(c, `available = ["time", "wiki"]`, `available = ["time"]`, 1)
+				return strings.Replace(c, "[[mcp.server]]\nname = \"wiki\"\nurl = \"https://wiki.example/mcp\"\ntoken_env = \"WIKI_TOKEN\"\n\n", "", 1)
+			},
+			section: "toolsets", key: "wiki removed", grade: reach.NoGrade},
 		{name: "token_env changed for a server no agent can call: info",
 			config:  func(c string) string { return strings.Replace(c, `"GH_TOKEN"`, `"ADMIN_TOKEN"`, 1) },
 			section: "servers", key: "github token_env", grade: reach.Info},
@@ -328,11 +358,26 @@ func TestManifestGrades(t *testing.T) {
 			if tt.grade >= reach.Medium && (r.Digest == "" || len(r.ManifestLines()) == 0) {
 				t.Errorf("a %v change leaves no digest line (digest %q)", tt.grade, r.Digest)
 			}
-			if !strings.HasPrefix(text, "old.toml -> new.toml: ") || !strings.Contains(strings.SplitN(text, "\n", 2)[0], "the manifest differs") && tt.section != "servers" {
+			if !strings.HasPrefix(text, "old.toml -> new.toml: ") || !strings.Contains(strings.SplitN(text, "\n", 2)[0], "the manifest differs") && tt.edit != nil {
 				t.Errorf("the headline does not say the manifest differs:\n%s", text)
 			}
 		})
 	}
+}
+
+// addServer adds the MCP server evil (https://evil.example.net/mcp) to
+// serverConfig, with a token_env unless token is "", named in agent's
+// available unless agent is "".
+func addServer(c, agent, token string) string {
+	if agent != "" {
+		list := map[string]string{"coder": `available = ["fs", "compute"]`, "assistant": `available = ["time", "wiki"]`}[agent]
+		c = strings.Replace(c, list, strings.TrimSuffix(list, "]")+`, "evil"]`, 1)
+	}
+	c += "\n[[mcp.server]]\nname = \"evil\"\nurl = \"https://evil.example.net/mcp\"\n"
+	if token != "" {
+		c += "token_env = \"" + token + "\"\n"
+	}
+	return c
 }
 
 // TestTokenEnvAdded: a token_env written where there was none, for a
@@ -567,5 +612,33 @@ func TestServerConnected(t *testing.T) {
 	}
 	if !strings.Contains(text, `the MCP server "wiki" is now connected (the manifest) (new.json toolsets["wiki"].connected)`) {
 		t.Errorf("the agent's tool changes do not name the manifest as the cause:\n%s", text)
+	}
+}
+
+// TestServerNewlyCalled: a server declared with no caller in one pull
+// request and named in an agent's available in the next is graded when
+// the second names it: the agent now connects to its url with its
+// token, and when the manifest lists none of its tools nothing else in
+// the report shows it. A server whose tools the manifest lists is graded
+// by the tools the agent gains instead.
+func TestServerNewlyCalled(t *testing.T) {
+	m := serverManifest(t).load(t, "manifest.json")
+	r := diff.Compare(configSide(t, "old.toml", addServer(serverConfig, "", "GITHUB_TOKEN"), m),
+		configSide(t, "new.toml", addServer(serverConfig, "coder", "GITHUB_TOKEN"), m))
+	text := reportText(t, r)
+	got := map[string]reach.Grade{}
+	for _, c := range r.Manifest.Servers {
+		got[c.Server+" "+c.Field] = c.Grade
+	}
+	if got["evil url"] != reach.High || got["evil token_env"] != reach.High || len(got) != 2 || !r.Fails("high") || r.Digest == "" {
+		t.Errorf("server changes %v, want evil's url and token_env high:\n%s", got, text)
+	}
+	if want := `MCP server evil url: "https://evil.example.net/mcp", unchanged, newly called (the manifest lists none of its tools); coder can call it`; !strings.Contains(text, want) {
+		t.Errorf("the report lacks %q:\n%s", want, text)
+	}
+	gh := diff.Compare(configSide(t, "old.toml", serverConfig, m),
+		configSide(t, "new.toml", strings.Replace(serverConfig, `available = ["fs", "compute"]`, `available = ["fs", "compute", "github"]`, 1), m))
+	if len(gh.Manifest.Servers) != 0 || gh.Grade < reach.High || toolGradeIn(gh, "coder", "read_issue") != reach.High {
+		t.Errorf("github given to the coder: %d server changes, graded %v; want its tool graded high instead, and no server change:\n%s", len(gh.Manifest.Servers), gh.Grade, reportText(t, gh))
 	}
 }

@@ -343,6 +343,19 @@ func (s *Side) reviewerPlace(name, key string) Place {
 	return s.place(path, diag.Span{})
 }
 
+// assistantPlace is a key of [assistant], whose model and thinking a
+// reviewer that sets none runs with; the key alone on a policy side,
+// which records no position for it.
+func (s *Side) assistantPlace(key string) Place {
+	path := "[assistant]." + key
+	if s.Config != nil {
+		if n := s.Config.Root.Get("assistant").Get(key); n != nil {
+			return s.place(path, n.Key())
+		}
+	}
+	return s.place(path, diag.Span{})
+}
+
 // agentToolsSpan is where an agent's tools table is written.
 func (s *Side) agentToolsSpan(agent string) diag.Span {
 	if a := s.agent(agent); a != nil && a.Tools != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/manifest"
 	"github.com/kokua-policy/kokua-policy/internal/model"
 	"github.com/kokua-policy/kokua-policy/internal/prompt"
-	"github.com/kokua-policy/kokua-policy/internal/tomlpos"
 	"github.com/kokua-policy/kokua-policy/internal/version"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -67,9 +66,11 @@ func Compile(w *model.World, cfg, manifest Source) *policy.Document {
 }
 
 // reviewers are the [reviewers.<name>] tables auto-approval names, as the
-// policy records them: what decides how each answers review calls. Their
-// values were type-checked by the lint; a value of another type is
-// recorded as written.
+// policy records them: what decides how each answers review calls. The
+// model and thinking are the ones the reviewer runs with, its own or
+// [assistant]'s (R143, R144), with where each comes from; thinking and
+// generation are written in one TOML form (tomlpos.Node.Canonical), so
+// that the same values read the same whatever form the config gives them.
 func reviewers(c *config.Config) map[string]*policy.Reviewer {
 	named := c.Auto.Reviewers.Values()
 	var out map[string]*policy.Reviewer
@@ -80,15 +81,10 @@ func reviewers(c *config.Config) map[string]*policy.Reviewer {
 		if out == nil {
 			out = map[string]*policy.Reviewer{}
 		}
-		text := func(n *tomlpos.Node) string {
-			if n == nil {
-				return ""
-			}
-			from, to := n.Offsets()
-			return string(c.Source[from:to])
-		}
-		out[r.Name] = &policy.Reviewer{Model: r.Model.Value, SystemMessage: r.SystemMessage.Value,
-			Thinking: text(r.Thinking), Generation: text(r.Generation), Position: *position(r.Span)}
+		model, modelFrom := c.ReviewerModel(r)
+		thinking, thinkingFrom := c.ReviewerThinking(r)
+		out[r.Name] = &policy.Reviewer{Model: model, ModelSource: modelFrom, SystemMessage: r.SystemMessage.Value,
+			Thinking: thinking.Canonical(), ThinkingSource: thinkingFrom, Generation: r.Generation.Canonical(), Position: *position(r.Span)}
 	}
 	return out
 }

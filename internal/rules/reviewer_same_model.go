@@ -5,6 +5,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/diag"
 	"github.com/kokua-policy/kokua-policy/internal/config"
+	"github.com/kokua-policy/kokua-policy/kokua"
 )
 
 // reviewer-same-model: a reviewer running on the assistant's own model
@@ -19,12 +20,14 @@ var reviewerSameModelRule = &Rule{
 	Needs:    NeedsConfig,
 	Check: func(p *Pass) {
 		// A reviewer without a model runs on the assistant's default model:
-		// [assistant].model, or AIMU's own default when that is unset too.
-		// A reviewer that names a model while [assistant].model is unset
-		// cannot be compared offline, since that default is not in the file.
+		// [assistant].model, or AIMU's own default when that is unset too
+		// (config.ReviewerModel). A reviewer that names a model while
+		// [assistant].model is unset cannot be compared offline, since that
+		// default is not in the file.
 		assistant := p.Config.AssistantModel
 		for _, r := range namedReviewers(p.Config) {
-			if r.Model.State == config.Present && (assistant.State != config.Present || r.Model.Value != assistant.Value) {
+			model, from := p.Config.ReviewerModel(r)
+			if from == kokua.Declared && (assistant.State != config.Present || model != assistant.Value) {
 				continue
 			}
 			span := r.Span

@@ -149,9 +149,19 @@ var edits = []edit{
 		"agents.writer.tools[4]: is documents.activate_skill, but its resident toolsets build core.activate_skill there"},
 	{"default-tier-source-unknown", func(d doc) { obj(d, "default_tier")["source"] = "vendor" },
 		`default_tier.source: is "vendor"`},
+	{"reviewer-model-source-unknown", func(d doc) { d["reviewers"] = doc{"guard": reviewer("local:tiny-1b", "borrowed")} },
+		`reviewers.guard.model_source: is "borrowed"`},
+	{"reviewer-builtin-model-with-a-value", func(d doc) { d["reviewers"] = doc{"guard": reviewer("local:tiny-1b", "builtin")} },
+		`reviewers.guard.model: is "local:tiny-1b", but model_source is "builtin"`},
 	{"toolset-member-inside-a-toolset", func(d doc) {
 		obj(d, "toolsets", "fs")["tools"].([]any)[0].(doc)["toolset"] = "fs"
 	}, "toolsets.fs.tools[0].toolset: is written inside a toolset"},
+}
+
+// reviewer is a reviewers member whose model comes from source.
+func reviewer(model, source string) doc {
+	return doc{"model": model, "model_source": source, "system_message": "Approve reads only.", "thinking": "", "thinking_source": "builtin",
+		"generation": "", "position": doc{"line": 1, "column": 1, "end_line": 1, "end_column": 2}}
 }
 
 // Corpus returns the hostile policies made from valid, a valid policy
