@@ -40,7 +40,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "kokua-lint",
 		Usage:     "check Kokua's config.toml tool access offline",
-		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...|DIR...\nkokua-lint --fix [--unsafe-fixes] [--diff] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format human|json|sarif]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
+		UsageText: "kokua-lint [--manifest FILE] [--format human|json|sarif|github] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...|DIR...\nkokua-lint --fix [--unsafe-fixes] [--diff] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format human|json|sarif]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG|-",
 		Flags: []urfave.Flag{
 			cli.Bind(cli.ManifestFlag(), &o.manifest),
 			cli.Bind(cli.FormatFlag("output format: human, json, sarif (SARIF 2.1.0) or github (GitHub Actions annotations)"), &o.format),
@@ -69,7 +69,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 		Commands: []*urfave.Command{
 			manifestCommand(stdout),
 			lspCommand(stdin, stdout, stderr),
-			migrateCommand(stdout, stderr),
+			migrateCommand(stdin, stdout, stderr),
 		},
 	}
 }

@@ -422,7 +422,15 @@ func TestMigrateDocs(t *testing.T) {
 					continue
 				}
 				dir := files(t, map[string]string{"config.toml": string(example), "kokua.manifest.json": manifestJSON})
-				r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", args[1:]...)
+				stdin := ""
+				if n := len(args); n > 2 && args[n-2] == "<" { // - < FILE: FILE on standard input
+					data, err := os.ReadFile(filepath.Join(dir, args[n-1]))
+					if err != nil {
+						t.Fatal(err)
+					}
+					stdin, args = string(data), args[:n-2]
+				}
+				r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, stdin, args[1:]...)
 				if r.Code != cli.ExitOK {
 					t.Errorf("%q exits %d:\n%s", line, r.Code, r.Stderr)
 				}
