@@ -188,7 +188,7 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 			continue
 		}
 		if fixed != nil {
-			src, res, err = o.fixConfig(path, target, src, fixed, stdout, stderr)
+			src, res, err = o.fixConfig(path, target, src, fixed, m, stdout, stderr)
 		}
 		closeTarget(target)
 		if err != nil {

@@ -713,11 +713,7 @@ func (mg *migration) writePair(lead []string, kvs []tomledit.Key) {
 	if len(kvs) > 0 {
 		kvs[0].Above = append(slices.Clone(lead), kvs[0].Above...)
 	}
-	where := tomledit.Where{}
-	if security := mg.root.Get("security"); security != nil && security.Header {
-		where.Before = security
-	}
-	mg.ed.WriteKeys([]string{"assistant", "tools"}, kvs, where)
+	mg.ed.WriteKeys([]string{"assistant", "tools"}, kvs, tomledit.PairWhere(mg.root))
 }
 
 // coveredBy reports the review entry that holds every tool of the confirm
