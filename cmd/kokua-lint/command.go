@@ -111,7 +111,7 @@ func usage(format string, args ...any) error {
 func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	failOn, err := diag.ParseSeverity(o.failOn)
 	if err != nil || failOn == diag.Info {
-		return usage("--fail-on takes error or warning, not %q", o.failOn)
+		return usage("--fail-on takes error or warning, not %q%s", o.failOn, cli.Mean(o.failOn, "error", "warning"))
 	}
 	switch o.format {
 	case "human", "json", "sarif", "github":
