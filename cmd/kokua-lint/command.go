@@ -184,7 +184,7 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		if o.onlyKokua && !res.Kokua {
 			closeTarget(target)
-			cli.SkipNote(stderr, "kokua-lint", src.Name)
+			cli.SkipNote(stderr, "kokua-lint", src)
 			continue
 		}
 		if fixed != nil {
