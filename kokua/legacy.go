@@ -27,3 +27,11 @@ const RoleClock = "time"
 // OldGroupsNone is the value of the removed [tools].groups that turned
 // every group off (["none"]); ["all"] turned every AIMU group on.
 const OldGroupsNone = "none"
+
+// LeanSupervisor is the [assistant] key of the layouts just before
+// [agents] (Kokua's examples of 2026-08-08 to 2026-08-11) that chose who
+// held the top-level [tools].groups: on, the assistant kept its own
+// cross-cutting toolsets and spawned workers drew on the groups; off, the
+// assistant carried every group itself. The spec does not describe it;
+// docs/readings.md gives the examples' comments this reading rests on.
+const LeanSupervisor = "lean_supervisor"

@@ -22,10 +22,11 @@ if [[ ! -x "$bin" ]]; then
         exit 2
     fi
     # Said on first use: a cold Go cache makes this build take minutes, and pre-commit shows a
-    # hook's output only when it fails, so the line also goes to the terminal when there is one.
+    # hook's output only when it fails, so the line goes to the terminal when there is one, and
+    # only there: pre-commit would print it a second time from stderr when the hook fails. With
+    # no terminal (CI), it goes to stderr.
     msg="$cmd (pre-commit hook): building $cmd from the hook's clone, once for this rev; on a cold Go cache this takes a minute or more, and later runs start at once"
-    echo "$msg" >&2
-    { echo "$msg" >/dev/tty; } 2>/dev/null || true
+    { echo "$msg" >/dev/tty; } 2>/dev/null || echo "$msg" >&2
     mkdir -p "$here/.pre-commit-bin"
     # Built beside its final name and renamed, so that hooks run in parallel never see half a binary.
     tmp="$(mktemp "$bin.XXXXXX")"

@@ -15,7 +15,8 @@
 #     hook must be refused, then accepted;
 #   - the project also holds other programs' config.toml, Cargo's .cargo/config.toml and a Hugo
 #     site's, which the hooks must skip with one line each and never fail on;
-#   - the hooks build only the two commands they run, and say so on first use;
+#   - the hooks build only the two commands they run, and say so on first use, once on a
+#     terminal;
 #   - docs/ci.md's `<!-- test: pre-commit-test -->` block: kokua-test fails while a policy test's
 #     claim does not hold (naming it, with the config line behind it and its help: line), prints
 #     one line, not the findings the kokua-lint hook printed, for a config with an error, or a
@@ -77,6 +78,22 @@ step "hook repository: $hooks at $rev ($(git -C "$hooks" log -1 --format=%s | cu
 [[ -f "$hooks/.pre-commit-hooks.yaml" ]] ||
     fail "the tested revision has no .pre-commit-hooks.yaml (commit it, or set KOKUA_HOOKS_FROM_WORKTREE=1)"
 
+# The build line on first use is said once on a terminal: it goes to /dev/tty only, which
+# pre-commit does not capture (it would print the captured stderr again when the hook fails).
+# A stand-in go on PATH makes the "build" instant; `script` gives the hook a terminal.
+if command -v script >/dev/null; then
+    step "the hook's build line, on a terminal: said once"
+    fake="$tmp/fake-go"
+    mkdir -p "$fake" "$tmp/tty-hooks"
+    printf '#!/bin/sh\nwhile [ "$1" != -o ]; do shift; done\nprintf "#!/bin/sh\\n" >"$2"; chmod +x "$2"\n' >"$fake/go"
+    chmod +x "$fake/go"
+    cp -r "$hooks/scripts" "$tmp/tty-hooks/"
+    said="$(PATH="$fake:$PATH" script -qec "bash '$tmp/tty-hooks/scripts/pre-commit-hook.sh' kokua-lint 2>&1" /dev/null)"
+    n="$(grep -c "building kokua-lint from the hook's clone" <<<"$said" || true)"
+    [[ "$n" == 1 ]] || fail "on a terminal the build line is said $n times, want once: $said"
+    step "ok: said once"
+fi
+
 # kokua-compile of the same revision, to write the policies a project would commit.
 step "building kokua-compile and kokua-lint from the hook repository"
 go -C "$hooks" build -buildvcs=false -o "$tmp/bin/" ./cmd/kokua-compile ./cmd/kokua-lint
@@ -116,7 +133,9 @@ out="$tmp/out.txt"
 run_hooks() {
     local name="$1" want="$2" status=0 p
     shift 2
-    (cd "$proj" && pre-commit run --all-files --color never) >"$out" 2>&1 </dev/null || status=$?
+    # setsid: no controlling terminal, as in CI, so the hooks' build line goes to stderr and is
+    # captured here even when this script runs in a terminal.
+    (cd "$proj" && setsid -w pre-commit run --all-files --color never) >"$out" 2>&1 </dev/null || status=$?
     sed 's/^/    | /' "$out"
     [[ "$status" == "$want" ]] || fail "$name: pre-commit exited $status, want $want"
     for p in "$@"; do

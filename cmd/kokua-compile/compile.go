@@ -56,7 +56,7 @@ func compileConfig(o compileOptions, stdin io.Reader, stdout, stderr io.Writer) 
 		return err
 	}
 	if o.onlyKokua && !lint.IsKokuaConfig(src) {
-		cli.SkipNote(stderr, "kokua-compile", src.Name)
+		cli.SkipNote(stderr, "kokua-compile", src)
 		return nil
 	}
 	if o.check && o.output == "" {

@@ -48,7 +48,7 @@ func runDiff(manifest, baseManifest, format, failOn, base, verifyKey string, all
 		return usage("%v", err)
 	}
 	if !slices.Contains(diff.FailOn, failOn) {
-		return usage("--fail-on takes critical, high, medium or any, not %q", failOn)
+		return usage("--fail-on takes critical, high, medium or any, not %q%s", failOn, cli.Mean(failOn, diff.FailOn...))
 	}
 	var oldSrc, newSrc lint.Source
 	var err error

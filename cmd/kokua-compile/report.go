@@ -39,7 +39,7 @@ func reportCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 			o := lintOptions{config: c.Args().First(), manifest: cli.String(c, "manifest"), format: "human", color: cli.String(c, "color"), stdinName: c.String("stdin-filename")}
 			failOn := c.String("fail-on")
 			if !slices.Contains(diff.FailOn, failOn) {
-				return usage("--fail-on takes critical, high, medium or any, not %q", failOn)
+				return usage("--fail-on takes critical, high, medium or any, not %q%s", failOn, cli.Mean(failOn, diff.FailOn...))
 			}
 			if c.IsSet("fail-on") && cli.String(c, "base") == "" {
 				return usage("--fail-on says which grade fails a change; name the change's old side with --base")

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -214,4 +216,34 @@ func TestReportRefusesATerminal(t *testing.T) {
 	if r := clitest.RunTo(Main, "kokua-compile", nil, f, "report", cfg); r.Code != cli.ExitOK {
 		t.Errorf("report > file: exit %d: %s", r.Code, r.Stderr)
 	}
+}
+
+// TestReportCountsToolsAsManifest (issue 38): the page's tool count says
+// what it counts, and its toolsets' share is the count kokua-compile
+// manifest gives of the same install; the rest are core tools.
+func TestReportCountsToolsAsManifest(t *testing.T) {
+	cfg := shippedPath(t)
+	r := clitest.Run(Main, "kokua-compile", "", "manifest", "-o", filepath.Join(t.TempDir(), "m.json"), cfg)
+	m := regexp.MustCompile(`, (\d+) tools\n$`).FindStringSubmatch(r.Stderr)
+	if r.Code != cli.ExitOK || m == nil {
+		t.Fatalf("manifest: exit %d, stderr %q", r.Code, r.Stderr)
+	}
+	page := clitest.Run(Main, "kokua-compile", "", "report", cfg).Stdout
+	f := regexp.MustCompile(`<dd id="fact-tools">(\d+): (\d+) of the toolsets \(as <code>kokua-compile manifest</code> counts them\) and (\d+) core</dd>`).FindStringSubmatch(page)
+	if f == nil {
+		t.Fatalf("the page's tool count does not say what it counts")
+	}
+	all, toolsets, core := atoi(t, f[1]), atoi(t, f[2]), atoi(t, f[3])
+	if toolsets != atoi(t, m[1]) || all != toolsets+core || core == 0 {
+		t.Errorf("the page counts %d tools, %d of the toolsets and %d core; the manifest %s", all, toolsets, core, m[1])
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

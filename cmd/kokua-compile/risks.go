@@ -36,7 +36,7 @@ func risksCommand(_ io.Reader, stdout, stderr io.Writer) *urfave.Command {
 				v := c.String("fail-on")
 				i := slices.IndexFunc(riskFailOn, func(g reach.Grade) bool { return g.String() == v })
 				if i < 0 {
-					return usage("--fail-on takes critical, high or medium, not %q", v)
+					return usage("--fail-on takes critical, high or medium, not %q%s", v, cli.Mean(v, "critical", "high", "medium"))
 				}
 				failOn = riskFailOn[i]
 			}

@@ -121,6 +121,11 @@ func runTest(o testOptions, args []string, stdin io.Reader, stdout, stderr io.Wr
 		return usage("test: %v", err)
 	}
 	if len(args) == 0 {
+		if o.run != nil && isInput(o.run.String()) {
+			// `test --run config.toml`: the flag took the config as its
+			// pattern.
+			return usage("test: --run took %s as its REGEXP, and no config is named: give the pattern after --run, then the config: kokua-compile test --run 'NAME' %s", printable.String(o.run.String()), printable.String(o.run.String()))
+		}
 		return usage("test: name a config or a compiled policy, then the test files (%s beside the config by default)", expect.DefaultFile)
 	}
 	if err := cli.CheckStdin(args[:1], stdinName); err != nil {
@@ -205,4 +210,11 @@ func runTest(o testOptions, args []string, stdin io.Reader, stdout, stderr io.Wr
 		return cli.Code(cli.ExitFindings)
 	}
 	return nil
+}
+
+// isInput reports whether a flag's value names a file or folder that is
+// there, as a config or policy forgotten after a flag would.
+func isInput(value string) bool {
+	_, err := os.Stat(value)
+	return value != "" && err == nil
 }

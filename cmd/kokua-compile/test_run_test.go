@@ -83,6 +83,19 @@ func TestTestRun(t *testing.T) {
 			t.Errorf("--run %q: exit %d, stderr %q; want 2 and %q", c.expr, r.Code, r.Stderr, c.says)
 		}
 	}
+	// The pattern forgotten, --run takes the config: it is said so.
+	for _, c := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--run", "config.toml"}, "--run took config.toml as its REGEXP, and no config is named: give the pattern after --run, then the config"},
+		{[]string{"--run", "nosuch"}, "test: name a config or a compiled policy"},
+	} {
+		r := clitest.RunIn(t, Main, "kokua-compile", dir, nil, "", append([]string{"test"}, c.args...)...)
+		if r.Code != cli.ExitUsage || r.Stdout != "" || strings.Count(r.Stderr, "\n") != 1 || !strings.Contains(r.Stderr, c.says) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, r.Code, r.Stderr, c.says)
+		}
+	}
 }
 
 // TestTestClaimsOnly (issue 38): with --claims-only, which the kokua-test

@@ -40,7 +40,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "kokua-lint",
 		Usage:     "check Kokua's config.toml tool access offline",
-		UsageText: "kokua-lint [--manifest FILE] [--format " + lintFormats.Synopsis() + "] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...|DIR...\nkokua-lint --fix [--unsafe-fixes] [--diff] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format " + ruleFormats.Synopsis() + "]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
+		UsageText: "kokua-lint [--manifest FILE] [--format " + lintFormats.Synopsis() + "] [--color auto|always|never] [--fail-on error|warning] [--only-kokua] CONFIG...|DIR...\nkokua-lint --fix [--unsafe-fixes] [--diff] CONFIG...\nkokua-lint [--stdin-filename NAME] - < config.toml\nkokua-lint --list-rules [--format " + ruleFormats.Synopsis() + "]\nkokua-lint manifest > kokua.manifest.json\nkokua-lint lsp [--manifest FILE]\nkokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG|-",
 		Flags: []urfave.Flag{
 			cli.Bind(cli.ManifestFlag(), &o.manifest),
 			cli.Bind(cli.FormatFlag("output format", lintFormats), &o.format),
@@ -69,7 +69,7 @@ func command(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 		Commands: []*urfave.Command{
 			manifestCommand(stdout),
 			lspCommand(stdin, stdout, stderr),
-			migrateCommand(stdout, stderr),
+			migrateCommand(stdin, stdout, stderr),
 		},
 	}
 }
@@ -114,7 +114,7 @@ func usage(format string, args ...any) error {
 func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 	failOn, err := diag.ParseSeverity(o.failOn)
 	if err != nil || failOn == diag.Info {
-		return usage("--fail-on takes error or warning, not %q", o.failOn)
+		return usage("--fail-on takes error or warning, not %q%s", o.failOn, cli.Mean(o.failOn, "error", "warning"))
 	}
 	if err := lintFormats.Check(o.format); err != nil {
 		return usage("%v", err)
@@ -185,11 +185,11 @@ func lintConfigs(o options, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		if o.onlyKokua && !res.Kokua {
 			closeTarget(target)
-			cli.SkipNote(stderr, "kokua-lint", src.Name)
+			cli.SkipNote(stderr, "kokua-lint", src)
 			continue
 		}
 		if fixed != nil {
-			src, res, err = o.fixConfig(path, target, src, fixed, stdout, stderr)
+			src, res, err = o.fixConfig(path, target, src, fixed, m, stdout, stderr)
 		}
 		closeTarget(target)
 		if err != nil {

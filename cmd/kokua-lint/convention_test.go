@@ -89,6 +89,13 @@ func TestOnlyKokua(t *testing.T) {
 	if !strings.Contains(r.Stdout, "config.toml:") || strings.Count(r.Stdout, "[unknown-toolset]") != 1 {
 		t.Errorf("Kokua's config was not checked once:\n%s", r.Stdout)
 	}
+	// A policy test file is skipped as one (issue 38), and the hook's
+	// exit is the config's.
+	tests := files(t, map[string]string{"kokua.test.toml": "[[expect]]\nname = \"n\"\nagent = \"a\"\ntool = \"web\"\ndecision = \"unavailable\"\n"})
+	r = clitest.RunIn(t, Main, "kokua-lint", tests, nil, "", "--only-kokua", "kokua.test.toml")
+	if want := "kokua-lint: skipping kokua.test.toml: a policy test file ([[expect]] claims, which kokua-compile test checks), not a config\n"; r.Code != cli.ExitOK || r.Stdout != "" || r.Stderr != want {
+		t.Errorf("--only-kokua kokua.test.toml: exit %d, stdout %q, stderr %q; want 0 and %q", r.Code, r.Stdout, r.Stderr, want)
+	}
 	r = clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--only-kokua", "site/config.toml")
 	if r.Code != cli.ExitOK || r.Stdout != "" || strings.Count(r.Stderr, "\n") != 1 {
 		t.Errorf("only a Hugo config: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)

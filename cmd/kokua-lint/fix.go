@@ -79,7 +79,7 @@ func closeTarget(t *regular.Target) {
 // each fix withheld, with the error it gave. It returns
 // the config as fixed and what remains in it (under --diff, the config as
 // --fix would leave it).
-func (o options) fixConfig(path string, target *regular.Target, src lint.Source, fixed *lint.Fixed, stdout, stderr io.Writer) (lint.Source, *lint.Result, error) {
+func (o options) fixConfig(path string, target *regular.Target, src lint.Source, fixed *lint.Fixed, m *lint.Manifest, stdout, stderr io.Writer) (lint.Source, *lint.Result, error) {
 	verb := "fixed"
 	if o.diff {
 		verb = "would fix"
@@ -92,6 +92,13 @@ func (o options) fixConfig(path string, target *regular.Target, src lint.Source,
 		}
 		for _, w := range fixed.Withheld {
 			fmt.Fprintf(stderr, "%s: withheld %s: %s: it gave %s\n", w.Finding.Span, w.Finding.Rule, printable.String(w.Fix.Title), printable.String(w.Why))
+		}
+		// A moved approval list that replaces Kokua's built-in pair
+		// drops its other gates, as migrate's would: each is said.
+		if changed {
+			for _, l := range migrate.LostGates(src, lint.Source{Name: src.Name, Data: fixed.Data}, m) {
+				fmt.Fprintf(stderr, "%s: note: %s\n", printable.String(src.Name), printable.String(l.Message()))
+			}
 		}
 		named = true
 	}

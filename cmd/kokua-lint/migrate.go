@@ -17,16 +17,17 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/migrate"
 	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
 )
 
 // migrateCommand is kokua-lint migrate: a config from before the
 // tool-access split, rewritten (docs/migrate.md).
-func migrateCommand(stdout, stderr io.Writer) *urfave.Command {
+func migrateCommand(stdin io.Reader, stdout, stderr io.Writer) *urfave.Command {
 	return &urfave.Command{
 		Name:      "migrate",
 		Usage:     "rewrite a config.toml from before the tool-access split, keeping every comment",
-		UsageText: "kokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG",
+		UsageText: "kokua-lint migrate [--manifest FILE] [--diff] [--write] [--fix] CONFIG|-",
 		Flags: []urfave.Flag{
 			cli.ManifestFlag(),
 			&urfave.BoolFlag{Name: "diff", Local: true, Usage: "print a unified diff instead of the migrated config"},
@@ -39,7 +40,7 @@ func migrateCommand(stdout, stderr io.Writer) *urfave.Command {
 				return usage("migrate: name exactly one config file (kokua-lint migrate config.toml)")
 			}
 			return migrateConfig(migrateOptions{config: c.Args().First(), manifest: cli.String(c, "manifest"),
-				diff: c.Bool("diff"), write: c.Bool("write"), fix: c.Bool("fix"), inPlace: c.Bool("in-place")}, stdout, stderr)
+				diff: c.Bool("diff"), write: c.Bool("write"), fix: c.Bool("fix"), inPlace: c.Bool("in-place")}, stdin, stdout, stderr)
 		},
 	}
 }
@@ -58,7 +59,10 @@ type migrateOptions struct {
 
 // migrateConfig migrates one config and prints it, its diff, or writes it;
 // the rewrites and the places a person must decide go to stderr.
-func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
+func migrateConfig(o migrateOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	if o.write && o.config == cli.Stdin {
+		return usage("migrate: --write rewrites a file, and - is standard input: migrate it without --write, or name the file")
+	}
 	if o.write {
 		// --write replaces the config; the manifest is the other input.
 		if err := cli.NotAnInput("kokua-lint migrate", "--write", o.config, nil, cli.Input{What: "the manifest", Path: o.manifest}); err != nil {
@@ -87,11 +91,21 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 		}
 		src, err = cli.ReadTarget(target, o.config)
 	} else {
-		src, err = lint.ReadFile(o.config)
+		src, err = cli.ReadInput(o.config, stdin, "")
 	}
 	if err != nil {
 		return usage("%v", err)
 	}
+	// A file that holds none of Kokua's tables has nothing to migrate:
+	// migrating it would mark it as a config and, with --write, replace
+	// another program's file (issue 38).
+	if !lint.IsKokuaConfig(src) {
+		if what := rules.NotAConfig(src.Data); what != "" {
+			return usage("migrate: %s is not a Kokua config, so there is nothing to migrate: it is %s; nothing was written. migrate rewrites Kokua's config.toml from before the tool-access split", src.Name, what)
+		}
+	}
+	// Every line names the input as read: standard input is <stdin>.
+	name := src.Name
 	res, err := migrateFile(src, m, migrate.Options{Fix: o.fix})
 	// A write that cannot be made is refused before anything is said,
 	// which would otherwise speak of changes that were not made.
@@ -99,7 +113,7 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	var kept string
 	if o.write && changed {
 		if kept, err = keepOriginal(target.Name(), src.Data, target.Mode()); err != nil {
-			return cli.WriteFailed("kokua-lint: migrate", fmt.Errorf("%w; %s was not changed", err, o.config))
+			return cli.WriteFailed("kokua-lint: migrate", fmt.Errorf("%w; %s was not changed", err, name))
 		}
 		if err := target.Replace(res.Output, regular.WriteOptions{InPlace: o.inPlace}); err != nil {
 			return cli.WriteFailed("kokua-lint: migrate", fmt.Errorf("%w; the original is %s", err, kept))
@@ -126,7 +140,7 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	switch {
 	case o.diff:
 		// The diff's header names the file: escaped, as every path printed is.
-		if _, err := io.WriteString(stdout, migrate.Diff(printable.String(o.config), src.Data, res.Output)); err != nil {
+		if _, err := io.WriteString(stdout, migrate.Diff(printable.String(name), src.Data, res.Output)); err != nil {
 			return cli.StdoutFailed("kokua-lint: migrate", "the diff", err)
 		}
 	case !o.write:
@@ -136,14 +150,14 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	}
 	for _, ch := range res.Changes {
 		if ch.Line > 0 {
-			say(stderr, "%s:%d: %s", o.config, ch.Line, ch.Message)
+			say(stderr, "%s:%d: %s", name, ch.Line, ch.Message)
 		} else {
-			say(stderr, "%s: %s", o.config, ch.Message)
+			say(stderr, "%s: %s", name, ch.Message)
 		}
 	}
-	where := "migrated " + o.config
+	where := "migrated " + name
 	if o.write {
-		where = o.config
+		where = name
 	}
 	for _, p := range res.Places {
 		say(stderr, "%s:%d: needs a person: %s", where, p.Line, p.Message)
@@ -167,7 +181,7 @@ func migrateConfig(o migrateOptions, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case !changed && res.Clean():
-		say(stderr, "kokua-lint migrate: %s needs no migration and lints with no error", o.config)
+		say(stderr, "kokua-lint migrate: %s needs no migration and lints with no error", name)
 	case res.Clean():
 		say(stderr, "kokua-lint migrate: %s; the result lints with no error%s", count(len(res.Changes), "rewrite"), losing)
 	default:

@@ -63,7 +63,7 @@ func TestMigrateGolden(t *testing.T) {
 		"overlap-tool-in-reviewed-toolset": true, "overlap-whole-and-tool": true,
 		"roles-subtables": true, "roles": true, "subagents-concurrent-conflict": true,
 		"subagents-concurrent-only": true, "subagents-role-stays": true, "tools-all": true,
-		"top-level-tools": true,
+		"top-level-tools": true, "lean-supervisor-off": true,
 	}
 	for _, dir := range golden.Cases(t, "migrate") {
 		dir, err := filepath.Abs(dir)
@@ -438,7 +438,15 @@ func TestMigrateDocs(t *testing.T) {
 					continue
 				}
 				dir := files(t, map[string]string{"config.toml": string(example), "kokua.manifest.json": manifestJSON})
-				r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", args[1:]...)
+				stdin := ""
+				if n := len(args); n > 2 && args[n-2] == "<" { // - < FILE: FILE on standard input
+					data, err := os.ReadFile(filepath.Join(dir, args[n-1]))
+					if err != nil {
+						t.Fatal(err)
+					}
+					stdin, args = string(data), args[:n-2]
+				}
+				r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, stdin, args[1:]...)
 				if r.Code != cli.ExitOK {
 					t.Errorf("%q exits %d:\n%s", line, r.Code, r.Stderr)
 				}

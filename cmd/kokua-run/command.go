@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/cmd/internal/cli"
 	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
+	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
 
@@ -62,9 +64,28 @@ func load(path, verifyKey string) (*policy.Policy, error) {
 	}
 	p, err := policy.Load(path)
 	if err != nil {
+		if config := configGiven(path, err); config != nil {
+			return nil, config
+		}
 		return nil, cli.Fail(cli.ExitRefused, "kokua-run: %v", err)
 	}
 	return p, nil
+}
+
+// configGiven is the usage error for a Kokua config.toml named where the
+// compiled policy goes, which the load refused as no JSON: it says what
+// the file is and the command that compiles it. It is nil for any other
+// refusal.
+func configGiven(path string, err error) error {
+	if !errors.Is(err, policy.ErrShape) {
+		return nil
+	}
+	src, rerr := lint.ReadFile(path)
+	if rerr != nil || bytes.HasPrefix(bytes.TrimLeft(src.Data, " \t\r\n\ufeff"), []byte("{")) || !lint.IsKokuaConfig(src) {
+		return nil
+	}
+	name := printable.String(path)
+	return cli.Fail(cli.ExitUsage, "kokua-run: %s is a Kokua config.toml, not a compiled policy: compile it first (kokua-compile -o policy.json %s), then give kokua-run policy.json", name, name)
 }
 
 // notRegular refuses, with ExitUsage and without opening it, an input

@@ -120,3 +120,29 @@ func TestSessionUnknownAgent(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
+
+// TestConfigWhereThePolicyGoes (issue 38): a Kokua config.toml given to
+// decide or session where the compiled policy goes is a usage error,
+// exit 2, that names it a config and gives the command that compiles it;
+// another file that is not JSON is still a refused policy, exit 4.
+func TestConfigWhereThePolicyGoes(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(config, []byte("[assistant]\nagent = \"a\"\n\n[agents.a.tools]\navailable = [\"web\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "Cargo.toml")
+	if err := os.WriteFile(other, []byte("[package]\nname = \"x\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "kokua-run: " + config + " is a Kokua config.toml, not a compiled policy: compile it first (kokua-compile -o policy.json " + config + "), then give kokua-run policy.json\n"
+	for _, args := range [][]string{{"decide", config, "a", "web_search"}, {"session", config, "a"}} {
+		code, out, errs := clitest.Run(Main, "kokua-run", "", args...).Split()
+		if code != cli.ExitUsage || out != "" || errs != want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", args, code, out, errs, want)
+		}
+	}
+	if code, _, errs := clitest.Run(Main, "kokua-run", "", "decide", other, "a", "web_search").Split(); code != cli.ExitRefused || !strings.Contains(errs, "not a JSON policy") {
+		t.Errorf("Cargo.toml: exit %d, stderr %q; want 4, not a JSON policy", code, errs)
+	}
+}

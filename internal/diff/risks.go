@@ -198,8 +198,28 @@ func (s *Side) hopPlace(h reach.Hop) Place {
 	if h.Answer.Entry != "" {
 		return s.entryPlace(h.Answer.Key, h.Answer.Position)
 	}
+	if h.Agent == reach.ComposedNode {
+		// Composed workers hold the whole registry; the line that makes
+		// them is a composer's capabilities item (issue 38).
+		if e, ok := s.composer(); ok {
+			return edgePlace(s, e)
+		}
+	}
 	_, at := reachedBy(s, h.Agent, h.Answer, "now")
 	return at
+}
+
+// composer is the compose_subagent edge of the first agent, by name,
+// that sets composed workers running, if any does.
+func (s *Side) composer() (reach.Edge, bool) {
+	var first reach.Edge
+	found := false
+	for _, e := range s.Graph.Edges {
+		if e.Via == kokua.ComposeSubagent && e.To == reach.ComposedNode && (!found || e.From < first.From) {
+			first, found = e, true
+		}
+	}
+	return first, found
 }
 
 // WriteRisks writes a risk report in one of RiskFormats.
@@ -250,9 +270,28 @@ func risksHuman(r *RiskReport) string {
 			for _, line := range path.hopLines(humanHop, hopsLeftOut) {
 				p("    %s\n", line)
 			}
+			if help := path.ComposedHelp(); help != "" {
+				p("    help: %s\n", help)
+			}
 		}
 	}
 	return b.String()
+}
+
+// ComposedHelp is the way out of a path that ends at an ungated call by
+// composed workers, which hold every registered toolset: the two ways
+// Kokua allows (docs/readings.md, "Composed workers and an entry on a toolset no agent declares");
+// "" for any other path.
+func (p PlacedPath) ComposedHelp() string {
+	if len(p.Hops) == 0 {
+		return ""
+	}
+	last := p.Hops[len(p.Hops)-1]
+	if last.Kind != reach.HopCalls || last.Agent != reach.ComposedNode || last.Answer.Entry != "" {
+		return ""
+	}
+	return fmt.Sprintf("composed workers hold every registered toolset, %s among them, because an agent holds capabilities (%s): drop capabilities from every agent Kokua builds, or declare %s on an agent and gate its tools in [assistant.tools], the pair composed workers get",
+		p.Toolset, last.At, p.Toolset)
 }
 
 func risksMarkdown(r *RiskReport) string {

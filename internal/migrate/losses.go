@@ -7,6 +7,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/internal/config"
 	"github.com/kokua-policy/kokua-policy/internal/engine"
+	"github.com/kokua-policy/kokua-policy/lint"
 )
 
 // Loss is a gate the migrated config drops: the input wrote no
@@ -94,4 +95,17 @@ func losses(in *config.Config, out *engine.Linted) []Loss {
 		}
 	}
 	return lost
+}
+
+// LostGates are the gates of Kokua's built-in pair that after drops
+// against before: what kokua-lint --fix says when moving the removed
+// approval lists writes an [assistant.tools] into a file that had none,
+// as migrate says it of its own output (docs/migrate.md). None when
+// before writes an [assistant.tools], or either side cannot be read.
+func LostGates(before, after lint.Source, m *lint.Manifest) []Loss {
+	in, err := config.Load(before.Name, before.Data)
+	if err != nil || !in.DefaultPair.Confirm.Builtin {
+		return nil
+	}
+	return losses(in, engine.Run(after, m))
 }

@@ -447,6 +447,7 @@ func (mg *migration) dropHeader(t *tomlpos.Node) {
 func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn bool) {
 	tools := mg.root.Get("tools")
 	if tools == nil && len(roles) == 0 && !memoryOn {
+		mg.lean(nil, nil)
 		return
 	}
 	var groups *tomlpos.Node
@@ -489,6 +490,9 @@ func (mg *migration) entryAgent(roles []string, memory *tomlpos.Node, memoryOn b
 		for _, name := range kokua.MemoryToolsets() {
 			plan.add(name)
 		}
+	}
+	if f := mg.lean(roles, groups); f != "" {
+		flags = append(flags, f)
 	}
 	flags = append(flags, fmt.Sprintf("before [agents], Kokua gave the entry agent %q some of its own toolsets without a list (which ones depended on the version: memory, documents, skills, config, mcp, scheduling, conversations, time); list in available the ones it should hold, then delete this comment", mg.entry))
 
@@ -709,11 +713,7 @@ func (mg *migration) writePair(lead []string, kvs []tomledit.Key) {
 	if len(kvs) > 0 {
 		kvs[0].Above = append(slices.Clone(lead), kvs[0].Above...)
 	}
-	where := tomledit.Where{}
-	if security := mg.root.Get("security"); security != nil && security.Header {
-		where.Before = security
-	}
-	mg.ed.WriteKeys([]string{"assistant", "tools"}, kvs, where)
+	mg.ed.WriteKeys([]string{"assistant", "tools"}, kvs, tomledit.PairWhere(mg.root))
 }
 
 // coveredBy reports the review entry that holds every tool of the confirm

@@ -109,17 +109,20 @@ type summary struct {
 	// Agents are the matrix's rows: the Declared agents, and composed
 	// workers when Composed.
 	Agents, Declared, Tools int
-	Composed                bool
-	AutoApproval            bool
-	Reviewers               []string
-	MaxPerTurn              int
-	FloorActive             bool
-	Floor                   []string
-	SavedBytes, AllBytes    int
-	SavedPercent            string
-	Digest, Compiler        string
-	ConfigFile, Manifest    string
-	BaseName, Headline      string
+	// Core counts the core tools among the Tools columns, Registry the
+	// rest: the toolsets' tools, which kokua-compile manifest counts.
+	Core, Registry       int
+	Composed             bool
+	AutoApproval         bool
+	Reviewers            []string
+	MaxPerTurn           int
+	FloorActive          bool
+	Floor                []string
+	SavedBytes, AllBytes int
+	SavedPercent         string
+	Digest, Compiler     string
+	ConfigFile, Manifest string
+	BaseName, Headline   string
 }
 
 type agentView struct {
@@ -353,6 +356,8 @@ func (m *Model) summary() summary {
 	s := summary{Entry: d.EntryAgent, Agents: len(m.Rows), Declared: len(d.Agents), Tools: len(m.Columns), AutoApproval: d.AutoApproval.Enabled,
 		Reviewers: d.AutoApproval.Reviewers, MaxPerTurn: d.AutoApproval.MaxPerTurn, FloorActive: d.Floor.Active,
 		Digest: d.Digest, Compiler: d.Compiler, ConfigFile: m.ConfigFile(), Manifest: d.Inputs.Manifest.File}
+	s.Core = len(d.CoreTools)
+	s.Registry = s.Tools - s.Core
 	for _, e := range d.Floor.List.Entries {
 		s.Floor = append(s.Floor, e.Text)
 	}

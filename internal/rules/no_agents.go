@@ -80,31 +80,76 @@ func isPolicyTestFile(root *tomlpos.Node) bool {
 	return true
 }
 
+// What a file that holds none of Kokua's tables is.
+const (
+	policyTestFile = iota + 1
+	emptyFile
+	commentsOnly
+	otherTOML
+)
+
+// notKokuaKind says what a parsed file that holds none of Kokua's tables
+// is, and for another program's TOML its first tables.
+func notKokuaKind(root *tomlpos.Node, data []byte) (kind int, tables string) {
+	switch {
+	case isPolicyTestFile(root):
+		return policyTestFile, ""
+	case len(bytes.TrimSpace(data)) == 0:
+		return emptyFile, ""
+	case root == nil || len(root.Fields) == 0:
+		return commentsOnly, ""
+	}
+	var names []string
+	for _, f := range root.Fields {
+		if len(names) == 3 {
+			names = append(names, "...")
+			break
+		}
+		names = append(names, "["+f.Name+"]")
+	}
+	return otherTOML, strings.Join(names, ", ")
+}
+
+// NotAConfig says what a file is that holds none of Kokua's tables, for
+// a command that refuses it where a config goes: "a policy test file
+// ([[expect]] claims for kokua-compile test)", "an empty file", "a file
+// holding only comments" or "another program's TOML (it has [build])".
+// It is "" for a file that is not valid TOML.
+func NotAConfig(data []byte) string {
+	root, err := tomlpos.Parse("", data)
+	if err != nil {
+		return ""
+	}
+	switch kind, tables := notKokuaKind(root, data); kind {
+	case policyTestFile:
+		return "a policy test file ([[expect]] claims for kokua-compile test)"
+	case emptyFile:
+		return "an empty file"
+	case commentsOnly:
+		return "a file holding only comments"
+	default:
+		return "another program's TOML (it has " + tables + ")"
+	}
+}
+
 // notKokua is no-agents' message and help for a file that holds none of
 // Kokua's tables: a policy test file, an empty file, or another
 // program's TOML. None of them is told to run `kokua config init
 // --force`, which would overwrite it.
 func notKokua(c *config.Config) (message, help string) {
 	name := filepath.Base(c.File)
-	switch {
-	case isPolicyTestFile(c.Root):
+	kind, tables := notKokuaKind(c.Root, c.Source)
+	switch kind {
+	case policyTestFile:
 		return "this is a policy test file ([[expect]] claims for kokua-compile test), not a config: it declares no agents",
 			"lint the config the claims are about, and check them with `kokua-compile test CONFIG " + name + "`"
-	case len(bytes.TrimSpace(c.Source)) == 0:
+	case emptyFile:
 		return "the file is empty: Kokua needs at least one [agents.<name>] table, the entry agent among them",
 			"write the entry agent's [agents.<name>] table, or copy the tables of config.example.toml into the file"
-	case len(c.Root.Fields) == 0:
+	case commentsOnly:
 		return "the file holds only comments: Kokua needs at least one [agents.<name>] table, the entry agent among them",
 			"write the entry agent's [agents.<name>] table below the comments, or copy the tables of config.example.toml there"
 	}
-	var tables []string
-	for _, f := range c.Root.Fields {
-		if len(tables) == 3 {
-			tables = append(tables, "...")
-			break
-		}
-		tables = append(tables, "["+f.Name+"]")
-	}
-	return "the file holds none of Kokua's tables (it has " + strings.Join(tables, ", ") + "): it is another program's TOML, or not yet a Kokua config",
+	return "the file holds none of Kokua's tables (it has " + tables + "): it is another program's TOML, or not yet a Kokua config",
 		"check that this is Kokua's config.toml; where other programs' config.toml files are linted too (a hook, a folder), --only-kokua skips them"
 }

@@ -111,7 +111,7 @@ func moveEntries(p *Pass, n *tomlpos.Node, target string) []diag.Fix {
 		return nil
 	}
 	e := p.edit()
-	if !e.MoveKey(n, []string{"assistant", "tools"}, target, tomledit.Where{End: true}) {
+	if !e.MoveKey(n, []string{"assistant", "tools"}, target, tomledit.PairWhere(p.Config.Root)) {
 		return nil
 	}
 	from := n.Path()

@@ -340,3 +340,15 @@ func String(s string, literal bool) string {
 	}
 	return quoted
 }
+
+// PairWhere is where a new [assistant.tools] table goes, for the
+// linter's removed-key fix and kokua-lint migrate alike (docs/migrate.md
+// promises the same place): after [assistant]'s own keys when it is a
+// [header] table (WriteKeys does that), else above a [security] header
+// table, where the old lists were, else at the end of the document.
+func PairWhere(root *tomlpos.Node) Where {
+	if security := root.Get("security"); security != nil && security.Header {
+		return Where{Before: security}
+	}
+	return Where{}
+}

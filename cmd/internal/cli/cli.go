@@ -283,6 +283,15 @@ func didYouMean(name, word, closest string) error {
 	return Fail(ExitUsage, "%s: unknown command '%s': did you mean '%s'? (see --help)", name, word, closest)
 }
 
+// Mean is what a usage error about a value not among values adds: "; did
+// you mean 'x'?" with the closest of values, or "" when none is close.
+func Mean(value string, values ...string) string {
+	if c := Closest(value, values); c != "" {
+		return "; did you mean '" + c + "'?"
+	}
+	return ""
+}
+
 // Closest is the one of names closest to word, a mistyped name, by the
 // project's one rule for suggestions (similar.Suggest), or "" when none
 // is close: for a command's own small languages, such as kokua-run

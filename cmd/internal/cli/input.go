@@ -15,6 +15,7 @@ import (
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/printable"
 	"github.com/kokua-policy/kokua-policy/internal/regular"
+	"github.com/kokua-policy/kokua-policy/internal/rules"
 	"github.com/kokua-policy/kokua-policy/lint"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -111,8 +112,14 @@ func OnlyKokuaFlag() *urfave.BoolFlag {
 // file with a [security] table of its own (Hugo's) is skipped too, so the
 // line says which keys of [security] would have made it Kokua's, not that
 // it has no [security] table.
-func SkipNote(stderr io.Writer, command, name string) {
-	fmt.Fprintf(stderr, "%s: skipping %s: not a Kokua config (it has no [assistant], [agents], [reviewers], [mcp] or [tools] table, and none of Kokua's keys in [security])\n", command, printable.String(name))
+//
+// A policy test file is named as one: it is Kokua's, but not a config.
+func SkipNote(stderr io.Writer, command string, src lint.Source) {
+	if rules.IsPolicyTestFile(src.Data) {
+		fmt.Fprintf(stderr, "%s: skipping %s: a policy test file ([[expect]] claims, which kokua-compile test checks), not a config\n", command, printable.String(src.Name))
+		return
+	}
+	fmt.Fprintf(stderr, "%s: skipping %s: not a Kokua config (it has no [assistant], [agents], [reviewers], [mcp] or [tools] table, and none of Kokua's keys in [security])\n", command, printable.String(src.Name))
 }
 
 // Folders replaces each argument that is a folder with the Kokua configs
