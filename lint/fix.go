@@ -184,12 +184,14 @@ func fixRounds(cfg Source, m *Manifest, unsafe bool, held []Withheld, bound int)
 	for round := 0; round < bound; round++ {
 		var fixes []diag.Fix
 		var from []diag.Diagnostic
+		var tables touched
 		for _, d := range now.res.Diagnostics {
-			if d.Span.File != cfg.Name || !fixable(d, now.data) || slices.ContainsFunc(fixes, d.Fixes[0].Isolated) {
+			if d.Span.File != cfg.Name || !fixable(d, now.data) || tables.isolates(d.Fixes[0]) {
 				continue
 			}
 			fixes = append(fixes, d.Fixes[0])
 			from = append(from, d)
+			tables.add(d.Fixes[0])
 		}
 		data, made := diag.Apply(now.data, fixes)
 		if len(made) == 0 || bytes.Equal(data, now.data) {
@@ -236,6 +238,44 @@ func fixRounds(cfg Source, m *Manifest, unsafe bool, held []Withheld, bound int)
 	out.Data, out.Given = now.data, given.res
 	out.Result = &Result{Diagnostics: withheldNotes(cfg.Name, now, out.Withheld), Kokua: now.res.Kokua}
 	return out, nil
+}
+
+// touched is what the fixes taken in a round touch, by table: whether a
+// local fix touches it, and whether one that is not local does. It answers
+// whether a fix is Isolated from any fix taken, one lookup a table the fix
+// touches, where asking each fix taken cost a round the square of its
+// fixes (issue 37: 100,000 bare tool names took --fix a minute).
+type touched map[string]struct{ local, other bool }
+
+// isolates reports whether f is Isolated from some fix added: a table f
+// touches is touched by a fix that is not local, or by any fix when f is
+// not local.
+func (t touched) isolates(f diag.Fix) bool {
+	for _, table := range f.Touches {
+		if by, ok := t[table]; ok && (by.other || !f.Local && by.local) {
+			return true
+		}
+	}
+	return false
+}
+
+// add records the tables f touches.
+func (t *touched) add(f diag.Fix) {
+	if len(f.Touches) == 0 {
+		return
+	}
+	if *t == nil {
+		*t = touched{}
+	}
+	for _, table := range f.Touches {
+		by := (*t)[table]
+		if f.Local {
+			by.local = true
+		} else {
+			by.other = true
+		}
+		(*t)[table] = by
+	}
 }
 
 // pick are the fixes at the indices given, in their order.
