@@ -17,6 +17,16 @@ import (
 // and so does one whose edits overlap one made before it.
 const MaxFixRounds = 16
 
+// MaxFixTries bounds how many fixes Fix makes again one at a time, each
+// with a lint of the whole config, after rounds that brought an error
+// (Fix): a config can be written so that every fix of a round brings one
+// (1,000 bare tool names, each already in the other approval list, took
+// --fix 5 s; 10,000 would take many minutes). Past the bound, the fixes
+// not yet tried are left unmade, as findings that keep their fixes, and
+// Fix makes no more rounds: what it made is still checked as ever, so
+// the bound only ever leaves a fix out.
+const MaxFixTries = 64
+
 // Fixed is what Fix made of one config.
 type Fixed struct {
 	// Data is the config with the fixes made; the config's own bytes when
@@ -87,8 +97,9 @@ func Fix(cfg Source, m *Manifest, unsafe bool) *Fixed {
 // fixUpTo is Fix with at most bound rounds that make fixes.
 func fixUpTo(cfg Source, m *Manifest, unsafe bool, bound int) *Fixed {
 	var held []Withheld
+	tries := 0 // shared by every start, so that a start again adds none
 	for {
-		out, culprit := fixRounds(cfg, m, unsafe, held, bound)
+		out, culprit := fixRounds(cfg, m, unsafe, held, bound, &tries)
 		if culprit == nil {
 			return out
 		}
@@ -155,48 +166,58 @@ func why(d diag.Diagnostic) string {
 // fixRounds makes the rounds of one Fix with the fixes of held left out.
 // It returns the fix to withhold and fix again from the start without,
 // when an error a fix brought, which a later round was to fix, is still
-// there at the end.
-func fixRounds(cfg Source, m *Manifest, unsafe bool, held []Withheld, bound int) (*Fixed, *Withheld) {
+// there at the end. tries counts the fixes made again one at a time, up
+// to MaxFixTries.
+func fixRounds(cfg Source, m *Manifest, unsafe bool, held []Withheld, bound int, tries *int) (*Fixed, *Withheld) {
 	lint := func(data []byte) linted { return linted{data, Lint(Source{Name: cfg.Name, Data: data}, m)} }
 	out := &Fixed{Data: cfg.Data, Withheld: slices.Clone(held)}
 	given := lint(cfg.Data)
 	now := given
-	keys := make([]fixKey, len(held)) // the keys of out.Withheld, as the findings were when withheld
-	for i, w := range held {
-		keys[i] = w.key
+	keys := make(map[fixKey]bool, len(held)) // the keys of out.Withheld, as the findings were when withheld
+	for _, w := range held {
+		keys[w.key] = true
 	}
 	withhold := func(d diag.Diagnostic, f diag.Fix, data []byte, why string) {
 		out.Withheld = append(out.Withheld, Withheld{Finding: d, Fix: f, Why: why, key: fixKey{identify(d, cfg.Name, data), f.Title}})
-		keys = append(keys, out.Withheld[len(out.Withheld)-1].key)
+		keys[out.Withheld[len(out.Withheld)-1].key] = true
 	}
 	// fixable is whether Fix would make a fix of d, found in data, in a
 	// later round.
 	fixable := func(d diag.Diagnostic, data []byte) bool {
-		return engine.Fixable(d, unsafe) && !slices.Contains(keys, fixKey{identify(d, cfg.Name, data), d.Fixes[0].Title})
+		return engine.Fixable(d, unsafe) && !keys[fixKey{identify(d, cfg.Name, data), d.Fixes[0].Title}]
 	}
 	brought := map[errKey]Withheld{} // an error a fix brought for a later round to fix
 	for round := 0; round < bound; round++ {
 		var fixes []diag.Fix
 		var from []diag.Diagnostic
+		var tables touched
 		for _, d := range now.res.Diagnostics {
-			if d.Span.File != cfg.Name || !fixable(d, now.data) || slices.ContainsFunc(fixes, d.Fixes[0].Isolated) {
+			if d.Span.File != cfg.Name || !fixable(d, now.data) || tables.isolates(d.Fixes[0]) {
 				continue
 			}
 			fixes = append(fixes, d.Fixes[0])
 			from = append(from, d)
+			tables.add(d.Fixes[0])
 		}
 		data, made := diag.Apply(now.data, fixes)
 		if len(made) == 0 || bytes.Equal(data, now.data) {
 			break
 		}
 		next := lint(data)
+		stopped := false
 		if newErrors(cfg.Name, now, next) != nil {
 			// Undone: the round's fixes are made again one at a time, each
 			// on what the ones kept before it made, and kept unless it
-			// brings an error no later round fixes.
+			// brings an error no later round fixes; up to MaxFixTries in
+			// all, after which the rest are not made and no round follows.
 			var kept []int
 			next = now
 			for _, i := range made {
+				if *tries >= MaxFixTries {
+					stopped = true
+					break
+				}
+				*tries++
 				try, _ := diag.Apply(now.data, pick(fixes, append(slices.Clone(kept), i)))
 				r := lint(try)
 				fresh := newErrors(cfg.Name, next, r)
@@ -221,6 +242,9 @@ func fixRounds(cfg Source, m *Manifest, unsafe bool, held []Withheld, bound int)
 			out.Rounds++
 		}
 		now = next
+		if stopped {
+			break
+		}
 	}
 	for _, d := range newErrors(cfg.Name, given, now) {
 		if w, ok := brought[identify(d, cfg.Name, now.data)]; ok {
@@ -230,6 +254,44 @@ func fixRounds(cfg Source, m *Manifest, unsafe bool, held []Withheld, bound int)
 	out.Data, out.Given = now.data, given.res
 	out.Result = &Result{Diagnostics: withheldNotes(cfg.Name, now, out.Withheld), Kokua: now.res.Kokua}
 	return out, nil
+}
+
+// touched is what the fixes taken in a round touch, by table: whether a
+// local fix touches it, and whether one that is not local does. It answers
+// whether a fix is Isolated from any fix taken, one lookup a table the fix
+// touches, where asking each fix taken cost a round the square of its
+// fixes (issue 37: 100,000 bare tool names took --fix a minute).
+type touched map[string]struct{ local, other bool }
+
+// isolates reports whether f is Isolated from some fix added: a table f
+// touches is touched by a fix that is not local, or by any fix when f is
+// not local.
+func (t touched) isolates(f diag.Fix) bool {
+	for _, table := range f.Touches {
+		if by, ok := t[table]; ok && (by.other || !f.Local && by.local) {
+			return true
+		}
+	}
+	return false
+}
+
+// add records the tables f touches.
+func (t *touched) add(f diag.Fix) {
+	if len(f.Touches) == 0 {
+		return
+	}
+	if *t == nil {
+		*t = touched{}
+	}
+	for _, table := range f.Touches {
+		by := (*t)[table]
+		if f.Local {
+			by.local = true
+		} else {
+			by.other = true
+		}
+		(*t)[table] = by
+	}
 }
 
 // pick are the fixes at the indices given, in their order.
@@ -248,14 +310,17 @@ func withheldNotes(name string, now linted, held []Withheld) []diag.Diagnostic {
 	if len(held) == 0 {
 		return ds
 	}
+	first := make(map[fixKey]int, len(held)) // the first withheld fix of each key
+	for j := len(held) - 1; j >= 0; j-- {
+		first[held[j].key] = j
+	}
 	out := slices.Clone(ds)
 	for i, d := range out {
 		var fixes []diag.Fix
 		notes := slices.Clip(d.Notes)
 		for _, f := range d.Fixes {
-			k := fixKey{identify(d, name, now.data), f.Title}
-			j := slices.IndexFunc(held, func(w Withheld) bool { return w.key == k })
-			if j < 0 {
+			j, ok := first[fixKey{identify(d, name, now.data), f.Title}]
+			if !ok {
 				fixes = append(fixes, f)
 				continue
 			}

@@ -194,3 +194,31 @@ func TestNewErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFixTriesAreBounded (issue 37): a config whose every fix brings an
+// error (bare tool names whose qualified form the other approval list
+// already holds, so that each fix makes an overlap) costs Fix at most
+// MaxFixTries fixes made again one at a time, each a lint of the whole
+// file: 1,000 of them took --fix 5 s, each tried alone. Under the bound
+// every fix is tried and withheld as before; past it the rest are left
+// unmade, and in both the config is left with no error it did not hold.
+func TestFixTriesAreBounded(t *testing.T) {
+	config := func(n int) Source {
+		return Source{Name: "config.toml", Data: []byte("[assistant.tools]\nconfirm = [\"compute.run_command\"]\nreview = [\n" +
+			strings.Repeat("  \"run_command\",\n", n) + "]\n\n[agents.assistant.tools]\navailable = [\"compute\", \"time\"]\n")}
+	}
+	for _, c := range []struct{ n, withheld int }{{10, 10}, {MaxFixTries, MaxFixTries}, {300, MaxFixTries}} {
+		src := config(c.n)
+		fixed := Fix(src, nil, false)
+		if len(fixed.Applied) != 0 || len(fixed.Withheld) != c.withheld {
+			t.Errorf("%d fixes that each bring an overlap: %d made and %d withheld, want none made and %d withheld",
+				c.n, len(fixed.Applied), len(fixed.Withheld), c.withheld)
+		}
+		if !bytes.Equal(fixed.Data, src.Data) {
+			t.Errorf("%d fixes that each bring an overlap: the config was changed", c.n)
+		}
+		if got := errorsOf(fixed.Result); len(got) != c.n || slices.Contains(got, "confirm-review-overlap") {
+			t.Errorf("%d fixes that each bring an overlap: errors %v, want the %d entry-shape errors given", c.n, got, c.n)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/kokua-policy/kokua-policy/internal/engine"
 	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
+	"github.com/kokua-policy/kokua-policy/internal/textdiff"
 )
 
 // The linear-growth target (docs/benchmarks.md, "Linear growth"): for each
@@ -206,4 +207,41 @@ func BenchmarkScaleNearMiss(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkScaleFixes: the shape of issue 37 (item 1), 1,000, 10,000 and
+// 100,000 bare "run_command" entries, each a finding with one safe fix
+// (gen.BareEntries): linted and written in each format, fixed as --fix
+// fixes (lint.Fix, round by round), and fixed and shown as --diff shows
+// it. Each finding with a fix once looked at the whole file for its line
+// ends, and each fix of a --fix round was compared with every fix taken
+// before it: 100,000 took --fix a minute. The 100x step is the one the
+// issue bounds at about 13x.
+func BenchmarkScaleFixes(b *testing.B) {
+	for _, format := range []string{"human", "json", "sarif", "github"} {
+		b.Run("format="+format, func(b *testing.B) {
+			benchScale(b, 1000, gen.BareEntries, func(b *testing.B, data []byte) { lintAndWrite(b, data, format) })
+		})
+	}
+	fix := func(b *testing.B, data []byte, diff bool) {
+		src := Source{Name: "config.toml", Data: data}
+		m := DefaultManifest()
+		for b.Loop() {
+			fixed := Fix(src, m, false)
+			if len(fixed.Applied) == 0 {
+				b.Fatal("nothing fixed")
+			}
+			if diff {
+				if out := textdiff.Unified("a/config.toml", "b/config.toml", string(data), string(fixed.Data)); out == "" {
+					b.Fatal("no diff")
+				}
+			}
+		}
+	}
+	b.Run("fix", func(b *testing.B) {
+		benchScale(b, 1000, gen.BareEntries, func(b *testing.B, data []byte) { fix(b, data, false) })
+	})
+	b.Run("diff", func(b *testing.B) {
+		benchScale(b, 1000, gen.BareEntries, func(b *testing.B, data []byte) { fix(b, data, true) })
+	})
 }

@@ -21,7 +21,11 @@
 #      below), and kokua-compile within 1.3 times the time of kokua-lint;
 #   4. as whole processes (/usr/bin/time): kokua-lint on each input shape
 #      of issue 18 at 3,000 findings (tools/shapes), in every format,
-#      within a second and writing under 20 MB.
+#      within a second and writing under 20 MB; kokua-compile risks, diff,
+#      report and test on the shapes of issue 37 at 1,000 to 3,000 agents
+#      or claims; kokua-lint on 1,000, 10,000 and 100,000 findings with a
+#      fix, in every format, --fix and --diff, 100,000 within 13 times the
+#      CPU time of 10,000.
 #
 #   5. the HTTP server (tools/loadclient, as scripts/loadtest.sh runs it):
 #      POST /v1/decide at least 0.9 of a bare net/http handler's decisions
@@ -137,9 +141,11 @@ if [[ -z "${SKIP_GO:-}" ]]; then
 	# speed of a shared machine drifts over minutes.
 	# The shapes of issue 37 are linear growth too: risks and diff of deep
 	# delegation (./internal/diff), claims that keep their failing pairs
-	# (./internal/expect), and the language server's code actions at a
-	# cursor (./internal/lsp).
-	echo "== linear growth: ./lint -bench Scale, ./internal/tomlpos -bench 'Parse|GoTOML', ./internal/diff -bench 'Scale(Risks|Diff)', ./internal/expect -bench ScaleFailingClaims, ./internal/lsp -bench ScaleCodeActions ($count rounds, -cpu 1)"
+	# (./internal/expect), the language server's code actions at a cursor
+	# and its "fix all" of each version (./internal/lsp), and findings that
+	# each have a fix, in every format, --fix and --diff (./lint
+	# ScaleFixes).
+	echo "== linear growth: ./lint -bench Scale, ./internal/tomlpos -bench 'Parse|GoTOML', ./internal/diff -bench 'Scale(Risks|Diff)', ./internal/expect -bench ScaleFailingClaims, ./internal/lsp -bench 'Scale(CodeActions|FixAll)' ($count rounds, -cpu 1)"
 	go test -c -o "$tmp/lint.test" ./lint
 	go test -c -o "$tmp/tomlpos.test" ./internal/tomlpos
 	go test -c -o "$tmp/diff.test" ./internal/diff
@@ -151,7 +157,7 @@ if [[ -z "${SKIP_GO:-}" ]]; then
 		"$tmp/tomlpos.test" -test.run '^$' -test.bench 'Parse|GoTOML' -test.benchmem -test.cpu 1 | tee -a "$tmp/scale.txt"
 		(cd internal/diff && "$tmp/diff.test" -test.run '^$' -test.bench 'Scale(Risks|Diff)' -test.benchmem -test.cpu 1) | tee -a "$tmp/scale.txt"
 		(cd internal/expect && "$tmp/expect.test" -test.run '^$' -test.bench ScaleFailingClaims -test.benchmem -test.cpu 1) | tee -a "$tmp/scale.txt"
-		(cd internal/lsp && "$tmp/lsp.test" -test.run '^$' -test.bench ScaleCodeActions -test.benchmem -test.cpu 1) | tee -a "$tmp/scale.txt"
+		(cd internal/lsp && "$tmp/lsp.test" -test.run '^$' -test.bench 'Scale(CodeActions|FixAll)' -test.benchmem -test.cpu 1) | tee -a "$tmp/scale.txt"
 	done
 	echo
 	awk '
@@ -355,6 +361,52 @@ for n in 1000 2000 3000; do
 	done
 done
 printf 'the shapes of issue 37 up to 3,000, within 2 s and under 20 MB: %s\n' "$( ((bad)) && echo "MISSED ($bad)" || echo met)"
+
+echo
+echo "== whole process: findings with a fix, issue 37, at 1,000, 10,000 and 100,000 (/usr/bin/time, fastest of 3)"
+# n bare "run_command" entries, each a finding with one safe fix
+# (tools/shapes bare-entries.toml): kokua-lint in every format, --fix (on
+# a copy) and --diff. Each finding with a fix once read the whole file
+# for its line ends, and each fix of a --fix round was compared with
+# every fix taken before it: 100,000 took --fix a minute of CPU. Target:
+# 100,000 at most 13 times the CPU time of 10,000, in every run.
+printf '%-8s %8s %9s %9s %9s %12s\n' run n "wall s" "cpu s" "max RSS" "output"
+bad=0
+declare -A cpus=()
+for n in 1000 10000 100000; do
+	go run ./tools/shapes -n "$n" "$tmp/bare-$n" >/dev/null
+	for run in human json sarif github fix diff; do
+		case $run in
+		fix) args=(--fix "$tmp/bare-$n/fixed.toml") ;;
+		diff) args=(--diff "$tmp/bare-$n/bare-entries.toml") ;;
+		*) args=(--format "$run" "$tmp/bare-$n/bare-entries.toml") ;;
+		esac
+		best=""
+		for _ in 1 2 3; do
+			cp "$tmp/bare-$n/bare-entries.toml" "$tmp/bare-$n/fixed.toml"
+			# kokua-lint exits 1: every entry is an error.
+			/usr/bin/time -f '%e %U %S %M' -o "$tmp/time.txt" "$tmp/kokua-lint" --color never "${args[@]}" >"$tmp/out" 2>/dev/null || true
+			read -r wall user sys rss < <(tail -n 1 "$tmp/time.txt")
+			cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+			if [[ -z $best ]] || awk -v a="$cpu" -v b="${best#* }" 'BEGIN { split(b, f, " "); exit !(a < f[1]) }'; then
+				best="$wall $cpu $rss"
+			fi
+		done
+		read -r wall cpu rss <<<"$best"
+		cpus[$run.$n]=$cpu
+		printf '%-8s %8d %9s %9s %6d MB %9d KB\n' "$run" "$n" "$wall" "$cpu" $((rss / 1024)) $(($(stat -c %s "$tmp/out") / 1024))
+	done
+done
+for run in human json sarif github fix diff; do
+	a=${cpus[$run.10000]} b=${cpus[$run.100000]}
+	if awk -v a="$a" -v b="$b" 'BEGIN { exit !(b > 13 * (a > 0.01 ? a : 0.01)) }'; then
+		bad=$((bad + 1))
+		printf '%-8s 100,000 / 10,000: %s s / %s s: MISSED\n' "$run" "$b" "$a"
+	else
+		printf '%-8s 100,000 / 10,000: %s s / %s s: met\n' "$run" "$b" "$a"
+	fi
+done
+printf 'findings with a fix, 100,000 within 13x the CPU of 10,000 in every run: %s\n' "$( ((bad)) && echo "MISSED ($bad)" || echo met)"
 
 echo
 echo "== the HTTP server against the bare net/http floor (tools/loadclient -batch 0, as scripts/loadtest.sh runs it)"

@@ -61,8 +61,9 @@ func (o options) readConfig(path string, stdin io.Reader) (*regular.Target, lint
 	return t, src, nil
 }
 
-// beforeReplace runs between the read of a config --fix fixes and its
-// replacement; a test replaces it to change the file in between.
+// beforeReplace runs between the read of a config --fix fixes or
+// migrate --write migrates and its replacement; a test replaces it to
+// change the file in between.
 var beforeReplace = func(string) {}
 
 // closeTarget releases a target readConfig returned, if any.

@@ -112,6 +112,7 @@ func migrateConfig(o migrateOptions, stdin io.Reader, stdout, stderr io.Writer) 
 	changed := err == nil && !bytes.Equal(res.Output, src.Data)
 	var kept string
 	if o.write && changed {
+		beforeReplace(o.config)
 		if kept, err = keepOriginal(target.Name(), src.Data, target.Mode()); err != nil {
 			return cli.WriteFailed("kokua-lint: migrate", fmt.Errorf("%w; %s was not changed", err, name))
 		}

@@ -16,11 +16,12 @@ import (
 // safeFixed is fixable after --fix: its one safe fix made.
 var safeFixed = strings.Replace(fixable, `"run_command"`, `"compute.run_command"`, 1)
 
-// TestFixWritesTheFileItRead (issue 37): --fix resolves a config's path
-// once. A symlink swapped between the read and the write does not move
-// the write to the file the link names now (before, the path was
-// resolved again, and the fix of one file replaced another); a file
-// renamed over the one read is refused, exit 3, and left as it is.
+// TestFixWritesTheFileItRead (issue 37): --fix and migrate --write
+// resolve a config's path once. A symlink swapped between the read and
+// the write does not move the write to the file the link names now
+// (before, the path was resolved again, and the fix of one file replaced
+// another); a file renamed over the one read is refused, exit 3, and
+// left as it is.
 func TestFixWritesTheFileItRead(t *testing.T) {
 	other := strings.Replace(fixable, "[agents.assistant.tools]", "# another file\n[agents.assistant.tools]", 1)
 	t.Run("link swapped", func(t *testing.T) {
@@ -61,6 +62,28 @@ func TestFixWritesTheFileItRead(t *testing.T) {
 		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "--fix", "config.toml")
 		wantWriteError(t, r, "cannot write config.toml: the path no longer names the file it named when the command started", "config.toml was not changed")
 		if got := readConfig(t, filepath.Join(dir, "config.toml")); got != other {
+			t.Errorf("the file put in its place was written:\n%s", got)
+		}
+	})
+	// migrate --write reads and replaces through the same target: a file
+	// renamed over the one it migrated is refused, exit 3, and left as
+	// it is; the original it read is kept beside it, as it always is.
+	t.Run("migrate --write, file replaced", func(t *testing.T) {
+		newer := strings.Replace(oldConfig, "\n", "\n# another file\n", 1)
+		dir := files(t, map[string]string{"config.toml": oldConfig, "other.toml": newer})
+		replaced := false
+		setBeforeReplace(t, func(string) {
+			replaced = true
+			if err := os.Rename(filepath.Join(dir, "other.toml"), filepath.Join(dir, "config.toml")); err != nil {
+				t.Error(err)
+			}
+		})
+		r := clitest.RunIn(t, Main, "kokua-lint", dir, nil, "", "migrate", "--write", "config.toml")
+		if !replaced {
+			t.Fatal("the hook between the read and the write did not run")
+		}
+		wantWriteError(t, r, "cannot write config.toml: the path no longer names the file it named when the command started")
+		if got := readConfig(t, filepath.Join(dir, "config.toml")); got != newer {
 			t.Errorf("the file put in its place was written:\n%s", got)
 		}
 	})

@@ -312,9 +312,11 @@ func Compare(o, n *Side) *Report {
 // and composed workers last.
 func agentNames(o, n *reach.Graph) []string {
 	var names []string
+	seen := make(map[string]bool, len(o.Agents)+len(n.Agents))
 	for _, g := range []*reach.Graph{o, n} {
 		for _, a := range g.Agents {
-			if !a.Composed && !slices.Contains(names, a.Name) {
+			if !a.Composed && !seen[a.Name] {
+				seen[a.Name] = true
 				names = append(names, a.Name)
 			}
 		}

@@ -24,8 +24,14 @@ func (s *Side) delegatesSpan(agent string) diag.Span {
 	return diag.Span{}
 }
 
-func hasEdge(g *reach.Graph, e reach.Edge) bool {
-	return slices.Contains(g.Edges, e)
+// edgeSet is a graph's edges, for a lookup each: looking each edge of one
+// side up in the other's list cost a diff the square of its edges.
+func edgeSet(g *reach.Graph) map[reach.Edge]bool {
+	set := make(map[reach.Edge]bool, len(g.Edges))
+	for _, e := range g.Edges {
+		set[e] = true
+	}
+	return set
 }
 
 // compareEdges lists the edges gained, then those lost, each with what it
@@ -33,8 +39,9 @@ func hasEdge(g *reach.Graph, e reach.Edge) bool {
 // level above what its source could cause on the old side.
 func compareEdges(o, n *Side) []EdgeChange {
 	out := []EdgeChange{}
+	old, now := edgeSet(o.Graph), edgeSet(n.Graph)
 	for _, e := range n.Graph.Edges {
-		if hasEdge(o.Graph, e) {
+		if old[e] {
 			continue
 		}
 		c := EdgeChange{From: e.From, To: e.To, Via: e.Via, Change: "gained", At: edgePlace(n, e),
@@ -55,7 +62,7 @@ func compareEdges(o, n *Side) []EdgeChange {
 		out = append(out, c)
 	}
 	for _, e := range o.Graph.Edges {
-		if hasEdge(n.Graph, e) {
+		if now[e] {
 			continue
 		}
 		out = append(out, EdgeChange{From: e.From, To: e.To, Via: e.Via, Change: "lost", At: edgePlace(o, e),

@@ -7,19 +7,14 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/testing/gen"
 )
 
 // bareEntries is a config whose review list holds n bare "run_command"
-// entries, one a line: n entry-shape findings, each with one safe fix.
-func bareEntries(n int) string {
-	var b strings.Builder
-	b.WriteString("[assistant.tools]\nconfirm = []\nreview = [\n")
-	for range n {
-		b.WriteString("  \"run_command\",\n")
-	}
-	b.WriteString("]\n\n[agents.assistant.tools]\navailable = [\"compute\", \"time\"]\n")
-	return b.String()
-}
+// entries, one a line: n entry-shape findings, each with one safe fix
+// (gen.BareEntries).
+func bareEntries(n int) string { return string(gen.BareEntries(n)) }
 
 // TestFixAllOncePerVersion (issue 37): "fix all" is made once for a
 // version of the document, whatever the number of requests that show

@@ -82,3 +82,43 @@ func BenchmarkScaleCodeActions(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScaleFixAll is the language server on the shape of issue 37
+// whose findings each have a fix: a document of 1,000, 10,000 and 100,000
+// bare "run_command" entries (bareEntries) edited, its diagnostics
+// published, and a code action requested at a cursor, which makes "fix
+// all" for the new version (lint.Fix, round by round, and the edits that
+// turn the text into the fixed one). The edit alternately adds and takes
+// out a comment line at the top, so each round is a new version of the
+// same size. docs/benchmarks.md, "The shapes of issue 37".
+func BenchmarkScaleFixAll(b *testing.B) {
+	for _, x := range []int{1, 10, 100} {
+		b.Run(fmt.Sprintf("x=%d", x), func(b *testing.B) {
+			c, _ := start(b, Options{}, nil)
+			c.patience = 10 * time.Minute
+			u := fileURI(b, "config.toml")
+			c.open(u, bareEntries(1000*x))
+			top, line := Range{}, Range{End: Position{Line: 1}}
+			cursor := Range{Start: Position{Line: 5, Character: 3}, End: Position{Line: 5, Character: 3}}
+			version := int32(1)
+			b.ReportAllocs()
+			for b.Loop() {
+				version++
+				if version%2 == 0 {
+					c.change(u, version, top, "# edited\n")
+				} else {
+					c.change(u, version, line, "")
+				}
+				all := 0
+				for _, a := range c.actions(u, cursor) {
+					if a.Kind == sourceFixAll {
+						all++
+					}
+				}
+				if all != 1 {
+					b.Fatalf("version %d: %d fix-all actions, want 1", version, all)
+				}
+			}
+		})
+	}
+}

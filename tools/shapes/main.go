@@ -18,6 +18,8 @@
 //	risk-*.old.toml             each of the three reading nothing: the old side of a diff
 //	failing-claims.toml         n claims of every agent and tool that every pair fails
 //	                            (kokua-compile test examples/shipped.config.toml failing-claims.toml)
+//	bare-entries.toml           n bare "run_command" review entries, one a line, each a
+//	                            finding with one safe fix (kokua-lint, --fix, --diff)
 //
 //	go run ./tools/shapes [-n 3000] DIR
 package main
@@ -51,6 +53,7 @@ func main() {
 		{"dead-line.toml", gen.DeadLine(*n)},
 		{"near-miss.toml", nearMiss},
 		{"near-miss.manifest.json", manifest},
+		{"bare-entries.toml", gen.BareEntries(*n)},
 		{"failing-claims.toml", []byte(strings.Repeat("[[expect]]\nagent = \"*\"\ntool = \"*\"\ndecision = \"denied\"\n\n", *n))},
 	}
 	for name, data := range map[string][]byte{

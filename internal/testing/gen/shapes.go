@@ -109,6 +109,23 @@ func DelegationChain(n int) []byte {
 	return b.Bytes()
 }
 
+// BareEntries is a config whose review list holds n bare "run_command"
+// entries, one a line: n entry-shape findings, each with one safe fix
+// ("compute.run_command"). The shape of issue 37 (item 1) whose findings
+// with a fix once cost the square of their number, each looking at the
+// whole file for its line ends, and whose --fix and --diff compared each
+// fix with every fix taken before it.
+func BareEntries(n int) []byte {
+	var b bytes.Buffer
+	b.Grow(80 + 16*n)
+	b.WriteString("[assistant.tools]\nconfirm = []\nreview = [\n")
+	for range n {
+		b.WriteString("  \"run_command\",\n")
+	}
+	b.WriteString("]\n\n[agents.assistant.tools]\navailable = [\"compute\", \"time\"]\n")
+	return b.Bytes()
+}
+
 // The shapes of issue 37 (item 2): delegation deep enough that listing
 // each agent's view and every hop of each path once cost the square of
 // the depth. Each is a config of the default install.

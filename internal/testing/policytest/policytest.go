@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/kokua-policy/kokua-policy/compile"
+	"github.com/kokua-policy/kokua-policy/internal/testing/patience"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/policy"
 )
@@ -112,15 +113,22 @@ func File(t testing.TB, data []byte) string {
 	return path
 }
 
-// WaitFor polls until cond holds, or fails the test after ten seconds.
+// WaitFor asks cond every 5 ms until it holds, or fails the test once
+// the time the test binary has is nearly out (internal/testing/patience,
+// at least ten seconds): a fixed bound failed on a loaded machine where
+// nothing was wrong. It waits for what cond observes, never for a time.
 func WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	wait := patience.Timeout(t, 10*time.Second)
+	deadline := time.After(wait)
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
 	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+		select {
+		case <-deadline:
+			t.Fatalf("timed out waiting %v for %s", wait, what)
+		case <-tick.C:
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 
