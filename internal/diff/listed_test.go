@@ -1,0 +1,159 @@
+package diff_test
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
+	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
+	"github.com/kokua-policy/kokua-policy/kokua"
+	"github.com/kokua-policy/kokua-policy/lint"
+)
+
+// caseSides loads both sides of every case of testdata/diff, each with
+// its manifest, by case name.
+func caseSides(t *testing.T) map[string][2]*diff.Side {
+	t.Helper()
+	out := map[string][2]*diff.Side{}
+	m := lint.DefaultManifest()
+	for _, dir := range golden.Cases(t, "diff") {
+		om, nm := caseManifests(t, dir, m)
+		out[filepath.Base(dir)] = [2]*diff.Side{side(t, filepath.Join(dir, "old.toml"), om), side(t, filepath.Join(dir, "new.toml"), nm)}
+	}
+	return out
+}
+
+// planRows are the rows of the Markdown report's table of what each
+// agent can cause to run, as written.
+func planRows(t *testing.T, r *diff.Report) []string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := diff.Write(&b, "markdown", r); err != nil {
+		t.Fatal(err)
+	}
+	const head = "| agent | runs unasked | a reviewer may approve | asks the user |\n| --- | --- | --- | --- |\n"
+	text := b.String()
+	i := strings.Index(text, head)
+	if i < 0 {
+		return nil
+	}
+	rest := text[i+len(head):]
+	if j := strings.Index(rest, "\n\n"); j >= 0 {
+		rest = rest[:j+1]
+	}
+	lines := strings.SplitAfter(rest, "\n")
+	return lines[:len(lines)-1]
+}
+
+// TestPlanRowsAreTheAgentsWhosePowerChanged: the Markdown report's table
+// of what each agent can cause to run has a row for exactly the agents
+// (declared ones in name order, composed workers last) whose count of
+// tools at some level differs between the sides, counted over what the
+// agent and its workers reach (reach.Graph.Reach, the loaders left out,
+// as they come with residency), with the counts of both sides. Every
+// case of testdata/diff, both ways.
+func TestPlanRowsAreTheAgentsWhosePowerChanged(t *testing.T) {
+	counts := func(g *reach.Graph, agent string) [4]int {
+		var out [4]int
+		for k, x := range g.Reach(agent) {
+			if k.Toolset == kokua.Core && (k.Tool == kokua.AvailableTools || k.Tool == kokua.LoadTools) {
+				continue
+			}
+			out[x.Level]++
+		}
+		return out
+	}
+	cell := func(a, b int) string {
+		if a == b {
+			return fmt.Sprint(a)
+		}
+		return fmt.Sprintf("%d → **%d**", a, b)
+	}
+	rows := 0
+	for name, sides := range caseSides(t) {
+		for _, pair := range [][2]*diff.Side{sides, {sides[1], sides[0]}} {
+			o, n := pair[0], pair[1]
+			var names []string
+			for _, g := range []*reach.Graph{o.Graph, n.Graph} {
+				for _, a := range g.Agents {
+					if !a.Composed && !slices.Contains(names, a.Name) {
+						names = append(names, a.Name)
+					}
+				}
+			}
+			slices.Sort(names)
+			if o.Graph.Agent(reach.ComposedNode) != nil || n.Graph.Agent(reach.ComposedNode) != nil {
+				names = append(names, reach.ComposedNode)
+			}
+			var want []string
+			for _, agent := range names {
+				a, b := counts(o.Graph, agent), counts(n.Graph, agent)
+				if a == b {
+					continue
+				}
+				want = append(want, fmt.Sprintf("| `%s` | %s | %s | %s |\n", diff.AgentTitle(agent), cell(a[reach.Runs], b[reach.Runs]),
+					cell(a[reach.Reviewer], b[reach.Reviewer]), cell(a[reach.Asks], b[reach.Asks])))
+			}
+			got := planRows(t, diff.Compare(o, n))
+			if !slices.Equal(got, want) {
+				t.Errorf("%s (%s -> %s): the plan table's rows are\n%s\nwant\n%s", name, o.Name, n.Name, strings.Join(got, ""), strings.Join(want, ""))
+			}
+			rows += len(want)
+		}
+	}
+	if rows < 20 {
+		t.Errorf("only %d plan rows checked", rows)
+	}
+}
+
+// TestComposedWorkersBothWays: composed workers appearing (an agent gains
+// capabilities where none had it) are listed as an added agent, after
+// every declared agent, and widen the report, as their tools are new to
+// the agent that composes them; going, they are listed as removed, last,
+// and widen nothing. testdata/diff/composed-lost, both ways.
+func TestComposedWorkersBothWays(t *testing.T) {
+	sides := caseSides(t)["composed-lost"]
+	if sides[0].Graph.Agent(reach.ComposedNode) == nil || sides[1].Graph.Agent(reach.ComposedNode) != nil {
+		t.Fatal("composed-lost no longer has composed workers on its old side alone")
+	}
+	for _, c := range []struct {
+		o, n    *diff.Side
+		change  string
+		widened bool
+	}{
+		{sides[0], sides[1], "removed", false},
+		{sides[1], sides[0], "added", true},
+	} {
+		r := diff.Compare(c.o, c.n)
+		if len(r.Agents) == 0 {
+			t.Fatalf("%s -> %s lists no agent", c.o.Name, c.n.Name)
+		}
+		last := r.Agents[len(r.Agents)-1]
+		if last.Agent != reach.ComposedNode || last.Change != c.change || last.At == nil || last.At.Key != "[agents.assistant.tools].available" {
+			t.Errorf("%s -> %s: the last agent listed is %s (%s at %v), want composed workers %s at the line giving capabilities",
+				c.o.Name, c.n.Name, last.Agent, last.Change, last.At, c.change)
+		}
+		for _, a := range r.Agents[:len(r.Agents)-1] {
+			if a.Agent == reach.ComposedNode {
+				t.Errorf("%s -> %s lists composed workers twice", c.o.Name, c.n.Name)
+			}
+		}
+		if r.Widened != c.widened {
+			t.Errorf("%s -> %s: widened = %v, want %v\n%s", c.o.Name, c.n.Name, r.Widened, c.widened, reportText(t, r))
+		}
+	}
+	// Neither side composing (serverConfig): composed workers are no agent
+	// of the report.
+	m := serverManifest(t).load(t, "manifest.json")
+	o := configSide(t, "old.toml", serverConfig, m)
+	n := configSide(t, "new.toml", strings.Replace(serverConfig, `available = ["fs", "compute"]`, `available = ["fs", "compute", "time"]`, 1), m)
+	r := diff.Compare(o, n)
+	if len(r.Agents) != 1 || r.Agents[0].Agent != "coder" {
+		t.Errorf("giving coder time, where nobody composes workers, lists %d agents:\n%s", len(r.Agents), reportText(t, r))
+	}
+}
