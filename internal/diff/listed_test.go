@@ -3,6 +3,7 @@ package diff_test
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -155,5 +156,87 @@ func TestComposedWorkersBothWays(t *testing.T) {
 	r := diff.Compare(o, n)
 	if len(r.Agents) != 1 || r.Agents[0].Agent != "coder" {
 		t.Errorf("giving coder time, where nobody composes workers, lists %d agents:\n%s", len(r.Agents), reportText(t, r))
+	}
+}
+
+// TestPairSourceChanged: a gate that stops gating because the agent's
+// approval pair changed source is explained by that and placed at the
+// line that did it. Declaring a pair (testdata/diff/declared-pair) drops
+// the default tier's review of compute's tools: the change names the
+// default's entry, says the pair is now declared and points at the
+// agent's confirm. Dropping a declared pair, so that the agent inherits
+// a default that does not gate run_command, names the agent's own entry,
+// says the pair is now inherited and points at the agent's tools table.
+func TestPairSourceChanged(t *testing.T) {
+	sides := caseSides(t)["declared-pair"]
+	r := diff.Compare(sides[0], sides[1])
+	checked := 0
+	for _, a := range r.Agents {
+		for _, w := range a.Widened {
+			want := fmt.Sprintf("entry %q in [assistant.tools].review no longer gates it (the agent's pair is now declared)", "compute."+w.Tool)
+			if a.Agent != "coder" || w.Because != want || w.At.Key != "[agents.coder.tools].confirm" || w.At.Line != 31 {
+				t.Errorf("%s's %s.%s: because %q at %v, want %q at new.toml:31 [agents.coder.tools].confirm", a.Agent, w.Toolset, w.Tool, w.Because, w.At, want)
+			}
+			checked++
+		}
+	}
+	if checked != 2 {
+		t.Errorf("declaring coder's pair widens %d tools, want compute's two\n%s", checked, reportText(t, r))
+	}
+
+	old := replaceOnce(t, caseFile(t, "declared-pair", "old.toml"), `review = ["compute.run_command", "compute.execute_python", "fs_write"]`,
+		`review = ["compute.execute_python", "fs_write"]`)
+	declared := replaceOnce(t, old, "available = [\"fs\", \"fs_write\", \"compute\", \"time\", \"messaging\"]\n",
+		"available = [\"fs\", \"fs_write\", \"compute\", \"time\", \"messaging\"]\nreview = [\"compute.run_command\"]\n")
+	r = diff.Compare(loadDefault(t, "old.toml", declared), loadDefault(t, "new.toml", old))
+	var got []diff.ToolChange
+	for _, a := range r.Agents {
+		if a.Agent == "coder" {
+			got = a.Widened
+		}
+	}
+	want := `entry "compute.run_command" in [agents.coder.tools].review no longer gates it (the agent's pair is now inherited)`
+	if len(got) != 1 || got[0].Tool != "run_command" || got[0].Because != want || got[0].At.Key != "[agents.coder.tools]" || got[0].At.Line == 0 {
+		t.Errorf("dropping coder's declared pair: widened %+v, want run_command because %q at the line of [agents.coder.tools]\n%s", got, want, reportText(t, r))
+	}
+}
+
+// caseFile is a file of a case of testdata/diff.
+func caseFile(t *testing.T, name, file string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "diff", name, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestAutoApprovalGradeByReviewableClasses: turning auto-approval on is
+// graded by the tools a reviewer may then approve: high when one of them
+// is of a dangerous class (exec, write, self-modify, egress), medium when
+// none is, whatever the tools that still run unasked or ask the user.
+// With review = ["fs.read_file"] (private-data) a reviewer may approve
+// read_file alone, while run_command (exec) asks the user: medium. With
+// compute.run_command in review as well: high.
+func TestAutoApprovalGradeByReviewableClasses(t *testing.T) {
+	on := caseFile(t, "pr-auto-approval-on", "new.toml")
+	off := caseFile(t, "pr-auto-approval-on", "old.toml")
+	const review = `review = ["compute.run_command", "compute.execute_python", "fs_write"]`
+	for _, c := range []struct {
+		review, confirm string
+		want            reach.Grade
+	}{
+		{`review = ["fs.read_file"]`, `confirm = ["compute.run_command", "skills.add_skill_script", "mcp.add_mcp_server", "config.update_config"]`, reach.Medium},
+		{`review = ["fs.read_file", "compute.run_command"]`, `confirm = ["skills.add_skill_script", "mcp.add_mcp_server", "config.update_config"]`, reach.High},
+	} {
+		edit := func(data []byte) []byte {
+			data = replaceOnce(t, data, review, c.review)
+			return replaceOnce(t, data, `confirm = ["skills.add_skill_script", "mcp.add_mcp_server", "config.update_config"]`, c.confirm)
+		}
+		r := diff.Compare(loadDefault(t, "old.toml", edit(off)), loadDefault(t, "new.toml", edit(on)))
+		a := r.AutoApproval
+		if a == nil || !a.Widened || a.Grade != c.want {
+			t.Errorf("%s, auto-approval turned on: %+v, want widened and %v\n%s", c.review, a, c.want, reportText(t, r))
+		}
 	}
 }
