@@ -240,3 +240,89 @@ func TestAutoApprovalGradeByReviewableClasses(t *testing.T) {
 		}
 	}
 }
+
+// TestComposedWorkersAloneWiden: composed workers that appear holding
+// some tool widen the report even when nothing else does. The entry
+// agent moves to an agent that holds every toolset of the default
+// install (capabilities among them) and that nothing reached before: no agent's answers change, and
+// the compose_subagent edge that appears carries nothing that agent does
+// not hold already; the workers are still new power. Composed workers
+// that appear holding no tool widen nothing.
+func TestComposedWorkersAloneWiden(t *testing.T) {
+	const config = `[assistant]
+agent = %q
+
+[assistant.tools]
+confirm = []
+review = []
+
+[agents.assistant]
+description = "x"
+
+[agents.assistant.tools]
+available = ["time"]
+
+[agents.all]
+description = "x"
+
+[agents.all.tools]
+available = ["aimu_agents", "audio", "benchmark", "capabilities", "compute", "config", "conversations", "documents", "fs", "fs_write",
+             "github_backup", "image", "mcp", "memory", "messaging", "misc", "planning", "scheduling", "speech", "time",
+             "transcription", "web"]
+`
+	o := loadDefault(t, "old.toml", fmt.Appendf(nil, config, "assistant"))
+	n := loadDefault(t, "new.toml", fmt.Appendf(nil, config, "all"))
+	if o.Graph.Agent(reach.ComposedNode) != nil || n.Graph.Agent(reach.ComposedNode) == nil {
+		t.Fatal("the config does not make composed workers appear")
+	}
+	r := diff.Compare(o, n)
+	for _, e := range r.Delegation {
+		if e.Widened {
+			t.Fatalf("the edge %s -> %s widens: the test needs one that does not\n%s", e.From, e.To, reportText(t, r))
+		}
+	}
+	if r.WidenedCount != 0 || !r.Widened || !r.Fails("any") {
+		t.Errorf("composed workers appearing with every tool: widened = %v (%d counted), want widened with none counted\n%s", r.Widened, r.WidenedCount, reportText(t, r))
+	}
+
+	// The same move where the install's one toolset is capabilities, which
+	// composed workers do not hold: they appear holding nothing, and
+	// nothing widens.
+	m := serverManifest(t)
+	var keep []any
+	for _, ts := range m["toolsets"].([]any) {
+		if ts.(map[string]any)["name"] == kokua.Capabilities {
+			keep = append(keep, ts)
+		}
+	}
+	m["toolsets"] = keep
+	lm := m.load(t, "capabilities.json")
+	const bare = `[assistant]
+agent = %q
+
+[assistant.tools]
+confirm = []
+review = []
+
+[agents.assistant]
+description = "x"
+
+[agents.assistant.tools]
+available = []
+
+[agents.composer]
+description = "x"
+
+[agents.composer.tools]
+available = ["capabilities"]
+`
+	o = configSide(t, "old.toml", fmt.Sprintf(bare, "assistant"), lm)
+	n = configSide(t, "new.toml", fmt.Sprintf(bare, "composer"), lm)
+	if c := n.Graph.Agent(reach.ComposedNode); o.Graph.Agent(reach.ComposedNode) != nil || c == nil || len(c.Answers) != 0 {
+		t.Fatal("the config does not make composed workers holding nothing appear")
+	}
+	r = diff.Compare(o, n)
+	if r.Widened || r.Fails("any") || len(r.Agents) != 1 || r.Agents[0].Agent != reach.ComposedNode {
+		t.Errorf("composed workers appearing with no tool: widened = %v, want them listed and nothing widened\n%s", r.Widened, reportText(t, r))
+	}
+}
