@@ -326,3 +326,54 @@ available = ["capabilities"]
 		t.Errorf("composed workers appearing with no tool: widened = %v, want them listed and nothing widened\n%s", r.Widened, reportText(t, r))
 	}
 }
+
+// TestChangesListedWhateverTheirCounts: an agent's change is listed when
+// anything in it changed, and its residency change likewise, however
+// many of each kind there are: a toolset of one tool gained or lost (one
+// toolset and one tool), resident swapping one toolset for another (one
+// gained, one lost), and an agent starting to defer two toolsets (two
+// lost from resident, two loaders).
+func TestChangesListedWhateverTheirCounts(t *testing.T) {
+	const config = `[assistant]
+agent = "assistant"
+
+[assistant.tools]
+confirm = []
+review = []
+
+[agents.assistant]
+description = "x"
+
+[agents.assistant.tools]
+available = %s
+%s
+`
+	load := func(name, available, resident string) *diff.Side {
+		return loadDefault(t, name, fmt.Appendf(nil, config, available, resident))
+	}
+	// misc's one tool is echo.
+	with, without := load("with.toml", `["time", "misc", "web"]`, ""), load("without.toml", `["time", "web"]`, "")
+	for _, c := range []struct {
+		o, n                          *diff.Side
+		gained, lost, widen, narrowed int
+	}{{with, without, 0, 1, 0, 1}, {without, with, 1, 0, 1, 0}} {
+		r := diff.Compare(c.o, c.n)
+		if len(r.Agents) != 1 || len(r.Agents[0].Available.Gained) != c.gained || len(r.Agents[0].Available.Lost) != c.lost ||
+			len(r.Agents[0].Widened) != c.widen || len(r.Agents[0].Narrowed) != c.narrowed {
+			t.Errorf("%s -> %s: want the assistant listed with misc and echo\n%s", c.o.Name, c.n.Name, reportText(t, r))
+		}
+	}
+	for _, c := range []struct {
+		old, new              string
+		gained, lost, loaders int
+	}{
+		{`resident = ["time"]`, `resident = ["misc"]`, 1, 1, 0},
+		{``, `resident = ["time"]`, 0, 2, 2},
+	} {
+		r := diff.Compare(load("old.toml", `["time", "misc", "web"]`, c.old), load("new.toml", `["time", "misc", "web"]`, c.new))
+		if len(r.Residency) != 1 || len(r.Residency[0].Resident.Gained) != c.gained || len(r.Residency[0].Resident.Lost) != c.lost ||
+			len(r.Residency[0].Loaders) != c.loaders || r.Widened || len(r.Agents) != 0 {
+			t.Errorf("%q -> %q: want one residency change, %d gained, %d lost, %d loaders\n%s", c.old, c.new, c.gained, c.lost, c.loaders, reportText(t, r))
+		}
+	}
+}
