@@ -9,11 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kokua-policy/kokua-policy/compile"
 	"github.com/kokua-policy/kokua-policy/internal/diff"
 	"github.com/kokua-policy/kokua-policy/internal/reach"
 	"github.com/kokua-policy/kokua-policy/internal/testing/golden"
 	"github.com/kokua-policy/kokua-policy/kokua"
 	"github.com/kokua-policy/kokua-policy/lint"
+	"github.com/kokua-policy/kokua-policy/policy"
 )
 
 // caseSides loads both sides of every case of testdata/diff, each with
@@ -374,6 +376,110 @@ available = %s
 		if len(r.Residency) != 1 || len(r.Residency[0].Resident.Gained) != c.gained || len(r.Residency[0].Resident.Lost) != c.lost ||
 			len(r.Residency[0].Loaders) != c.loaders || r.Widened || len(r.Agents) != 0 {
 			t.Errorf("%q -> %q: want one residency change, %d gained, %d lost, %d loaders\n%s", c.old, c.new, c.gained, c.lost, c.loaders, reportText(t, r))
+		}
+	}
+}
+
+// TestCommentChangePlace: a change of comments alone is info, placed at
+// the first comment of the new side that differs from the old side's
+// comment at the same index: a rewritten second comment, or one added
+// after the last.
+func TestCommentChangePlace(t *testing.T) {
+	const config = `# first
+[assistant]
+agent = "assistant"
+
+[assistant.tools]
+confirm = []
+review = []
+# second
+
+[agents.assistant]
+description = "x"
+
+[agents.assistant.tools]
+available = ["time"]
+`
+	o := loadDefault(t, "old.toml", []byte(config))
+	for _, c := range []struct {
+		config string
+		line   int
+	}{
+		{strings.Replace(config, "# second", "# second, rewritten", 1), 8},
+		{config + "# third\n", 15},
+	} {
+		r := diff.Compare(o, loadDefault(t, "new.toml", []byte(c.config)))
+		if len(r.Info) != 1 || r.Info[0].What != "comments" || r.Info[0].At.Line != c.line || r.Info[0].At.Key != "comment" || r.Grade != reach.Info {
+			t.Errorf("want the comments changed at line %d, info:\n%s", c.line, reportText(t, r))
+		}
+	}
+}
+
+// TestAutoApprovalOnWithEveryToolOnTheFloor: turning auto-approval on
+// widens only when some tool an agent holds is off the floor, so that a
+// reviewer may answer it. The linter refuses a config where the floor
+// holds every tool a review entry names, but a compiled policy is diffed
+// as it comes: one that turns auto-approval on with both of time's tools
+// on the floor lists the switch, with nothing unprotected, and widens
+// nothing.
+func TestAutoApprovalOnWithEveryToolOnTheFloor(t *testing.T) {
+	const config = `[assistant]
+agent = "assistant"
+
+[assistant.tools]
+confirm = []
+review = ["time.convert_time"]
+
+[agents.assistant]
+description = "x"
+
+[agents.assistant.tools]
+available = ["time"]
+
+[security]
+never_auto_approve = ["time.get_current_date_and_time"]
+
+[security.auto_approval]
+enabled = %v
+reviewers = ["guard"]
+
+[reviewers.guard]
+model = "anthropic:claude-haiku-4-5"
+system_message = "x"
+`
+	compiled := func(name string, on bool, edit func(*policy.Document)) *diff.Side {
+		doc, _, err := compile.Compile(fmt.Appendf(nil, config, on), lint.DefaultManifest().Source.Data, compile.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(doc)
+		data, err := policy.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _, err := diff.Load(lint.Source{Name: name, Data: data}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	o := compiled("old.json", false, func(*policy.Document) {})
+	// The floor's entry for get_current_date_and_time, copied for
+	// convert_time.
+	floored := func(d *policy.Document) {
+		e := d.Floor.List.Entries[0]
+		e.Text, e.Tool, e.Tools = "time.convert_time", "convert_time", []string{"convert_time"}
+		d.Floor.List.Entries = append(d.Floor.List.Entries, e)
+		d.Floor.List.Tools = append(d.Floor.List.Tools, "convert_time")
+	}
+	for _, c := range []struct {
+		edit    func(*policy.Document)
+		widened bool
+	}{{func(*policy.Document) {}, true}, {floored, false}} {
+		r := diff.Compare(o, compiled("new.json", true, c.edit))
+		a := r.AutoApproval
+		if a == nil || a.Widened != c.widened || (len(a.Unprotected) > 0) != c.widened || r.Widened != c.widened {
+			t.Errorf("auto-approval turned on: %+v, want widened = %v\n%s", a, c.widened, reportText(t, r))
 		}
 	}
 }
