@@ -483,3 +483,85 @@ system_message = "x"
 		}
 	}
 }
+
+// TestReorderIsInfo: the same names in another order, in an agent's
+// available or delegates_to or in an approval list, are a change of
+// order: one info change each, naming the list, and nothing else.
+func TestReorderIsInfo(t *testing.T) {
+	const config = `[assistant]
+agent = "assistant"
+
+[assistant.tools]
+confirm = [%s]
+review = []
+
+[agents.assistant]
+description = "x"
+delegates_to = [%s]
+
+[agents.assistant.tools]
+available = [%s]
+
+[agents.a]
+description = "x"
+
+[agents.a.tools]
+available = ["time"]
+
+[agents.b]
+description = "x"
+
+[agents.b.tools]
+available = ["time"]
+`
+	load := func(name, confirm, delegates, available string) *diff.Side {
+		return loadDefault(t, name, fmt.Appendf(nil, config, confirm, delegates, available))
+	}
+	o := load("old.toml", `"time", "misc"`, `"a", "b"`, `"time", "misc"`)
+	for _, c := range []struct {
+		confirm, delegates, available, what string
+	}{
+		{`"misc", "time"`, `"a", "b"`, `"time", "misc"`, "the order of [assistant.tools].confirm"},
+		{`"time", "misc"`, `"b", "a"`, `"time", "misc"`, "the order of [agents.assistant].delegates_to"},
+		{`"time", "misc"`, `"a", "b"`, `"misc", "time"`, "the order of [agents.assistant.tools].available"},
+	} {
+		r := diff.Compare(o, load("new.toml", c.confirm, c.delegates, c.available))
+		if len(r.Info) != 1 || r.Info[0].What != c.what || r.Grade != reach.Info || !r.Empty() {
+			t.Errorf("want %q alone:\n%s", c.what, reportText(t, r))
+		}
+	}
+}
+
+// TestRiskReportCountsItsPaths: a risks report's grade counts are the
+// grades of the paths it lists, and its headline names each present
+// grade's count, most serious first. Every side of testdata/diff.
+func TestRiskReportCountsItsPaths(t *testing.T) {
+	paths := 0
+	for name, sides := range caseSides(t) {
+		for _, s := range sides {
+			r := diff.Risks(s)
+			count := map[reach.Grade]int{}
+			for _, a := range r.Agents {
+				for _, p := range a.Paths {
+					count[p.Grade]++
+					paths++
+				}
+			}
+			var parts []string
+			for _, g := range reach.Grades {
+				if r.Grades.Of(g) != count[g] {
+					t.Errorf("%s %s: %d %v paths counted, %d listed", name, s.Name, r.Grades.Of(g), g, count[g])
+				}
+				if count[g] > 0 {
+					parts = append(parts, fmt.Sprintf("%d %s", count[g], g))
+				}
+			}
+			if want := strings.Join(parts, ", "); r.Grades.String() != want && !(want == "" && r.Grades.String() == "none") {
+				t.Errorf("%s %s: headline %q, want %q", name, s.Name, r.Grades.String(), want)
+			}
+		}
+	}
+	if paths < 100 {
+		t.Errorf("only %d paths counted", paths)
+	}
+}
