@@ -169,6 +169,8 @@ func TestComposedWorkersBothWays(t *testing.T) {
 // agent's confirm. Dropping a declared pair, so that the agent inherits
 // a default that does not gate run_command, names the agent's own entry,
 // says the pair is now inherited and points at the agent's tools table.
+// A gate dropped from a list while every pair keeps its source says
+// neither, and points at the list.
 func TestPairSourceChanged(t *testing.T) {
 	sides := caseSides(t)["declared-pair"]
 	r := diff.Compare(sides[0], sides[1])
@@ -200,6 +202,24 @@ func TestPairSourceChanged(t *testing.T) {
 	want := `entry "compute.run_command" in [agents.coder.tools].review no longer gates it (the agent's pair is now inherited)`
 	if len(got) != 1 || got[0].Tool != "run_command" || got[0].Because != want || got[0].At.Key != "[agents.coder.tools]" || got[0].At.Line == 0 {
 		t.Errorf("dropping coder's declared pair: widened %+v, want run_command because %q at the line of [agents.coder.tools]\n%s", got, want, reportText(t, r))
+	}
+
+	// A gate dropped from the list itself, every pair keeping its source
+	// (testdata/diff/gate-removed): the entry, at the list it left.
+	sides = caseSides(t)["gate-removed"]
+	r = diff.Compare(sides[0], sides[1])
+	checked = 0
+	for _, a := range r.Agents {
+		for _, w := range a.Widened {
+			const want = `entry "fs_write" in [assistant.tools].review no longer gates it`
+			if w.Because != want || w.At.Key != "[assistant.tools].review" || w.At.Line != 8 {
+				t.Errorf("%s's %s.%s: because %q at %v, want %q at new.toml:8 [assistant.tools].review", a.Agent, w.Toolset, w.Tool, w.Because, w.At, want)
+			}
+			checked++
+		}
+	}
+	if checked != 4 {
+		t.Errorf("dropping fs_write from the default review list widens %d tools, want fs_write's two for coder and composed workers\n%s", checked, reportText(t, r))
 	}
 }
 
