@@ -585,3 +585,20 @@ func TestRiskReportCountsItsPaths(t *testing.T) {
 		t.Errorf("only %d paths counted", paths)
 	}
 }
+
+// TestFloorDroppedStillCovered: with auto-approval on on both sides, a
+// floor entry dropped while another entry still holds its tool (config
+// stays on the floor as a toolset) unprotects nothing: the floor change
+// is listed, neither widened nor counted narrowed.
+func TestFloorDroppedStillCovered(t *testing.T) {
+	old := caseFile(t, "floor-dropped-auto-on", "old.toml")
+	both := replaceOnce(t, old, `never_auto_approve = ["config.update_config", "skills.add_skill_script", "mcp.add_mcp_server"]`,
+		`never_auto_approve = ["config", "config.update_config", "skills.add_skill_script", "mcp.add_mcp_server"]`)
+	one := replaceOnce(t, old, `never_auto_approve = ["config.update_config", "skills.add_skill_script", "mcp.add_mcp_server"]`,
+		`never_auto_approve = ["config", "skills.add_skill_script", "mcp.add_mcp_server"]`)
+	r := diff.Compare(loadDefault(t, "old.toml", both), loadDefault(t, "new.toml", one))
+	f := r.Floor
+	if f == nil || len(f.Dropped) != 1 || f.Widened || len(f.Unprotected) != 0 || r.Widened || r.NarrowedCount != 0 || r.WidenedCount != 0 {
+		t.Errorf("dropping config.update_config with config on the floor: %+v, %d narrowed; want it listed, nothing counted\n%s", f, r.NarrowedCount, reportText(t, r))
+	}
+}
