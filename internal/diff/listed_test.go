@@ -602,3 +602,37 @@ func TestFloorDroppedStillCovered(t *testing.T) {
 		t.Errorf("dropping config.update_config with config on the floor: %+v, %d narrowed; want it listed, nothing counted\n%s", f, r.NarrowedCount, reportText(t, r))
 	}
 }
+
+// TestWhyAToolWidened: the explanation and line of a widened tool, by
+// what caused it, apart from the goldens: a toolset gained in available
+// (available-gained), the agent delegating, which gives it
+// spawn_subagent (delegation-gained), and auto-approval turned on for a
+// review tool (pr-auto-approval-on).
+func TestWhyAToolWidened(t *testing.T) {
+	all := caseSides(t)
+	for _, c := range []struct {
+		name, agent, because, key string
+	}{
+		{"available-gained", "researcher", "available now holds fs_write", "[agents.researcher.tools].available"},
+		{"delegation-gained", "researcher", "the agent now delegates", "[agents.researcher].delegates_to"},
+		{"pr-auto-approval-on", "coder", "auto-approval turned on: a reviewer answers review calls first", "[security.auto_approval].enabled"},
+	} {
+		sides := all[c.name]
+		r := diff.Compare(sides[0], sides[1])
+		n := 0
+		for _, a := range r.Agents {
+			if a.Agent != c.agent {
+				continue
+			}
+			for _, w := range a.Widened {
+				if w.Because != c.because || w.At.Key != c.key || w.At.Line == 0 {
+					t.Errorf("%s: %s's %s.%s widened because %q at %v, want %q at %s", c.name, c.agent, w.Toolset, w.Tool, w.Because, w.At, c.because, c.key)
+				}
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: nothing of %s widened\n%s", c.name, c.agent, reportText(t, r))
+		}
+	}
+}
