@@ -461,10 +461,11 @@ func heldElsewhere(oa, na *policy.Agent, k reach.Key, oAns, nAns map[reach.Key]r
 
 // holderOf is the toolset whose tool of the key's name an agent calls by
 // that name at turn start, when it is not the key's own; "" when it is, or
-// when none holds it.
+// when none holds it. Every answer of a graph is a tool the agent can call
+// (reach.Agent.Answers), so one held at turn start is one not on demand.
 func holderOf(ans map[reach.Key]reach.Answer, k reach.Key) string {
 	for other, a := range ans {
-		if other.Tool == k.Tool && other.Toolset != k.Toolset && a.Level > reach.Unavailable && !a.OnDemand {
+		if other.Tool == k.Tool && other.Toolset != k.Toolset && !a.OnDemand {
 			return other.Toolset
 		}
 	}

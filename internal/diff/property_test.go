@@ -724,12 +724,21 @@ func TestResidencyHolder(t *testing.T) {
 		if i == 1 {
 			wantW, wantN = "t000", "t040"
 		}
+		// The widened one is called since the other toolset no longer
+		// holds the name first; the narrowed one is not, since the other
+		// now does.
 		for _, c := range []struct {
-			c  diff.ToolChange
-			ts string
-		}{{w, wantW}, {nw, wantN}} {
+			c       diff.ToolChange
+			ts, why string
+		}{
+			{w, wantW, fmt.Sprintf("toolset %q no longer holds the name \"echo\" first, so %q's tool of that name is called", wantN, wantW)},
+			{nw, wantN, fmt.Sprintf("toolset %q now holds the name \"echo\" first, so %q's tool of that name is not called", wantW, wantN)},
+		} {
 			if c.c.Tool != "echo" || c.c.Toolset != c.ts || c.c.At.Key != "[agents.assistant.tools].resident" || c.c.At.Line != 13 {
 				t.Errorf("the change %+v, want %s's echo at the resident line 13", c.c, c.ts)
+			}
+			if c.c.Because != c.why {
+				t.Errorf("%s's echo: because %q, want %q", c.ts, c.c.Because, c.why)
 			}
 		}
 	}

@@ -1,12 +1,14 @@
 package diff_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/kokua-policy/kokua-policy/internal/diff"
+	"github.com/kokua-policy/kokua-policy/internal/reach"
 )
 
 // pathIdentity is a placed path as kokua-compile risks writes it in JSON,
@@ -48,7 +50,8 @@ var levelRank = map[string]int{"unavailable": 0, "asks": 1, "reviewer": 2, "runs
 // on the new side and not on the old, or lists there at a less permissive
 // level: computed here from the two risks reports alone, each side's
 // views of reachable agents only (an agent startup does not build runs
-// nothing; its view is listed and marked).
+// nothing; its view is listed and marked). They are listed most serious
+// first, and paths of one grade in the order risks lists them.
 func TestRiskSectionIsRisksDifference(t *testing.T) {
 	const agents, toolsets = 7, 30
 	m, base, tsNames, toolsOf := classedBase(t, agents, toolsets)
@@ -75,7 +78,11 @@ func TestRiskSectionIsRisksDifference(t *testing.T) {
 				old[id] = max(old[id], levelRank[level])
 			}
 		}
-		var want []string
+		type listed struct {
+			id    string
+			grade reach.Grade
+		}
+		var want []listed
 		for _, ar := range diff.Risks(b.side).Agents {
 			if !ar.Reachable {
 				unreached++
@@ -84,19 +91,20 @@ func TestRiskSectionIsRisksDifference(t *testing.T) {
 			for _, p := range ar.Paths {
 				id, level := pathIdentity(t, ar.Agent, p)
 				if had, ok := old[id]; !ok || levelRank[level] > had {
-					want = append(want, id+level)
+					want = append(want, listed{id + level, p.Grade})
 				}
 			}
 		}
-		var got []string
+		// Most serious first; within a grade, in the order risks lists
+		// them.
+		slices.SortStableFunc(want, func(x, y listed) int { return cmp.Compare(y.grade, x.grade) })
+		var got []listed
 		for _, c := range diff.Compare(a.side, b.side).Risks {
 			id, level := pathIdentity(t, c.Agent, c.Path)
-			got = append(got, id+level)
+			got = append(got, listed{id + level, c.Grade})
 		}
-		slices.Sort(want)
-		slices.Sort(got)
 		if !slices.Equal(got, want) {
-			t.Fatalf("diff's risk section is not risks(B) minus risks(A):\n got %q\nwant %q\n--- A\n%s\n--- B\n%s", got, want, a.data, b.data)
+			t.Fatalf("diff's risk section is not risks(B) minus risks(A), most serious first, else in risks' order:\n got %v\nwant %v\n--- A\n%s\n--- B\n%s", got, want, a.data, b.data)
 		}
 		if len(want) > 0 {
 			nonEmpty++
